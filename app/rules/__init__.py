@@ -1,0 +1,30 @@
+"""The Magery rules engine: pure game logic, no I/O (see docs/rules.md).
+
+    >>> from app.rules import new_match, apply, legal_actions
+    >>> s = new_match(seed="0123456789abcdef0123456789abcdef")
+    >>> row = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"]
+    >>> s, _ = apply(s, {"type": "setup", "backrow": row})
+    >>> s, _ = apply(s, {"type": "setup", "backrow": row})
+    >>> len(legal_actions(s))  # 16 chambers x 8 types in reserve, and a pass
+    129
+"""
+
+from .actions import Action, action_json, parse_action, parse_power, power_json
+from .deck import commitment, shuffle
+from .engine import (
+    apply, conclude, in_tower, legal_actions, setup_choices, usable_chambers, winning_reason,
+)
+from .errors import BadPosition, IllegalAction, MageryError, MalformedAction, MatchOver
+from .notation import from_text, to_text
+from .start import DEFAULT_NO_PROGRESS_ROUNDS, new_match
+from .state import ACTION, DECISION, OVER, PHASES, SETUP, State
+from .variants import VARIANTS
+from .view import public_view
+
+__all__ = [
+    "ACTION", "DECISION", "DEFAULT_NO_PROGRESS_ROUNDS", "OVER", "PHASES", "SETUP", "VARIANTS",
+    "Action", "BadPosition", "IllegalAction", "MageryError", "MalformedAction", "MatchOver",
+    "State", "action_json", "apply", "commitment", "conclude", "from_text", "in_tower",
+    "legal_actions", "new_match", "parse_action", "parse_power", "power_json", "public_view",
+    "setup_choices", "shuffle", "to_text", "usable_chambers", "winning_reason",
+]

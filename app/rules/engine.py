@@ -1,0 +1,319 @@
+"""Applying actions and listing the legal ones: the turn order of a match.
+
+`apply(state, action)` never changes `state`: it returns a new state and the
+automatic actions (R11) that followed, as (colour, action) pairs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Action, parse_action
+from .deck import shuffle
+from .errors import IllegalAction, MalformedAction, MatchOver
+from .mages import MAGES, OFF, private_seat
+from .minions import COLOURS, COPIES, GREATER_TYPES, TYPES, code
+from .powers import _may_place, options, use
+from .state import ACTION, DECISION, DRAW, OVER, REASONS, SETUP, State
+from .variants import VARIANT_RULES
+
+PASS: Action = ("pass",)
+Automatic = list[tuple[int, Action]]
+_MAGE_COUNT = len(MAGES)
+
+
+# ---- reading the state -----------------------------------------------------
+
+def in_tower(s: State, colour: int) -> bool:
+    """Whether `colour` has a minion on any chamber (R10)."""
+    lo, hi = (1, 8) if colour == 0 else (9, 16)
+    return any(lo <= piece <= hi for piece in s.occupant)
+
+
+def usable_chambers(s: State, colour: int) -> list[int]:
+    return [m for m in range(_MAGE_COUNT) if _may_place(s, m, colour)]
+
+
+def _must_pass(s: State, colour: int) -> bool:
+    """R11: a pass is the only thing this colour can do in the decision phase."""
+    base = 8 * colour
+    if not any(s.reserve[base:base + 8]):
+        return True
+    return not any(_may_place(s, m, colour) for m in range(_MAGE_COUNT))
+
+
+def _tower_full(s: State) -> bool:
+    return all(s.occupant[m] for m in range(_MAGE_COUNT) if s.seat[m] != OFF)
+
+
+# ---- the legal actions -----------------------------------------------------
+
+def setup_choices(s: State) -> list[str]:
+    """In the setup phase, any order of these types is a legal backrow (R7)."""
+    return list(TYPES) if s.phase == SETUP else []
+
+
+def legal_actions(s: State) -> list[Action]:
+    """Every legal action of the player to move, each once.
+
+    Empty in the setup phase (see `setup_choices`) and once the match is over.
+    """
+    if s.phase == DECISION:
+        return _legal_placements(s)
+    if s.phase == ACTION:
+        return _legal_removals(s)
+    return []
+
+
+def _legal_placements(s: State) -> list[Action]:
+    colour = s.to_move
+    base = 8 * colour
+    held = [k for k in range(8) if s.reserve[base + k]]
+    out: list[Action] = [("place", m, k) for m in usable_chambers(s, colour) for k in held]
+    out.append(PASS)
+    return out
+
+
+def _legal_removals(s: State) -> list[Action]:
+    colour = s.to_move
+    out: list[Action] = []
+    for mage in range(_MAGE_COUNT):
+        piece = s.occupant[mage]
+        if not piece or (piece - 1) >> 3 != colour:
+            continue
+        after = _removed(s, mage, piece)
+        out.append(("remove", mage, None))
+        out += [("remove", mage, p) for p in options(after, colour, mage, piece)]
+    return out
+
+
+def _removed(s: State, mage: int, piece: int) -> State:
+    """A working copy with `piece` taken off `mage` and put in reserve (R10)."""
+    after = s.copy()
+    occupant = list(s.occupant)
+    occupant[mage] = 0
+    after.occupant = tuple(occupant)
+    reserve = list(s.reserve)
+    reserve[piece - 1] += 1
+    after.reserve = tuple(reserve)
+    return after
+
+
+# ---- applying an action ----------------------------------------------------
+
+def apply(s: State, action: Action | dict[str, Any]) -> tuple[State, Automatic]:
+    """The state after `action` by the player to move, and the automatic actions.
+
+    `action` is an engine tuple or the contract's JSON form. Raises
+    MalformedAction or IllegalAction (naming the rule) and changes nothing.
+    """
+    if isinstance(action, dict):
+        action = parse_action(action)
+    if s.phase == OVER:
+        raise MatchOver()
+    kind = action[0] if isinstance(action, tuple) and action else None
+    autos: Automatic = []
+    if kind == "setup":
+        return _apply_setup(s, action), autos
+    if kind in ("place", "pass"):
+        if s.phase != DECISION:
+            raise IllegalAction("R9", f"placing and passing belong to the decision phase; this is the {_phase(s)}")
+        new = s.copy()
+        if kind == "place":
+            _place(new, action[1], action[2])
+        else:
+            new.passed |= 1 << s.to_move
+        _after_decision_turn(new, s.to_move, autos)
+        return new, autos
+    if kind == "remove":
+        if s.phase != ACTION:
+            raise IllegalAction("R10", f"removing belongs to the action phase; this is the {_phase(s)}")
+        new = _remove(s, action[1], action[2])
+        if not _check_victory(new, s.to_move):
+            _after_action_turn(new, s.to_move, autos)
+        return new, autos
+    raise MalformedAction(f"not an action: {action!r}")
+
+
+def _phase(s: State) -> str:
+    return ("setup phase", "decision phase", "action phase", "end")[s.phase]
+
+
+def _apply_setup(s: State, action: Action) -> State:
+    if s.phase != SETUP:
+        raise IllegalAction("R7", "the setup phase is over")
+    row = action[1]
+    if sorted(row) != list(range(8)):
+        raise IllegalAction("R7", "the backrow holds one minion of each of the 8 types")
+    colour = s.to_move
+    new = s.copy()
+    arena = list(s.arena)
+    reserve = list(s.reserve)
+    first = 0 if colour == 0 else 56
+    for file, kind in enumerate(row):
+        arena[first + file] = code(colour, kind)
+        reserve[8 * colour + kind] -= 1
+    new.arena, new.reserve = tuple(arena), tuple(reserve)
+    if colour == 0:
+        new.to_move = 1
+    else:
+        new.phase, new.to_move = DECISION, new.orb
+    return new
+
+
+def _place(s: State, mage: int, kind: int) -> None:
+    colour = s.to_move
+    seat = s.seat[mage]
+    name = MAGES[mage].replace("_", " ")
+    if seat == OFF:
+        raise IllegalAction("R6", f"the {name} is not in this match's tower")
+    if s.occupant[mage]:
+        raise IllegalAction("R9", f"the {name} chamber is occupied; a chamber holds one minion")
+    if seat > 16 and seat != private_seat(colour):
+        raise IllegalAction("R18", f"the {name} is {COLOURS[1 - colour]}'s private chamber")
+    if not s.reserve[8 * colour + kind]:
+        raise IllegalAction("R9", f"{COLOURS[colour]} has no {TYPES[kind]} in reserve")
+    reserve = list(s.reserve)
+    reserve[8 * colour + kind] -= 1
+    s.reserve = tuple(reserve)
+    occupant = list(s.occupant)
+    occupant[mage] = code(colour, kind)
+    s.occupant = tuple(occupant)
+
+
+def _remove(s: State, mage: int, power: Any) -> State:
+    colour = s.to_move
+    name = MAGES[mage].replace("_", " ")
+    piece = s.occupant[mage]
+    if s.seat[mage] == OFF:
+        raise IllegalAction("R6", f"the {name} is not in this match's tower")
+    if not piece or (piece - 1) >> 3 != colour:
+        raise IllegalAction("R10", f"you have no minion on the {name} chamber")
+    new = _removed(s, mage, piece)
+    if power is not None:
+        use(new, colour, mage, piece, power)
+    return new
+
+
+# ---- what happens next -----------------------------------------------------
+
+def _after_decision_turn(s: State, mover: int, autos: Automatic) -> None:
+    while True:
+        if s.passed == 3 or _tower_full(s):
+            _begin_action_phase(s, autos)
+            return
+        other = 1 - mover
+        nxt = mover if (s.passed >> other) & 1 else other
+        s.to_move = nxt
+        if not _must_pass(s, nxt):
+            return
+        autos.append((nxt, PASS))  # R11
+        s.passed |= 1 << nxt
+        mover = nxt
+
+
+def _begin_action_phase(s: State, autos: Automatic) -> None:
+    s.phase = ACTION
+    first = s.orb
+    if not in_tower(s, first):
+        first = 1 - first  # skipped, not an action (R10, R11)
+        if not in_tower(s, first):
+            _end_round(s, autos)
+            return
+    s.to_move = first
+
+
+def _after_action_turn(s: State, mover: int, autos: Automatic) -> None:
+    has = (in_tower(s, 0), in_tower(s, 1))
+    if not has[0] and not has[1]:
+        _end_round(s, autos)
+        return
+    owed, last = s.owed, mover
+    while owed:  # the Seer's turns; a player with nothing left loses them (R14)
+        nxt, owed = owed[0], owed[1:]
+        last = nxt
+        if has[nxt]:
+            s.owed, s.to_move = owed, nxt
+            return
+    s.owed = ()
+    nxt = 1 - last
+    s.to_move = nxt if has[nxt] else 1 - nxt
+
+
+def _end_round(s: State, autos: Automatic) -> None:
+    s.wards, s.runes, s.owed = 0, 0, ()
+    s.quiet = 0 if s.captured else s.quiet + 1
+    s.captured = False
+    if s.no_progress_rounds and s.quiet >= s.no_progress_rounds:
+        _finish(s, DRAW, "no_progress")  # R16
+        return
+    if VARIANT_RULES[s.variant].rotates:
+        _rotate(s)
+    s.round += 1
+    s.phase, s.passed, s.to_move = DECISION, 0, s.orb
+    if not any(s.reserve):
+        # Neither player can ever place again, so nothing can ever change.
+        _finish(s, DRAW, "no_progress")
+        return
+    if _must_pass(s, s.orb):
+        autos.append((s.orb, PASS))
+        s.passed |= 1 << s.orb
+        _after_decision_turn(s, s.orb, autos)
+
+
+def _rotate(s: State) -> None:
+    """R17: the top chaos card goes, the rest move up, a new one lands on 13."""
+    floors = VARIANT_RULES[s.variant].chaos_floors
+    seat = list(s.seat)
+    on_floor = {f: m for m, f in enumerate(seat) if f in floors}
+    top = floors[-1]
+    seat[on_floor[top]] = OFF
+    discard = s.discard + (on_floor[top],)
+    for floor in reversed(floors[:-1]):
+        seat[on_floor[floor]] = floor + 1
+    deck = s.deck
+    if not deck:
+        deck, discard = shuffle(discard, s.seed, f"reshuffle:{s.round + 1}"), ()
+    seat[deck[0]] = floors[0]
+    s.seat, s.deck, s.discard = tuple(seat), deck[1:], discard
+
+
+# ---- the end of a match ----------------------------------------------------
+
+def winning_reason(s: State, colour: int) -> str | None:
+    """Why `colour` has won now (R15), or None."""
+    enemy = 1 - colour
+    lo, hi = (9, 16) if colour == 0 else (1, 8)
+    if not any(lo <= piece <= hi for piece in s.arena):
+        return "eliminated"
+    dead = [s.dead[8 * enemy + k] for k in GREATER_TYPES]
+    if sum(dead) >= 5:
+        return "five_greater"
+    if max(dead) >= COPIES:
+        return "three_of_a_kind"
+    return None
+
+
+def _check_victory(s: State, mover: int) -> bool:
+    for colour in (mover, 1 - mover):  # the player who acted wins a tie (R15)
+        reason = winning_reason(s, colour)
+        if reason:
+            _finish(s, colour, reason)
+            return True
+    return False
+
+
+def _finish(s: State, winner: int, reason: str) -> None:
+    s.phase, s.winner, s.reason = OVER, winner, REASONS.index(reason)
+    s.owed = ()
+
+
+def conclude(s: State, winner: str | None, reason: str) -> State:
+    """The state ended from outside the rules: resignation, time, agreement, abort."""
+    if s.phase == OVER:
+        raise MatchOver()
+    if reason not in REASONS:
+        raise MalformedAction(f"unknown reason {reason!r}")
+    new = s.copy()
+    _finish(new, DRAW if winner is None else COLOURS.index(winner), reason)
+    return new

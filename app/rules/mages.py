@@ -1,0 +1,49 @@
+"""The mages of the tower and the chaos deck (R6, R12, R14).
+
+A mage is an int: its index in `MAGES`. The twelve fixed mages are 0-11 and sit
+on floors 1-12 (floor = index + 1); the eleven chaos mages are 12-22 and are
+dealt onto floors 13-16 and private chambers.
+"""
+
+from __future__ import annotations
+
+from .minions import BEAST, CONSTRUCT, DRAGON, ELEMENTAL, FEY, MYRMIDON, SPIRIT, UNDEAD
+
+MAGES = (
+    "necromancer", "sorcerer", "wizard", "warlock", "druid", "artificer",
+    "elemental_master", "dragon_lord", "animist", "mystic", "oracle", "magician",
+    "seer", "magus", "alchemist", "mentalist", "enchanter", "dream_lord",
+    "force_mage", "illusionist", "shadow_mage", "rune_master", "conjurer",
+)
+MAGE_INDEX = {name: i for i, name in enumerate(MAGES)}
+(NECROMANCER, SORCERER, WIZARD, WARLOCK, DRUID, ARTIFICER, ELEMENTAL_MASTER,
+ DRAGON_LORD, ANIMIST, MYSTIC, ORACLE, MAGICIAN, SEER, MAGUS, ALCHEMIST,
+ MENTALIST, ENCHANTER, DREAM_LORD, FORCE_MAGE, ILLUSIONIST, SHADOW_MAGE,
+ RUNE_MASTER, CONJURER) = range(23)
+
+FIXED_MAGES = tuple(range(12))
+CHAOS_MAGES = tuple(range(12, 23))  # the deck of 11 cards (R6)
+FIXED_FLOORS = 12
+TOP_FLOOR = 16
+CHAOS_FLOORS = (13, 14, 15, 16)
+
+# The eight fixed mages that move or summon one type (R12).
+TYPE_OF_MAGE = {
+    NECROMANCER: UNDEAD, SORCERER: BEAST, WIZARD: MYRMIDON, WARLOCK: SPIRIT,
+    DRUID: FEY, ARTIFICER: CONSTRUCT, ELEMENTAL_MASTER: ELEMENTAL, DRAGON_LORD: DRAGON,
+}
+
+# Two-letter codes of the position text form.
+MAGE_CODES = (
+    "ne", "so", "wi", "wa", "dr", "ar", "em", "dl", "an", "my", "or", "mc",
+    "se", "mg", "al", "me", "en", "dm", "fm", "il", "sh", "rm", "co",
+)
+MAGE_BY_CODE = {c: i for i, c in enumerate(MAGE_CODES)}
+
+# Where a mage is (`State.seat`): off the board, on a floor, or a private chamber.
+OFF = 0
+PRIVATE_WHITE, PRIVATE_BLACK = 17, 18
+
+
+def private_seat(colour: int) -> int:
+    return PRIVATE_WHITE + colour

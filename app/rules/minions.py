@@ -1,0 +1,124 @@
+"""Minion types, colours, squares and how each type moves (R1, R3, R5).
+
+Everything here is a small int so the engine's hot path works on ints and
+tuples: a colour is 0 (white) or 1 (black); a type is an index into `TYPES`;
+a square is ``file + 8 * rank`` with a1 = 0 and h8 = 63; a minion standing in
+the arena or a chamber is the code ``1 + 8 * colour + type`` (0 is empty).
+"""
+
+from __future__ import annotations
+
+WHITE, BLACK = 0, 1
+COLOURS = ("white", "black")
+COLOUR_LETTERS = "wb"
+
+TYPES = ("dragon", "elemental", "construct", "fey", "spirit", "myrmidon", "undead", "beast")
+DRAGON, ELEMENTAL, CONSTRUCT, FEY, SPIRIT, MYRMIDON, UNDEAD, BEAST = range(8)
+TYPE_INDEX = {name: i for i, name in enumerate(TYPES)}
+# Letters of the position text form: white upper case, black lower case.
+TYPE_LETTERS = "DECFSMUB"
+
+GREATER, MINOR, PAWN = "greater", "minor", "pawn"
+RANK_OF = (GREATER, GREATER, GREATER, MINOR, MINOR, MINOR, PAWN, PAWN)
+GREATER_TYPES = (DRAGON, ELEMENTAL, CONSTRUCT)
+COPIES = 3  # of each type per player (R2)
+PER_PLAYER = COPIES * len(TYPES)
+
+
+def code(colour: int, kind: int) -> int:
+    return 1 + 8 * colour + kind
+
+
+def owner_of(piece: int) -> int:
+    return (piece - 1) >> 3
+
+
+def type_of(piece: int) -> int:
+    return (piece - 1) & 7
+
+
+def other(colour: int) -> int:
+    return 1 - colour
+
+
+def piece_letter(piece: int) -> str:
+    letter = TYPE_LETTERS[type_of(piece)]
+    return letter if owner_of(piece) == WHITE else letter.lower()
+
+
+def square_name(square: int) -> str:
+    return "abcdefgh"[square & 7] + str((square >> 3) + 1)
+
+
+SQUARE_NAMES = tuple(square_name(s) for s in range(64))
+SQUARE_INDEX = {name: s for s, name in enumerate(SQUARE_NAMES)}
+
+
+def backrow(colour: int) -> int:
+    """The rank (0-7) of a colour's backrow (R1)."""
+    return 0 if colour == WHITE else 7
+
+
+def on_side(colour: int, square: int) -> bool:
+    """Whether a square is on a colour's own half of the arena (R1)."""
+    return (square >> 3) < 4 if colour == WHITE else (square >> 3) >= 4
+
+
+def _leaps(square: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    f, r = square & 7, square >> 3
+    return tuple(
+        (f + df) + 8 * (r + dr)
+        for df, dr in steps
+        if 0 <= f + df < 8 and 0 <= r + dr < 8
+    )
+
+
+def _rays(square: int, dirs: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    f, r = square & 7, square >> 3
+    rays = []
+    for df, dr in dirs:
+        ray = []
+        nf, nr = f + df, r + dr
+        while 0 <= nf < 8 and 0 <= nr < 8:
+            ray.append(nf + 8 * nr)
+            nf, nr = nf + df, nr + dr
+        if ray:
+            rays.append(tuple(ray))
+    return tuple(rays)
+
+
+ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+KNIGHT = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+FAR_KNIGHT = ((1, 3), (3, 1), (3, -1), (1, -3), (-1, -3), (-3, -1), (-3, 1), (-1, 3))
+TWO_STEP = tuple((2 * df, 2 * dr) for df, dr in ORTHOGONAL + DIAGONAL)
+
+# SLIDES[type][square] -> rays (empty for leapers); LEAPS[type][square] -> squares.
+_SLIDE_DIRS = {DRAGON: ORTHOGONAL + DIAGONAL, ELEMENTAL: DIAGONAL, CONSTRUCT: ORTHOGONAL}
+_LEAP_STEPS = {FEY: KNIGHT, SPIRIT: FAR_KNIGHT, MYRMIDON: TWO_STEP, UNDEAD: ORTHOGONAL, BEAST: DIAGONAL}
+
+SLIDES: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
+    tuple(_rays(s, _SLIDE_DIRS[t]) if t in _SLIDE_DIRS else () for s in range(64))
+    for t in range(8)
+)
+LEAPS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(_leaps(s, _LEAP_STEPS[t]) if t in _LEAP_STEPS else () for s in range(64))
+    for t in range(8)
+)
+KNIGHT_LEAPS: tuple[tuple[int, ...], ...] = tuple(_leaps(s, KNIGHT) for s in range(64))
+# Squares sharing a side with each square (the Shadow Mage, R14).
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_leaps(s, ORTHOGONAL) for s in range(64))
+
+BACKROW_SQUARES = (tuple(range(0, 8)), tuple(range(56, 64)))
+SIDE_SQUARES = (tuple(range(0, 32)), tuple(range(32, 64)))
+ALL_SQUARES = tuple(range(64))
+
+
+def summon_squares(colour: int, kind: int) -> tuple[int, ...]:
+    """Where a summoned minion of this type may land, before emptiness (R5)."""
+    rank = RANK_OF[kind]
+    if rank == GREATER:
+        return BACKROW_SQUARES[colour]
+    if rank == MINOR:
+        return SIDE_SQUARES[colour]
+    return ALL_SQUARES

@@ -1,0 +1,77 @@
+"""Where a minion may go by its ordinary movement (R3), under R4 and the wards."""
+
+from __future__ import annotations
+
+from .minions import FEY, KNIGHT_LEAPS, LEAPS, SLIDES, TYPES, backrow, owner_of, type_of
+
+
+def destinations(
+    arena: tuple[int, ...],
+    wards: int,
+    square: int,
+    knight: bool,
+    capture: bool = True,
+    backrow_rule: bool = True,
+) -> list[int]:
+    """Squares the minion on `square` may reach with one ordinary move.
+
+    `knight` adds the Rune Master's knight leaps (R14); `capture` is off for the
+    Mentalist; `backrow_rule` off only to explain a refusal. The minion itself
+    is assumed not warded (the caller checks). A warded minion is never
+    captured (R14) but still blocks a slide.
+    """
+    piece = arena[square]
+    kind = (piece - 1) & 7
+    colour = (piece - 1) >> 3
+    # Enemy codes are 9-16 for White and 1-8 for Black.
+    lo, hi = (9, 16) if colour == 0 else (1, 8)
+    forbidden = -1
+    if backrow_rule and kind < 3 and (square >> 3) == (0 if colour == 0 else 7):
+        forbidden = 7 if colour == 0 else 0  # R4
+    out = []
+    for ray in SLIDES[kind][square]:
+        for target in ray:
+            found = arena[target]
+            if found == 0:
+                if (target >> 3) != forbidden:
+                    out.append(target)
+                continue
+            if (capture and lo <= found <= hi and not (wards >> target) & 1
+                    and (target >> 3) != forbidden):
+                out.append(target)
+            break
+    steps = LEAPS[kind][square]
+    if knight and kind != FEY:
+        steps = steps + KNIGHT_LEAPS[square]
+    for target in steps:
+        found = arena[target]
+        if found == 0:
+            if (target >> 3) != forbidden:
+                out.append(target)
+        elif (capture and lo <= found <= hi and not (wards >> target) & 1
+              and (target >> 3) != forbidden):
+            out.append(target)
+    return out
+
+
+def refusal(
+    arena: tuple[int, ...], wards: int, square: int, target: int, knight: bool, capture: bool
+) -> str:
+    """Why the minion on `square` may not move to `target`: a rule-naming sentence."""
+    from .minions import SQUARE_NAMES
+
+    piece = arena[square]
+    name = TYPES[type_of(piece)]
+    found = arena[target]
+    a, b = SQUARE_NAMES[square], SQUARE_NAMES[target]
+    if found and owner_of(found) == owner_of(piece):
+        return f"R3: a minion never moves onto its owner's minion ({b})"
+    if found and not capture:
+        return f"R14: this move may not capture, and {b} is occupied"
+    if found and (wards >> target) & 1:
+        return f"R14: the minion on {b} is warded by the Force Mage and cannot be captured"
+    if target in destinations(arena, wards, square, knight, capture, backrow_rule=False):
+        own = backrow(owner_of(piece)) + 1
+        return (f"R4: a {name} on its own backrow (rank {own}) cannot reach the opponent's "
+                f"backrow in one move")
+    return f"R3: a {name} cannot move from {a} to {b}"

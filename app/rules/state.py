@@ -1,0 +1,166 @@
+"""The engine's state: a compact value of ints and tuples, JSON both ways.
+
+A `State` is never changed once handed out: `apply` copies it and changes the
+copy. Its JSON form (`to_json` / `from_json`) is exact and includes the secret
+parts (seed, deck order); `view.public_view` is what clients may see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import BadPosition
+from .mages import MAGES
+from .variants import VARIANTS
+
+SETUP, DECISION, ACTION, OVER = range(4)
+PHASES = ("setup", "decision", "action", "over")
+DRAW = 2  # `winner` of a drawn match
+NO_WINNER = -1  # `winner` while the match runs
+
+REASONS = (
+    "eliminated", "five_greater", "three_of_a_kind", "resigned", "timeout",
+    "agreement", "no_progress", "aborted",
+)
+
+# (name, kind) of every field, in order. Kind tells JSON how to carry it.
+_FIELDS: tuple[tuple[str, str], ...] = (
+    ("arena", "ints"),  # 64 minion codes, a1..h8
+    ("reserve", "ints"),  # 16 counts: colour * 8 + type
+    ("dead", "ints"),  # 16 counts, same layout
+    ("seat", "ints"),  # per mage: 0 off the board, 1-16 floor, 17/18 private
+    ("occupant", "ints"),  # per mage: minion code on its chamber, 0 if empty
+    ("phase", "int"),
+    ("to_move", "int"),
+    ("orb", "int"),
+    ("round", "int"),
+    ("passed", "int"),  # bit per colour: passed in this decision phase (R9)
+    ("runes", "int"),  # bit per colour: Rune Master active this round
+    ("wards", "int"),  # bit per square: Force Mage ward this round
+    ("owed", "ints"),  # colours owed the next turns by the Seer, in order
+    ("quiet", "int"),  # whole rounds in a row ended without a capture (R16)
+    ("captured", "bool"),  # a capture happened in the current round
+    ("deck", "ints"),  # chaos cards still to draw, top first (secret, R20)
+    ("discard", "ints"),  # chaos cards discarded by rotation (R17)
+    ("seed", "str"),  # secret until the match ends, unless custom (R20)
+    ("custom", "bool"),  # the creator chose the seed or the chaos mages
+    ("variant", "int"),
+    ("no_progress_rounds", "int"),  # 0 turns R16's draw off
+    ("winner", "int"),  # NO_WINNER, a colour, or DRAW
+    ("reason", "int"),  # index into REASONS once over, else -1
+)
+FIELD_NAMES = tuple(name for name, _ in _FIELDS)
+
+
+class State:
+    __slots__ = FIELD_NAMES
+
+    arena: tuple[int, ...]
+    reserve: tuple[int, ...]
+    dead: tuple[int, ...]
+    seat: tuple[int, ...]
+    occupant: tuple[int, ...]
+    phase: int
+    to_move: int
+    orb: int
+    round: int
+    passed: int
+    runes: int
+    wards: int
+    owed: tuple[int, ...]
+    quiet: int
+    captured: bool
+    deck: tuple[int, ...]
+    discard: tuple[int, ...]
+    seed: str
+    custom: bool
+    variant: int
+    no_progress_rounds: int
+    winner: int
+    reason: int
+
+    def __init__(self, **fields: Any) -> None:
+        for name in FIELD_NAMES:
+            setattr(self, name, fields[name])
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        for name in FIELD_NAMES:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in FIELD_NAMES)
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, n) for n in FIELD_NAMES))
+
+    def __repr__(self) -> str:
+        from .notation import to_text
+
+        return f"State({to_text(self)!r})"
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """The contract's `result`: None while the match runs."""
+        if self.phase != OVER:
+            return None
+        winner = None if self.winner == DRAW else ("white", "black")[self.winner]
+        return {"winner": winner, "reason": REASONS[self.reason]}
+
+    @property
+    def variant_name(self) -> str:
+        return VARIANTS[self.variant]
+
+    def to_json(self) -> dict[str, Any]:
+        """Every field, secrets included: for storage, never for a client."""
+        out: dict[str, Any] = {}
+        for name, kind in _FIELDS:
+            value = getattr(self, name)
+            out[name] = list(value) if kind == "ints" else value
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        try:
+            fields: dict[str, Any] = {}
+            for name, kind in _FIELDS:
+                value = data[name]
+                if kind == "ints":
+                    if not isinstance(value, list) or not all(type(v) is int for v in value):
+                        raise BadPosition(f"{name} must be a list of ints")
+                    fields[name] = tuple(value)
+                elif kind == "int":
+                    if type(value) is not int:
+                        raise BadPosition(f"{name} must be an int")
+                    fields[name] = value
+                elif kind == "bool":
+                    if type(value) is not bool:
+                        raise BadPosition(f"{name} must be true or false")
+                    fields[name] = value
+                else:
+                    if not isinstance(value, str):
+                        raise BadPosition(f"{name} must be a string")
+                    fields[name] = value
+        except KeyError as missing:
+            raise BadPosition(f"missing field {missing}") from None
+        state = cls(**fields)
+        _check_shape(state)
+        return state
+
+
+def _check_shape(state: State) -> None:
+    sizes = {"arena": 64, "reserve": 16, "dead": 16, "seat": len(MAGES), "occupant": len(MAGES)}
+    for name, size in sizes.items():
+        if len(getattr(state, name)) != size:
+            raise BadPosition(f"{name} must hold {size} values")
+    if not 0 <= state.phase <= OVER or state.to_move not in (0, 1) or state.orb not in (0, 1):
+        raise BadPosition("phase, to_move or orb out of range")
+    if not 0 <= state.variant < len(VARIANTS):
+        raise BadPosition("unknown variant")

@@ -1,0 +1,68 @@
+"""The engine's part of the contract's public match state (R20: no secrets).
+
+The deck order and the seed never appear here while the match runs; the seed
+appears once it is over, or from the start in a custom match.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .deck import commitment
+from .mages import CHAOS_MAGES, MAGES, OFF, PRIVATE_WHITE
+from .minions import COLOURS, SQUARE_NAMES, TYPES
+from .state import OVER, PHASES, State
+
+
+def _minion(piece: int) -> dict[str, str] | None:
+    if not piece:
+        return None
+    return {"owner": COLOURS[(piece - 1) >> 3], "minion": TYPES[(piece - 1) & 7]}
+
+
+def _counts(counts: tuple[int, ...], colour: int) -> dict[str, int]:
+    return {TYPES[k]: counts[8 * colour + k] for k in range(8)}
+
+
+def public_view(s: State) -> dict[str, Any]:
+    over = s.phase == OVER
+    tower = []
+    private: dict[str, list[dict[str, Any]]] = {"white": [], "black": []}
+    for floor in range(1, 17):
+        for mage, seat in enumerate(s.seat):
+            if seat == floor:
+                tower.append({"floor": floor, "mage": MAGES[mage], "occupant": _minion(s.occupant[mage])})
+    for mage, seat in enumerate(s.seat):
+        if seat >= PRIVATE_WHITE:
+            private[COLOURS[seat - PRIVATE_WHITE]].append(
+                {"mage": MAGES[mage], "occupant": _minion(s.occupant[mage])})
+    effects: list[dict[str, Any]] = [
+        {"mage": "force_mage", "square": SQUARE_NAMES[sq]} for sq in range(64) if (s.wards >> sq) & 1
+    ]
+    effects += [{"mage": "rune_master", "player": COLOURS[c]} for c in (0, 1) if (s.runes >> c) & 1]
+    if s.owed:
+        effects.append({"mage": "seer", "owed": [COLOURS[c] for c in s.owed]})
+    return {
+        "options": {"variant": s.variant_name, "no_progress_rounds": s.no_progress_rounds},
+        "round": s.round,
+        "phase": PHASES[s.phase],
+        "to_move": None if over else COLOURS[s.to_move],
+        "orb": COLOURS[s.orb],
+        "arena": {SQUARE_NAMES[sq]: _minion(p) for sq, p in enumerate(s.arena) if p},
+        "reserve": {"white": _counts(s.reserve, 0), "black": _counts(s.reserve, 1)},
+        "dead": {"white": _counts(s.dead, 0), "black": _counts(s.dead, 1)},
+        "tower": tower,
+        "private": private,
+        "passed": {"white": bool(s.passed & 1), "black": bool(s.passed & 2)},
+        "effects": effects,
+        "quiet_rounds": s.quiet,
+        "chaos": {
+            "deck_count": len(s.deck),
+            "discard": [MAGES[m] for m in s.discard],
+            "not_in_play": [MAGES[m] for m in CHAOS_MAGES if s.seat[m] == OFF],
+        },
+        "result": s.result,
+        "custom": s.custom,
+        "seed_commitment": commitment(s.seed),
+        "seed": s.seed if (over or s.custom) else None,
+    }
