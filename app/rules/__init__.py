@@ -12,7 +12,7 @@
 from .actions import Action, action_json, parse_action, parse_power, power_json
 from .deck import commitment, shuffle
 from .engine import (
-    apply, conclude, in_tower, legal_actions, setup_choices, usable_chambers, winning_reason,
+    apply, apply_steps, automatic_action, conclude, in_tower, legal_actions, setup_choices, usable_chambers, winning_reason,
 )
 from .errors import BadPosition, IllegalAction, MageryError, MalformedAction, MatchOver
 from .notation import from_text, to_text
@@ -24,7 +24,7 @@ from .view import public_view
 __all__ = [
     "ACTION", "DECISION", "DEFAULT_NO_PROGRESS_ROUNDS", "OVER", "PHASES", "SETUP", "VARIANTS",
     "Action", "BadPosition", "IllegalAction", "MageryError", "MalformedAction", "MatchOver",
-    "State", "action_json", "apply", "commitment", "conclude", "from_text", "in_tower",
+    "State", "action_json", "apply", "apply_steps", "automatic_action", "commitment", "conclude", "from_text", "in_tower",
     "legal_actions", "new_match", "parse_action", "parse_power", "power_json", "public_view",
     "setup_choices", "shuffle", "to_text", "usable_chambers", "winning_reason",
 ]

@@ -107,14 +107,41 @@ def apply(s: State, action: Action | dict[str, Any]) -> tuple[State, Automatic]:
     `action` is an engine tuple or the contract's JSON form. Raises
     MalformedAction or IllegalAction (naming the rule) and changes nothing.
     """
+    steps = apply_steps(s, action)
+    return steps[-1][2], [(colour, act) for colour, act, _ in steps[1:]]
+
+
+Step = tuple[int, Action, State]
+
+
+def apply_steps(s: State, action: Action | dict[str, Any]) -> list[Step]:
+    """`action` and the automatic actions after it (R11), each with the state it
+    leaves: [(colour, action, state), ...], the player's own action first."""
     if isinstance(action, dict):
         action = parse_action(action)
+    colour = s.to_move
+    state = _apply_one(s, action)
+    steps: list[Step] = [(colour, action, state)]
+    while (forced := automatic_action(state)) is not None:
+        colour = state.to_move
+        state = _apply_one(state, forced)
+        steps.append((colour, forced, state))
+    return steps
+
+
+def automatic_action(s: State) -> Action | None:
+    """The action the engine plays for the player to move, if it is forced (R11)."""
+    if s.phase == DECISION and _must_pass(s, s.to_move):
+        return PASS
+    return None
+
+
+def _apply_one(s: State, action: Action) -> State:
     if s.phase == OVER:
         raise MatchOver()
     kind = action[0] if isinstance(action, tuple) and action else None
-    autos: Automatic = []
     if kind == "setup":
-        return _apply_setup(s, action), autos
+        return _apply_setup(s, action)
     if kind in ("place", "pass"):
         if s.phase != DECISION:
             raise IllegalAction("R9", f"placing and passing belong to the decision phase; this is the {_phase(s)}")
@@ -123,15 +150,15 @@ def apply(s: State, action: Action | dict[str, Any]) -> tuple[State, Automatic]:
             _place(new, action[1], action[2])
         else:
             new.passed |= 1 << s.to_move
-        _after_decision_turn(new, s.to_move, autos)
-        return new, autos
+        _after_decision_turn(new, s.to_move)
+        return new
     if kind == "remove":
         if s.phase != ACTION:
             raise IllegalAction("R10", f"removing belongs to the action phase; this is the {_phase(s)}")
         new = _remove(s, action[1], action[2])
         if not _check_victory(new, s.to_move):
-            _after_action_turn(new, s.to_move, autos)
-        return new, autos
+            _after_action_turn(new, s.to_move)
+        return new
     raise MalformedAction(f"not an action: {action!r}")
 
 
@@ -197,36 +224,30 @@ def _remove(s: State, mage: int, power: Any) -> State:
 
 # ---- what happens next -----------------------------------------------------
 
-def _after_decision_turn(s: State, mover: int, autos: Automatic) -> None:
-    while True:
-        if s.passed == 3 or _tower_full(s):
-            _begin_action_phase(s, autos)
-            return
-        other = 1 - mover
-        nxt = mover if (s.passed >> other) & 1 else other
-        s.to_move = nxt
-        if not _must_pass(s, nxt):
-            return
-        autos.append((nxt, PASS))  # R11
-        s.passed |= 1 << nxt
-        mover = nxt
+def _after_decision_turn(s: State, mover: int) -> None:
+    # A player who must pass is left to move: `automatic_action` plays it.
+    if s.passed == 3 or _tower_full(s):
+        _begin_action_phase(s)
+        return
+    other = 1 - mover
+    s.to_move = mover if (s.passed >> other) & 1 else other
 
 
-def _begin_action_phase(s: State, autos: Automatic) -> None:
+def _begin_action_phase(s: State) -> None:
     s.phase = ACTION
     first = s.orb
     if not in_tower(s, first):
         first = 1 - first  # skipped, not an action (R10, R11)
         if not in_tower(s, first):
-            _end_round(s, autos)
+            _end_round(s)
             return
     s.to_move = first
 
 
-def _after_action_turn(s: State, mover: int, autos: Automatic) -> None:
+def _after_action_turn(s: State, mover: int) -> None:
     has = (in_tower(s, 0), in_tower(s, 1))
     if not has[0] and not has[1]:
-        _end_round(s, autos)
+        _end_round(s)
         return
     owed, last = s.owed, mover
     while owed:  # the Seer's turns; a player with nothing left loses them (R14)
@@ -240,7 +261,7 @@ def _after_action_turn(s: State, mover: int, autos: Automatic) -> None:
     s.to_move = nxt if has[nxt] else 1 - nxt
 
 
-def _end_round(s: State, autos: Automatic) -> None:
+def _end_round(s: State) -> None:
     s.wards, s.runes, s.owed = 0, 0, ()
     s.quiet = 0 if s.captured else s.quiet + 1
     s.captured = False
@@ -254,11 +275,6 @@ def _end_round(s: State, autos: Automatic) -> None:
     if not any(s.reserve):
         # Neither player can ever place again, so nothing can ever change.
         _finish(s, DRAW, "no_progress")
-        return
-    if _must_pass(s, s.orb):
-        autos.append((s.orb, PASS))
-        s.passed |= 1 << s.orb
-        _after_decision_turn(s, s.orb, autos)
 
 
 def _rotate(s: State) -> None:
