@@ -1,0 +1,70 @@
+"""Every committed action pushed live to the sockets of its match, on every process.
+
+`Hub` (hub.py) holds this process's sockets; a `Bus` (bus.py: `MemoryBus`, or
+`PostgresBus` in postgres.py) carries small announcements between processes.
+`install` wires them into the FastAPI app; app/api/ws.py is the socket endpoint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+from typing import Any
+
+from .bus import Bus, MemoryBus
+from .hub import Hub, MatchSource
+
+__all__ = ["Bus", "Hub", "MatchSource", "MemoryBus", "make_bus", "start", "stop"]
+
+
+def make_bus(database_url: str) -> Bus:
+    if database_url.startswith("postgres"):
+        from .postgres import PostgresBus
+
+        return PostgresBus(database_url)
+    return MemoryBus()
+
+
+async def start(app: Any, source: MatchSource, gate: Any, settings: Any,
+                bus: Bus | None = None) -> Hub:
+    """Make and start this process's hub: the service's publisher from now on.
+
+    `gate` answers the socket endpoint: `authorize(match_id, token) -> (seat, version)`,
+    `act(match_id, token, action, version, id) -> version`, `version(match_id)`.
+    """
+    hub = Hub(source, bus if bus is not None else make_bus(settings.database_url),
+              ping_seconds=settings.ws_ping_seconds,
+              dead_after_seconds=settings.ws_dead_after_seconds)
+    await hub.start()
+    app.state.hub = hub
+    app.state.publisher = hub
+    app.state.realtime_gate = gate
+    _close_sockets_on_signal(hub)
+    return hub
+
+
+async def stop(app: Any) -> None:
+    hub: Hub | None = getattr(app.state, "hub", None)
+    if hub is not None:
+        await hub.close(1001)
+
+
+def _close_sockets_on_signal(hub: Hub) -> None:
+    """Say 1001 ("going away") to every socket as soon as the server is told to stop.
+
+    uvicorn closes websockets with 1012 before it runs the lifespan shutdown; a
+    signal handler placed in front of its own gets 1001 out first.
+    """
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(ValueError, TypeError):  # not the main thread: no signals
+            previous = signal.getsignal(signum)
+            if not callable(previous):
+                continue
+
+            def handler(sig: int, frame: Any, previous: Any = previous) -> None:
+                loop.call_soon_threadsafe(lambda: loop.create_task(hub.close(1001)))
+                previous(sig, frame)
+
+            signal.signal(signum, handler)

@@ -1,0 +1,406 @@
+"""The per-process hub: which sockets watch which match, and what each was sent.
+
+Every socket has its own bounded queue and, while it has something to send, its
+own writer task, so a slow reader only ever delays itself. A socket is handed
+updates in version order with no gap and no duplicate: it remembers the last
+version it was sent, skips what it already has and fills any hole from the
+database (the log is the truth), or gets a fresh snapshot when the hole is too
+old or its queue overflowed. A broadcast encodes its JSON once for the room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+import uuid
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+from .bus import Announcement, Bus, MemoryBus, Message, Presence
+
+log = logging.getLogger("magery.realtime")
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+COLOURS = ("white", "black")
+
+
+class MatchSource(Protocol):
+    """What the hub reads from the match service (the database behind it)."""
+
+    async def snapshot(self, match_id: str) -> dict[str, Any] | None:
+        """The public state now (it carries its `version`), or None: no such match."""
+
+    async def updates_since(self, match_id: str, version: int) -> list[dict[str, Any]] | None:
+        """The contract's update messages after `version`, in order; None when the
+        log cannot say (too old, or no such match)."""
+
+    async def seat_presence(self, match_id: str, colour: str, connected: bool) -> None:
+        """A seat's first socket in this process opened, or its last one closed."""
+
+    async def touch(self, seats: list[tuple[str, str]]) -> None:
+        """These seats (match id, colour) are still here."""
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def frame(message: dict[str, Any]) -> dict[str, Any]:
+    """The ASGI send event for `message`: encoded once, shareable by every socket."""
+    return {"type": "websocket.send", "text": dumps(message)}
+
+
+PING = frame({"type": "ping"})
+RESYNC = object()  # queue marker: send a fresh snapshot
+CATCH_UP = object()  # queue marker: send what the log holds after the last version sent
+
+
+class Subscriber:
+    """One socket of a match, as the hub sees it."""
+
+    __slots__ = ("hub", "room", "send", "seat", "queue", "sent", "writer", "heard",
+                 "pinged", "closing", "task")
+
+    def __init__(self, hub: Hub, room: Room, send: Send, seat: str | None) -> None:
+        self.hub, self.room, self.send, self.seat = hub, room, send, seat
+        self.queue: deque[Any] = deque()
+        self.sent = -1  # the last version this socket was sent
+        self.writer: asyncio.Task[None] | None = None
+        self.heard = self.pinged = time.monotonic()
+        self.closing = 0.0  # when the socket was told to close (0: open)
+        self.task: asyncio.Task[Any] | None = None  # the socket's receive loop
+
+    def offer(self, version: int | None, event: Any) -> None:
+        """Queue an update (with its version) or any other event (version None)."""
+        if self.closing:
+            return
+        if len(self.queue) >= self.hub.queue_limit:
+            # Too far behind to catch up message by message: start again from a snapshot.
+            self.queue.clear()
+            self.queue.append((None, RESYNC))
+        self.queue.append((version, event))
+        if self.writer is None:
+            self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def close(self, code: int, reason: str = "") -> None:
+        """Send nothing more but a close frame."""
+        if self.closing:
+            return
+        self.queue.clear()
+        self.offer(None, {"type": "websocket.close", "code": code, "reason": reason})
+        self.closing = time.monotonic()
+
+    async def _write(self) -> None:
+        try:
+            while self.queue:
+                version, event = self.queue.popleft()
+                if event is RESYNC:
+                    await self._snapshot()
+                elif event is CATCH_UP:
+                    await self._catch_up(None)
+                elif version is None:
+                    await self.send(event)
+                elif version > self.sent:
+                    if version > self.sent + 1:
+                        await self._catch_up(version - 1)
+                    if version == self.sent + 1:
+                        await self.send(event)
+                        self.sent = version
+        except Exception as exc:  # the client is gone: its receive loop ends it all
+            log.debug("socket writer stopped: %r", exc)
+            self.closing = self.closing or time.monotonic()
+            self.queue.clear()
+        finally:
+            self.writer = None
+
+    async def _snapshot(self) -> None:
+        state = await self.hub.source.snapshot(self.room.match_id)
+        if state is None:
+            return
+        self.room.seen_players(state)
+        await self.send(frame({"type": "snapshot", "match": self.room.patch(state)}))
+        self.sent = state["version"]
+
+    async def _catch_up(self, upto: int | None) -> None:
+        """Send the log's updates after `self.sent` (through `upto` at least), or a snapshot."""
+        updates = await self.hub.source.updates_since(self.room.match_id, self.sent)
+        if updates is None or (upto is not None and (not updates or updates[-1]["version"] < upto)):
+            await self._snapshot()
+            return
+        for update in updates:
+            if update["version"] == self.sent + 1:
+                self.room.seen_players(update["match"])
+                await self.send(frame(self.room.wire(update)))
+                self.sent = update["version"]
+
+
+class Room:
+    """The sockets of one match in this process, and the presence of all processes."""
+
+    def __init__(self, hub: Hub, match_id: str) -> None:
+        self.hub, self.match_id = hub, match_id
+        self.subscribers: set[Subscriber] = set()
+        self.version: int | None = None  # the last version broadcast to this room
+        self.target = 0  # the last version announced by another process
+        self.latest = 0  # the last version this process has seen of the match
+        self.filling: asyncio.Task[None] | None = None
+        self.players: dict[str, Any] = {}
+        self.local = {"white": 0, "black": 0, "spectators": 0}
+        self.remote: dict[str, tuple[int, int, int]] = {}
+        self.shown: tuple[bool, bool, int] | None = None  # the presence last broadcast
+        self.announced: tuple[int, int, int] | None = None  # the counts last sent on the bus
+        self.presence_timer: asyncio.TimerHandle | None = None
+        self.hello = True
+
+    # -- presence ---------------------------------------------------------------
+
+    def counts(self) -> tuple[bool, bool, int]:
+        white, black, spectators = self.local["white"], self.local["black"], self.local["spectators"]
+        for w, b, s in self.remote.values():
+            white, black, spectators = white + w, black + b, spectators + s
+        return white > 0, black > 0, spectators
+
+    def players_view(self, counts: tuple[bool, bool, int]) -> dict[str, Any]:
+        view = {}
+        for colour, connected in zip(COLOURS, counts[:2], strict=True):
+            player = self.players.get(colour)
+            view[colour] = {**player, "connected": connected} if isinstance(player, dict) else (
+                {"name": None, "connected": connected})
+        return view
+
+    def patch(self, state: dict[str, Any]) -> dict[str, Any]:
+        """`state` with this moment's presence: who is connected, how many watch."""
+        counts = self.counts()
+        return {**state, "players": self.players_view(counts), "spectators": counts[2]}
+
+    def wire(self, update: dict[str, Any]) -> dict[str, Any]:
+        return {**update, "match": self.patch(update["match"])}
+
+    def seen_players(self, state: dict[str, Any]) -> None:
+        players = state.get("players")
+        if isinstance(players, dict):
+            self.players = players
+        version = state.get("version")
+        if isinstance(version, int) and version > self.latest:
+            self.latest = version
+
+    def presence_changed(self) -> None:
+        if self.presence_timer is None:
+            self.presence_timer = asyncio.get_running_loop().call_later(
+                self.hub.presence_delay, self.flush_presence)
+
+    def flush_presence(self) -> None:
+        self.presence_timer = None
+        mine = (self.local["white"], self.local["black"], self.local["spectators"])
+        if mine != self.announced or self.hello:
+            self.hub.bus.send(Presence(self.hub.origin, self.match_id, *mine, hello=self.hello))
+            self.announced, self.hello = mine, False
+        counts = self.counts()
+        if counts != self.shown and self.subscribers:
+            self.shown = counts
+            event = frame({"type": "presence", "players": self.players_view(counts),
+                           "spectators": counts[2], "version": self.latest})
+            for sub in self.subscribers:
+                sub.offer(None, event)
+
+    # -- updates ----------------------------------------------------------------
+
+    def broadcast(self, updates: list[dict[str, Any]]) -> None:
+        for update in updates:
+            version = update["version"]
+            if self.version is not None and version <= self.version:
+                continue
+            self.version = version
+            self.seen_players(update["match"])
+            event = frame(self.wire(update))
+            for sub in self.subscribers:
+                sub.offer(version, event)
+
+    def announced_at(self, version: int) -> None:
+        """Another process committed `version`: fetch what this room lacks."""
+        self.target = max(self.target, version)
+        if (self.version is None or self.version < self.target) and self.filling is None:
+            self.filling = asyncio.get_running_loop().create_task(self._fill())
+
+    async def _fill(self) -> None:
+        try:
+            while self.subscribers and (self.version is None or self.version < self.target):
+                since = self.version if self.version is not None else self.target - 1
+                updates = await self.hub.source.updates_since(self.match_id, since)
+                if not updates:
+                    break
+                self.broadcast(updates)
+        except Exception:
+            log.exception("realtime: catching up match %s failed", self.match_id)
+        finally:
+            self.filling = None
+
+
+class Hub:
+    """Implements the match service's publisher: `await hub.publish(match_id, updates)`."""
+
+    def __init__(self, source: MatchSource, bus: Bus | None = None, *, queue_limit: int = 256,
+                 ping_seconds: float = 10.0, dead_after_seconds: float = 30.0,
+                 presence_delay: float = 0.05) -> None:
+        self.source = source
+        self.bus: Bus = bus if bus is not None else MemoryBus()
+        self.origin = uuid.uuid4().hex[:12]
+        self.queue_limit = queue_limit
+        self.ping_seconds = ping_seconds
+        self.dead_after = dead_after_seconds
+        self.presence_delay = presence_delay
+        self.rooms: dict[str, Room] = {}
+        self._heartbeat: asyncio.Task[None] | None = None
+        self.closed = False
+
+    async def start(self) -> None:
+        await self.bus.start(self._heard, self._reconnected)
+        self._heartbeat = asyncio.create_task(self._beat(), name="hub-heartbeat")
+
+    async def close(self, code: int = 1001, reason: str = "server shutting down",
+                    timeout: float = 2.0) -> None:
+        """Close every socket with `code` (1001: clients reconnect elsewhere)."""
+        if self.closed:
+            return
+        self.closed = True
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+        writers = []
+        for room in list(self.rooms.values()):
+            if room.presence_timer is not None:
+                room.presence_timer.cancel()
+            for sub in list(room.subscribers):
+                sub.close(code, reason)
+                if sub.writer is not None:
+                    writers.append(sub.writer)
+        if writers:
+            await asyncio.wait(writers, timeout=timeout)
+        await self.bus.close()
+
+    # -- the publisher the match service calls after each commit ------------------
+
+    async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
+        if not updates:
+            return
+        updates = sorted(updates, key=lambda u: u["version"])
+        room = self.rooms.get(match_id)
+        if room is not None:
+            room.broadcast(updates)
+        self.bus.send(Announcement(self.origin, match_id, updates[-1]["version"]))
+
+    # -- sockets ---------------------------------------------------------------
+
+    def join(self, match_id: str, send: Send, seat: str | None, since: int | None) -> Subscriber:
+        """Register a socket; it is sent a snapshot (or, with `since`, what it missed)
+        before anything new. Registering before reading the database means no update
+        can fall between the two."""
+        room = self.rooms.get(match_id)
+        if room is None:
+            room = self.rooms[match_id] = Room(self, match_id)
+        sub = Subscriber(self, room, send, seat)
+        room.subscribers.add(sub)
+        room.local[seat or "spectators"] += 1
+        room.presence_changed()
+        if since is None or since < 0:
+            sub.offer(None, RESYNC)
+        else:
+            sub.sent = since
+            sub.offer(None, CATCH_UP)
+        return sub
+
+    def leave(self, sub: Subscriber) -> None:
+        sub.closing = sub.closing or time.monotonic()
+        sub.queue.clear()
+        room = sub.room
+        if sub not in room.subscribers:
+            return
+        room.subscribers.discard(sub)
+        room.local[sub.seat or "spectators"] -= 1
+        room.presence_changed()
+        if not room.subscribers:
+            # Keep the room until its presence has gone out on the bus.
+            loop = asyncio.get_running_loop()
+            loop.call_later(self.presence_delay * 2 + 0.01, self._drop_if_empty, room)
+
+    def _drop_if_empty(self, room: Room) -> None:
+        if not room.subscribers and self.rooms.get(room.match_id) is room:
+            if room.presence_timer is not None:
+                room.presence_timer.cancel()
+                room.flush_presence()
+            del self.rooms[room.match_id]
+
+    def reply(self, sub: Subscriber, message: dict[str, Any]) -> None:
+        """Send `message` to this socket alone, after what is queued for it."""
+        sub.offer(None, frame(message))
+
+    def heard(self, sub: Subscriber) -> None:
+        sub.heard = time.monotonic()
+
+    def local_sockets(self) -> int:
+        return sum(len(room.subscribers) for room in self.rooms.values())
+
+    # -- the bus -----------------------------------------------------------------
+
+    def _heard(self, message: Message) -> None:
+        if message.origin == self.origin:
+            return
+        room = self.rooms.get(message.match_id)
+        if room is None:
+            return
+        if isinstance(message, Announcement):
+            room.announced_at(message.version)
+            return
+        counts = (message.white, message.black, message.spectators)
+        if any(counts):
+            room.remote[message.origin] = counts
+        else:
+            room.remote.pop(message.origin, None)
+        if message.hello:
+            room.announced = None  # say what this process holds
+        room.presence_changed()
+
+    def _reconnected(self) -> None:
+        """Announcements may have been missed: bring every room up to date."""
+        for room in self.rooms.values():
+            room.remote.clear()
+            room.hello = True
+            room.presence_changed()
+            for sub in room.subscribers:
+                sub.offer(None, CATCH_UP)
+
+    # -- heartbeat -------------------------------------------------------------
+
+    async def _beat(self) -> None:
+        tick = max(0.05, min(self.ping_seconds, self.dead_after) / 5)
+        touched = time.monotonic()
+        while True:
+            await asyncio.sleep(tick)
+            now = time.monotonic()
+            seats: list[tuple[str, str]] = []
+            for room in list(self.rooms.values()):
+                for sub in list(room.subscribers):
+                    if sub.closing:
+                        if now - sub.closing > 5 and sub.task is not None:
+                            # The close frame never left (a peer that stopped reading):
+                            # end the socket's tasks; the server drops the connection.
+                            if sub.writer is not None:
+                                sub.writer.cancel()
+                            sub.task.cancel()
+                            sub.task = None
+                        continue
+                    if now - sub.heard > self.dead_after - tick:
+                        sub.close(1011, "no answer to ping")
+                        continue
+                    if now - sub.heard >= self.ping_seconds and now - sub.pinged >= self.ping_seconds:
+                        sub.pinged = now
+                        sub.offer(None, PING)
+                    if sub.seat is not None:
+                        seats.append((room.match_id, sub.seat))
+            if seats and now - touched >= self.ping_seconds:
+                touched = now
+                with contextlib.suppress(Exception):
+                    await self.source.touch(seats)

@@ -1,0 +1,144 @@
+"""The bus across processes: Postgres LISTEN/NOTIFY, no extra server to run.
+
+NOTIFY goes out from one dedicated connection *after* the action's transaction
+has committed, never inside it: a NOTIFY in a transaction takes a database-wide
+lock at commit, which serialises every writer. Whatever piled up while the last
+NOTIFY was in flight leaves in one batch (one `pg_notify` per ~8 KB of payload).
+Each process LISTENs on one more dedicated connection. When that link is lost the
+bus reconnects (with backoff) and tells the hub, which brings every socket up to
+date from the database: an announcement missed in between is never needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+import asyncpg
+
+from .bus import Message, decode
+
+log = logging.getLogger("magery.realtime")
+
+CHANNEL = "magery_online"
+MAX_PAYLOAD = 7900  # Postgres refuses NOTIFY payloads of 8000 bytes or more.
+
+
+def asyncpg_dsn(database_url: str) -> str:
+    """`postgresql+asyncpg://…` (SQLAlchemy's form) as asyncpg wants it."""
+    scheme, sep, rest = database_url.partition("://")
+    return "postgresql" + sep + rest if scheme.startswith("postgres") else database_url
+
+
+class PostgresBus:
+    def __init__(self, database_url: str, *, check_seconds: float = 5.0) -> None:
+        self._dsn = asyncpg_dsn(database_url)
+        self._check_seconds = check_seconds
+        self._pending: list[str] = []
+        self._wake = asyncio.Event()
+        self._listen: asyncpg.Connection | None = None
+        self._notify: asyncpg.Connection | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._lost = asyncio.Event()
+        self._on_message: Callable[[Message], None] = lambda m: None
+        self._on_reconnect: Callable[[], None] = lambda: None
+        self.reconnects = 0
+
+    async def start(self, on_message: Callable[[Message], None],
+                    on_reconnect: Callable[[], None]) -> None:
+        self._on_message, self._on_reconnect = on_message, on_reconnect
+        await self._connect_listener()
+        self._notify = await asyncpg.connect(self._dsn)
+        self._tasks = [asyncio.create_task(self._send_loop(), name="bus-notify"),
+                       asyncio.create_task(self._watch_loop(), name="bus-listen")]
+
+    def send(self, message: Message) -> None:
+        self._pending.append(message.encode())
+        self._wake.set()
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._pending and self._notify is not None and not self._notify.is_closed():
+            with contextlib.suppress(Exception):
+                await self._flush()
+        for conn in (self._listen, self._notify):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(conn.close(), 2)
+
+    # -- LISTEN -------------------------------------------------------------------
+
+    async def _connect_listener(self) -> None:
+        conn = await asyncpg.connect(self._dsn)
+        conn.add_termination_listener(lambda _c: self._lost.set())
+        await conn.add_listener(CHANNEL, self._heard)
+        self._listen = conn
+        self._lost.clear()
+
+    def _heard(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
+        for line in payload.split("\n"):
+            message = decode(line)
+            if message is not None:
+                self._on_message(message)
+
+    async def _watch_loop(self) -> None:
+        delay = 0.1
+        while True:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._lost.wait(), self._check_seconds)
+            if not self._lost.is_set():
+                try:  # a half-open TCP link sends no termination: ask.
+                    assert self._listen is not None
+                    await asyncio.wait_for(self._listen.fetchval("SELECT 1"), self._check_seconds)
+                    continue
+                except Exception:
+                    self._lost.set()
+            log.warning("realtime: LISTEN connection lost; reconnecting")
+            if self._listen is not None:
+                self._listen.terminate()
+            while True:
+                try:
+                    await self._connect_listener()
+                    break
+                except Exception as exc:  # the database may be restarting
+                    log.warning("realtime: LISTEN reconnect failed (%s); retry in %.1fs", exc, delay)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 5.0)
+            delay = 0.1
+            self.reconnects += 1
+            self._on_reconnect()
+
+    # -- NOTIFY -------------------------------------------------------------------
+
+    async def _send_loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self._flush()
+            except Exception as exc:
+                log.warning("realtime: NOTIFY failed (%s); reconnecting", exc)
+                await asyncio.sleep(0.1)
+                with contextlib.suppress(Exception):
+                    if self._notify is not None:
+                        self._notify.terminate()
+                    self._notify = await asyncpg.connect(self._dsn)
+                self._wake.set()  # what failed is still pending
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, size = [], 0
+            for line in self._pending:
+                if batch and size + len(line) + 1 > MAX_PAYLOAD:
+                    break
+                batch.append(line)
+                size += len(line) + 1
+            assert self._notify is not None
+            await self._notify.execute("SELECT pg_notify($1, $2)", CHANNEL, "\n".join(batch))
+            del self._pending[:len(batch)]

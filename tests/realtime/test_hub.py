@@ -1,0 +1,215 @@
+"""The hub alone, against a stand-in for the database: order, gaps, slow sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from app.realtime.bus import Announcement, MemoryBus, Presence, decode
+from app.realtime.hub import Hub
+
+
+class Log:
+    """A match log standing in for the database."""
+
+    def __init__(self, match_id: str = "m1", keep: int = 1000) -> None:
+        self.match_id, self.keep = match_id, keep
+        self.updates: list[dict[str, Any]] = []
+        self.presence: list[tuple[str, bool]] = []
+
+    def state(self, version: int) -> dict[str, Any]:
+        return {"id": self.match_id, "version": version,
+                "players": {"white": {"name": "w", "connected": False},
+                            "black": {"name": "b", "connected": False}}}
+
+    def commit(self) -> dict[str, Any]:
+        version = len(self.updates) + 1
+        update = {"type": "update", "version": version, "action": {"type": "pass"},
+                  "player": "white", "automatic": False, "match": self.state(version)}
+        self.updates.append(update)
+        return update
+
+    async def snapshot(self, match_id: str) -> dict[str, Any] | None:
+        await asyncio.sleep(0)
+        return self.state(len(self.updates))
+
+    async def updates_since(self, match_id: str, version: int) -> list[dict[str, Any]] | None:
+        await asyncio.sleep(0)
+        if len(self.updates) - version > self.keep or version > len(self.updates):
+            return None
+        return self.updates[version:]
+
+    async def seat_presence(self, match_id: str, colour: str, connected: bool) -> None:
+        self.presence.append((colour, connected))
+
+    async def touch(self, seats: list[tuple[str, str]]) -> None:
+        pass
+
+
+class Socket:
+    """Collects what the hub sends; `delay` makes it a slow reader."""
+
+    def __init__(self, delay: float = 0.0) -> None:
+        self.delay = delay
+        self.got: list[dict[str, Any]] = []
+
+    async def __call__(self, event: dict[str, Any]) -> None:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        if event["type"] == "websocket.send":
+            self.got.append(json.loads(event["text"]))
+        else:
+            self.got.append(event)
+
+    def versions(self) -> list[int]:
+        out = []
+        for m in self.got:
+            if m.get("type") == "snapshot":
+                out.append(m["match"]["version"])
+            elif m.get("type") == "update":
+                out.append(m["version"])
+        return out
+
+
+async def settle(seconds: float = 0.05) -> None:
+    await asyncio.sleep(seconds)
+
+
+def contiguous(versions: list[int]) -> bool:
+    return all(b == a + 1 for a, b in zip(versions, versions[1:], strict=False))
+
+
+async def test_snapshot_first_then_every_update_in_order() -> None:
+    log = Log()
+    hub = Hub(log)
+    await hub.start()
+    log.commit()
+    sock = Socket()
+    hub.join("m1", sock, None, None)
+    await hub.publish("m1", [log.commit()])  # lands before the snapshot is read: no duplicate
+    await settle()
+    for _ in range(4):
+        await hub.publish("m1", [log.commit()])
+    await settle()
+    assert sock.got[0]["type"] == "snapshot"
+    assert sock.versions() == [2, 3, 4, 5, 6]
+    assert sock.got[0]["match"]["spectators"] == 1
+    await hub.close()
+
+
+async def test_out_of_order_and_duplicate_publishes_still_arrive_once_in_order() -> None:
+    log = Log()
+    hub = Hub(log)
+    await hub.start()
+    sock = Socket()
+    hub.join("m1", sock, None, None)
+    await settle()
+    a, b, c = log.commit(), log.commit(), log.commit()
+    await hub.publish("m1", [c])  # 3 before 1 and 2: the hole is filled from the log
+    await hub.publish("m1", [a, b])
+    await hub.publish("m1", [b])
+    await settle()
+    assert sock.versions() == [0, 1, 2, 3]
+    await hub.close()
+
+
+async def test_a_slow_socket_delays_nobody_else() -> None:
+    log = Log()
+    hub = Hub(log)
+    await hub.start()
+    slow, fast = Socket(delay=0.2), Socket()
+    hub.join("m1", slow, None, None)
+    hub.join("m1", fast, None, None)
+    await settle(0.3)
+    for _ in range(3):
+        await hub.publish("m1", [log.commit()])
+    await settle(0.05)
+    assert fast.versions() == [0, 1, 2, 3]
+    assert len(slow.versions()) < 4
+    await settle(0.8)
+    assert slow.versions() == [0, 1, 2, 3]
+    await hub.close()
+
+
+async def test_an_overflowing_socket_gets_a_fresh_snapshot() -> None:
+    log = Log()
+    hub = Hub(log, queue_limit=4)
+    await hub.start()
+    slow = Socket(delay=0.01)
+    hub.join("m1", slow, None, None)
+    await settle()
+    for _ in range(30):
+        await hub.publish("m1", [log.commit()])
+    await settle(0.5)
+    versions = slow.versions()
+    assert versions[-1] == 30 and sorted(set(versions)) == versions
+    assert [m["type"] for m in slow.got].count("snapshot") >= 2
+    await hub.close()
+
+
+async def test_since_replays_what_was_missed_or_sends_a_snapshot_when_too_old() -> None:
+    log = Log(keep=3)
+    hub = Hub(log)
+    await hub.start()
+    for _ in range(5):
+        log.commit()
+    recent, old = Socket(), Socket()
+    hub.join("m1", recent, None, 3)
+    hub.join("m1", old, None, 0)
+    await settle()
+    assert [m["type"] for m in recent.got if m["type"] != "presence"] == ["update", "update"]
+    assert recent.versions() == [4, 5]
+    assert old.got[0]["type"] == "snapshot" and old.versions() == [5]
+    await hub.close()
+
+
+async def test_announcements_from_another_process_are_fetched_from_the_log() -> None:
+    log = Log()
+    channel: list[Any] = []
+    here, there = Hub(log, MemoryBus(channel)), Hub(log, MemoryBus(channel))
+    await here.start()
+    await there.start()
+    watcher = Socket()
+    there.join("m1", watcher, None, None)
+    seat = Socket()
+    here.join("m1", seat, "white", None)
+    await settle(0.2)
+    for _ in range(3):
+        await here.publish("m1", [log.commit()])
+    await settle(0.2)
+    assert watcher.versions() == [0, 1, 2, 3]
+    presence = [m for m in watcher.got if m["type"] == "presence"][-1]
+    assert presence["players"]["white"]["connected"] is True and presence["spectators"] == 1
+    assert watcher.got[-1]["match"]["players"]["white"]["connected"] is True
+    await here.close()
+    await there.close()
+
+
+async def test_close_says_1001_to_every_socket() -> None:
+    log = Log()
+    hub = Hub(log)
+    await hub.start()
+    sock = Socket()
+    hub.join("m1", sock, None, None)
+    await settle()
+    await hub.close()
+    assert sock.got[-1] == {"type": "websocket.close", "code": 1001, "reason": "server shutting down"}
+
+
+async def test_a_silent_socket_is_pinged_then_closed() -> None:
+    log = Log()
+    hub = Hub(log, ping_seconds=0.1, dead_after_seconds=0.4)
+    await hub.start()
+    sock = Socket()
+    hub.join("m1", sock, None, None)
+    await settle(0.6)
+    assert {"type": "ping"} in sock.got
+    assert sock.got[-1]["type"] == "websocket.close" and sock.got[-1]["code"] == 1011
+    await hub.close()
+
+
+def test_bus_payloads_round_trip() -> None:
+    for message in (Announcement("p1", "m1", 7), Presence("p1", "m1", 1, 0, 12, True)):
+        assert decode(message.encode()) == message
+    assert decode("x|y") is None and decode("v|a|b|c") is None
