@@ -12,15 +12,29 @@ class Settings(BaseSettings):
 
     # With none, an SQLite file in the working directory (no set-up needed).
     database_url: str = "sqlite+aiosqlite:///./magery.sqlite3"
+    # Connections the server keeps open to the database (ignored by SQLite).
+    db_pool_size: int = 20
+    db_max_overflow: int = 20
     # Websocket Origin allow-list; "*" allows any. Same-host pages always pass.
     allowed_origins: list[str] = ["*"]
     # Writes allowed per token and per address in `rate_window_seconds`.
     rate_limit_writes: int = 120
     rate_window_seconds: float = 10.0
-    # A seat gone this long in a real-time match lets its opponent claim (issue 3).
+    # A seat gone this long in a real-time or untimed match lets its opponent
+    # claim (issue 3); a match may choose its own `abandon_seconds`.
     abandon_seconds: float = 60.0
+    # A match nobody joined within this long is aborted (a match may choose).
+    join_timeout_seconds: int = 24 * 3600
     # How often the background sweeper looks for flags and abandoned matches.
     sweep_seconds: float = 1.0
+    # A seat's last_seen is written at most this often per seat and process.
+    touch_seconds: float = 5.0
+    # Matches whose current state each process keeps in memory.
+    state_cache_size: int = 4096
+    # `updates_since` answers None (send a snapshot) when more are missed.
+    max_replay_updates: int = 500
+    # A bot waits this long before it acts (0 in tests and benchmarks).
+    bot_delay_seconds: float = 0.3
     # Websocket limits (issue 4).
     ws_messages_per_10s: int = 200
     ws_max_frame_bytes: int = 16 * 1024

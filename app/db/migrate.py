@@ -1,0 +1,49 @@
+"""`alembic upgrade head`, from inside the running server (or a test).
+
+Alembic's env.py (migrations/env.py) runs on a connection handed to it here, so
+the same code works for sqlite+aiosqlite and postgresql+asyncpg URLs and inside
+an event loop. On Postgres an advisory lock makes server processes that start
+together migrate one after the other.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+ROOT = Path(__file__).resolve().parents[2]
+_MIGRATION_LOCK = 0x4D41_4745  # "MAGE"
+
+
+def alembic_config(url: str | None = None) -> Config:
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "migrations"))
+    if url:
+        cfg.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return cfg
+
+
+def _run(connection: Connection, revision: str, down: bool) -> None:
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+    cfg = alembic_config()
+    cfg.attributes["connection"] = connection
+    if down:
+        command.downgrade(cfg, revision)
+    else:
+        command.upgrade(cfg, revision)
+
+
+async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
+    async with engine.begin() as conn:
+        await conn.run_sync(_run, revision, False)
+
+
+async def downgrade(engine: AsyncEngine, revision: str = "base") -> None:
+    async with engine.begin() as conn:
+        await conn.run_sync(_run, revision, True)

@@ -1,0 +1,131 @@
+"""The tables. Alembic migrations (migrations/versions/) make them; never create_all.
+
+A match is stored as its options, its seed, its ordered action log and a
+snapshot of the engine state with a `version`. The log is the truth; the
+snapshot is a cache that `app.matches.replay` reproduces exactly.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, MetaData, String,
+    TypeDecorator, UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s_%(column_1_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A moment in UTC: aware on the way out, on SQLite as on Postgres."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class Match(Base):
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    status: Mapped[str] = mapped_column(String(16))  # waiting | active | finished
+    variant: Mapped[str] = mapped_column(String(32))
+    # The public options: variant, no_progress_rounds, time_control,
+    # join_timeout_seconds, abandon_seconds.
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[str] = mapped_column(String(128))  # secret while running, unless custom (R20)
+    seed_commitment: Mapped[str] = mapped_column(String(64))
+    custom: Mapped[bool] = mapped_column(Boolean)
+    chaos: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)  # the creator's chaos mages
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)  # State.to_json(): server-side only
+    version: Mapped[int] = mapped_column(Integer)
+    # Clocks in milliseconds; `clock_since_ms` is when the running clock started.
+    white_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    black_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    clock_running: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    clock_since_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    # When something happens by itself (a flag falls, a join times out): the sweeper's index.
+    due_at_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
+    draw_offer: Mapped[str | None] = mapped_column(String(8), nullable=True)  # who offers now
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+
+    __table_args__ = (
+        Index("ix_matches_created", "created_at", "id"),
+        Index("ix_matches_status_created", "status", "created_at", "id"),
+    )
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    colour: Mapped[str] = mapped_column(String(8), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), index=True)
+    # sha256 hex of the seat's token; null for a bot.
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(32), nullable=True)  # bot level, null for a person
+    connected: Mapped[bool] = mapped_column(Boolean, default=False)
+    last_seen: Mapped[datetime] = mapped_column(UTCDateTime)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ActionEntry(Base):
+    """The log: one row per version, in order, service events included."""
+
+    __tablename__ = "actions"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str | None] = mapped_column(String(8), nullable=True)  # null: the server itself
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    automatic: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The public match state right after this entry, as its update carried it.
+    public: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+    __table_args__ = (UniqueConstraint("match_id", "client_id"),)
+
+
+class DrawOffer(Base):
+    __tablename__ = "draw_offers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    colour: Mapped[str] = mapped_column(String(8))  # who offered
+    offered_version: Mapped[int] = mapped_column(Integer)
+    closed_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # pending | accepted | declined | withdrawn | lapsed | ended
+    outcome: Mapped[str] = mapped_column(String(16))
+
+
+matches = Match.__table__
+seats = Seat.__table__
+actions = ActionEntry.__table__
+draw_offers = DrawOffer.__table__
