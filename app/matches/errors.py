@@ -1,0 +1,68 @@
+"""Why the match service refuses a call: each maps to one contract error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {"error": self.code, "detail": self.detail, **self.extra}
+
+
+class BadRequest(ServiceError):
+    status, code = 400, "bad_request"
+
+
+class Unauthorized(ServiceError):
+    status, code = 401, "unauthorized"
+
+
+class Forbidden(ServiceError):
+    status, code = 403, "forbidden"
+
+
+class NotYourTurn(ServiceError):
+    status, code = 403, "not_your_turn"
+
+
+class NotFound(ServiceError):
+    status, code = 404, "not_found"
+
+
+class StaleVersion(ServiceError):
+    status, code = 409, "stale_version"
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"the match is at version {version}; reload it and act on that", version=version)
+
+
+class SeatTaken(ServiceError):
+    status, code = 409, "seat_taken"
+
+
+class MatchIsOver(ServiceError):
+    status, code = 409, "match_over"
+
+    def __init__(self, detail: str = "the match is over") -> None:
+        super().__init__(detail)
+
+
+class Illegal(ServiceError):
+    status, code = 422, "illegal_action"
+
+
+class RateLimited(ServiceError):
+    status, code = 429, "rate_limited"
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"too many writes; try again in {retry_after} s")
+        self.retry_after = retry_after

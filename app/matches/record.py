@@ -1,0 +1,172 @@
+"""A match as the service holds it in memory: the stored row, its seats and the
+engine State, with the public view of the current version kept once computed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from app.rules import State, public_view
+
+from .clock import Clock
+
+COLOURS = ("white", "black")
+
+
+def other(colour: str) -> str:
+    return "black" if colour == "white" else "white"
+
+
+def moment(ms: int) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, UTC)
+
+
+def ms_of(when: datetime) -> int:
+    return round(when.timestamp() * 1000)
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    name: str
+    token_hash: str | None
+    bot: str | None
+    connected: bool
+    last_seen_ms: int
+    joined_ms: int
+
+
+@dataclass(slots=True)
+class Entry:
+    """One row of the action log, and the update message it makes."""
+
+    version: int
+    player: str | None
+    action: dict[str, Any]
+    automatic: bool
+    at_ms: int
+    client_id: str | None
+    public: dict[str, Any]
+
+    def update(self) -> dict[str, Any]:
+        return {"type": "update", "version": self.version, "action": self.action,
+                "player": self.player, "automatic": self.automatic, "match": self.public}
+
+
+@dataclass(slots=True)
+class Record:
+    id: str
+    status: str  # waiting | active | finished
+    options: dict[str, Any]  # the public options
+    seed: str
+    seed_commitment: str
+    custom: bool
+    chaos: list[str] | None
+    state: State
+    version: int
+    clock: Clock | None
+    due_at_ms: int | None
+    draw_offer: str | None
+    result: dict[str, Any] | None
+    created_ms: int
+    updated_ms: int
+    finished_ms: int | None
+    seats: dict[str, SeatInfo]
+    # Derived, kept while `state` stays the same object.
+    view_of: State | None = None
+    view: dict[str, Any] | None = None
+    # What a mutation adds, saved with it in one transaction.
+    entries: list[Entry] = field(default_factory=list)
+    new_seats: list[str] = field(default_factory=list)
+    draw_ops: list[tuple[str, str | None]] = field(default_factory=list)
+
+    def draft(self) -> Record:
+        """A copy to change; the original stays as it was until the change is saved."""
+        return replace(
+            self, clock=self.clock.copy() if self.clock else None, seats=dict(self.seats),
+            entries=[], new_seats=[], draw_ops=[],
+        )
+
+    def engine_view(self) -> dict[str, Any]:
+        if self.view_of is not self.state or self.view is None:
+            self.view = public_view(self.state)
+            self.view_of = self.state
+        return self.view
+
+    def seat_to_move(self) -> str | None:
+        if self.status != "active" or self.state.over:
+            return None
+        return COLOURS[self.state.to_move]
+
+    def present(self, now_ms: int, presence_ttl_ms: int) -> dict[str, Any]:
+        """The contract's public match state (R20: nothing secret)."""
+        view = self.engine_view()
+        players: dict[str, Any] = {}
+        for colour in COLOURS:
+            seat = self.seats.get(colour)
+            players[colour] = None if seat is None else {
+                "name": seat.name,
+                "connected": seat.bot is not None or (
+                    seat.connected and now_ms - seat.last_seen_ms <= presence_ttl_ms),
+                "bot": seat.bot,
+            }
+        out = {"id": self.id, "version": self.version, "status": self.status}
+        out.update(view)
+        out["options"] = self.options
+        out["players"] = players
+        out["clock"] = self.clock.public(now_ms) if self.clock else None
+        out["draw_offer"] = self.draw_offer
+        out["result"] = self.result
+        out["created_at"] = moment(self.created_ms).isoformat()
+        return out
+
+    def row(self) -> dict[str, Any]:
+        """The matches columns a mutation writes."""
+        clock = self.clock
+        return {
+            "status": self.status,
+            "state": self.state.to_json(),
+            "version": self.version,
+            "white_ms": clock.white_ms if clock else None,
+            "black_ms": clock.black_ms if clock else None,
+            "clock_running": clock.running if clock else None,
+            "clock_since_ms": clock.since_ms if clock else None,
+            "due_at_ms": self.due_at_ms,
+            "draw_offer": self.draw_offer,
+            "result": self.result,
+            "updated_at": moment(self.updated_ms),
+            "finished_at": moment(self.finished_ms) if self.finished_ms is not None else None,
+        }
+
+    def seat_row(self, colour: str) -> dict[str, Any]:
+        seat = self.seats[colour]
+        return {
+            "match_id": self.id, "colour": colour, "name": seat.name, "token_hash": seat.token_hash,
+            "bot": seat.bot, "connected": seat.connected, "last_seen": moment(seat.last_seen_ms),
+            "joined_at": moment(seat.joined_ms),
+        }
+
+
+def clock_from_row(options: dict[str, Any], row: Any) -> Clock | None:
+    clock = Clock.from_options(options.get("time_control"))
+    if clock is None or row.white_ms is None:
+        return clock
+    clock.white_ms, clock.black_ms = row.white_ms, row.black_ms
+    clock.running, clock.since_ms = row.clock_running, row.clock_since_ms
+    return clock
+
+
+def seat_from_row(row: Any) -> SeatInfo:
+    return SeatInfo(row.name, row.token_hash, row.bot, row.connected, ms_of(row.last_seen), ms_of(row.joined_at))
+
+
+def record_from_rows(row: Any, seat_rows: Any, state: State) -> Record:
+    return Record(
+        id=row.id, status=row.status, options=row.options, seed=row.seed,
+        seed_commitment=row.seed_commitment, custom=row.custom, chaos=row.chaos, state=state,
+        version=row.version, clock=clock_from_row(row.options, row), due_at_ms=row.due_at_ms,
+        draw_offer=row.draw_offer, result=row.result, created_ms=ms_of(row.created_at),
+        updated_ms=ms_of(row.updated_at),
+        finished_ms=ms_of(row.finished_at) if row.finished_at is not None else None,
+        seats={s.colour: seat_from_row(s) for s in seat_rows},
+    )

@@ -1,0 +1,208 @@
+"""The database side of the match service: short statements, one transaction
+per mutation, Core SQL on the tables of app/db/models.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app.db.models import actions, draw_offers, matches, seats
+from app.rules import State
+
+from .record import Record, moment, record_from_rows
+from .replay import replay
+
+_ROW_COLUMNS = [c for c in matches.c if c.name != "state"]
+
+
+class Conflict(Exception):
+    """The stored version moved on: someone else's change landed first."""
+
+
+class ClientIdTaken(Exception):
+    """The client's action id is in this match's log already."""
+
+
+async def load(
+    engine: AsyncEngine, match_id: str, cached: Record | None, with_seats: bool = True,
+) -> Record | None:
+    """The stored match, reusing `cached`'s engine state (and seats, unless
+    `with_seats`) when it is of the same version."""
+    async with engine.connect() as conn:
+        row = (await conn.execute(select(*_ROW_COLUMNS).where(matches.c.id == match_id))).first()
+        if row is None:
+            return None
+        if cached is not None and cached.version == row.version:
+            state = cached.state
+        else:
+            data = (await conn.execute(select(matches.c.state).where(matches.c.id == match_id))).scalar_one()
+            state = State.from_json(data)
+        if with_seats or cached is None or len(cached.seats) < 2:
+            seat_rows = (await conn.execute(select(seats).where(seats.c.match_id == match_id))).all()
+        else:
+            seat_rows = []
+    rec = record_from_rows(row, seat_rows, state)
+    if not seat_rows and cached is not None:
+        rec.seats = dict(cached.seats)
+    if cached is not None and cached.state is state:
+        rec.view_of, rec.view = cached.view_of, cached.view
+    return rec
+
+
+async def insert(engine: AsyncEngine, rec: Record) -> None:
+    row = rec.row()
+    row.update(
+        id=rec.id, variant=rec.options["variant"], options=rec.options, seed=rec.seed,
+        seed_commitment=rec.seed_commitment, custom=rec.custom, chaos=rec.chaos,
+        created_at=moment(rec.created_ms),
+    )
+    async with engine.begin() as conn:
+        await conn.execute(matches.insert().values(**row))
+        await conn.execute(seats.insert(), [rec.seat_row(c) for c in rec.seats])
+
+
+def _entry_row(match_id: str, e: Any) -> dict[str, Any]:
+    return {"match_id": match_id, "version": e.version, "player": e.player, "action": e.action,
+            "automatic": e.automatic, "at": moment(e.at_ms), "client_id": e.client_id, "public": e.public}
+
+
+async def save(engine: AsyncEngine, before_version: int, rec: Record) -> None:
+    """Write `rec` if the stored version is still `before_version`; raises Conflict
+    (or ClientIdTaken) and writes nothing otherwise."""
+    try:
+        async with engine.begin() as conn:
+            done = await conn.execute(
+                matches.update()
+                .where(matches.c.id == rec.id, matches.c.version == before_version)
+                .values(**rec.row())
+            )
+            if done.rowcount != 1:
+                raise Conflict()
+            if rec.new_seats:
+                await conn.execute(seats.insert(), [rec.seat_row(c) for c in rec.new_seats])
+            if rec.entries:
+                await conn.execute(actions.insert(), [_entry_row(rec.id, e) for e in rec.entries])
+            for op, colour in rec.draw_ops:
+                await _draw_op(conn, rec, op, colour)
+    except IntegrityError as error:
+        if any(e.client_id for e in rec.entries) and "client_id" in str(error.orig).lower():
+            raise ClientIdTaken() from None
+        raise Conflict() from None
+
+
+async def _draw_op(conn: AsyncConnection, rec: Record, op: str, colour: str | None) -> None:
+    if op == "offer":
+        await conn.execute(draw_offers.insert().values(
+            match_id=rec.id, colour=colour, offered_version=rec.version, outcome="pending"))
+    else:
+        await conn.execute(
+            draw_offers.update()
+            .where(draw_offers.c.match_id == rec.id, draw_offers.c.outcome == "pending")
+            .values(outcome=op, closed_version=rec.version))
+
+
+async def touch(engine: AsyncEngine, match_id: str, colour: str, now_ms: int, connected: bool | None) -> None:
+    values: dict[str, Any] = {"last_seen": moment(now_ms)}
+    if connected is not None:
+        values["connected"] = connected
+    async with engine.begin() as conn:
+        await conn.execute(
+            seats.update().where(seats.c.match_id == match_id, seats.c.colour == colour).values(**values))
+
+
+async def entry_by_client_id(engine: AsyncEngine, match_id: str, client_id: str) -> Any:
+    async with engine.connect() as conn:
+        return (await conn.execute(
+            select(actions.c.version, actions.c.player, actions.c.action)
+            .where(actions.c.match_id == match_id, actions.c.client_id == client_id))).first()
+
+
+async def entry_at(engine: AsyncEngine, match_id: str, version: int) -> Any:
+    async with engine.connect() as conn:
+        return (await conn.execute(
+            select(actions.c.version, actions.c.player, actions.c.action, actions.c.automatic)
+            .where(actions.c.match_id == match_id, actions.c.version == version))).first()
+
+
+async def log(engine: AsyncEngine, match_id: str, since: int = 0) -> list[Any] | None:
+    async with engine.connect() as conn:
+        found = (await conn.execute(select(matches.c.id).where(matches.c.id == match_id))).first()
+        if found is None:
+            return None
+        return list((await conn.execute(
+            select(actions.c.version, actions.c.player, actions.c.action, actions.c.automatic, actions.c.at)
+            .where(actions.c.match_id == match_id, actions.c.version > since)
+            .order_by(actions.c.version))).all())
+
+
+async def updates(engine: AsyncEngine, match_id: str, since: int, limit: int) -> tuple[int, list[Any]] | None:
+    """(current version, the log rows after `since` up to `limit`), or None if no such match."""
+    async with engine.connect() as conn:
+        version = (await conn.execute(select(matches.c.version).where(matches.c.id == match_id))).scalar()
+        if version is None:
+            return None
+        if since >= version or version - since > limit:
+            return version, []
+        rows = (await conn.execute(
+            select(actions.c.version, actions.c.player, actions.c.action, actions.c.automatic, actions.c.public)
+            .where(actions.c.match_id == match_id, actions.c.version > since)
+            .order_by(actions.c.version))).all()
+        return version, list(rows)
+
+
+async def due(engine: AsyncEngine, now_ms: int, limit: int = 200) -> list[str]:
+    async with engine.connect() as conn:
+        return list((await conn.execute(
+            select(matches.c.id)
+            .where(matches.c.due_at_ms <= now_ms, matches.c.status != "finished")
+            .order_by(matches.c.due_at_ms).limit(limit))).scalars())
+
+
+async def page(
+    engine: AsyncEngine, *, status: str | None, variant: str | None, player: str | None,
+    limit: int, after: tuple[Any, str] | None,
+) -> tuple[list[Any], dict[str, list[Any]]]:
+    """Matches newest first (keyset on created_at, id) and their seats."""
+    q = select(*_ROW_COLUMNS)
+    if status:
+        q = q.where(matches.c.status == status)
+    if variant:
+        q = q.where(matches.c.variant == variant)
+    if player:
+        q = q.where(matches.c.id.in_(
+            select(seats.c.match_id).where(func.lower(seats.c.name) == player.lower())))
+    if after is not None:
+        at, last_id = after
+        q = q.where(or_(matches.c.created_at < at, and_(matches.c.created_at == at, matches.c.id < last_id)))
+    q = q.order_by(matches.c.created_at.desc(), matches.c.id.desc()).limit(limit)
+    async with engine.connect() as conn:
+        rows = list((await conn.execute(q)).all())
+        by_match: dict[str, list[Any]] = {r.id: [] for r in rows}
+        if rows:
+            for s in (await conn.execute(select(seats).where(seats.c.match_id.in_(list(by_match))))).all():
+                by_match[s.match_id].append(s)
+    return rows, by_match
+
+
+async def states(engine: AsyncEngine, ids: list[str]) -> dict[str, Any]:
+    if not ids:
+        return {}
+    async with engine.connect() as conn:
+        return dict((await conn.execute(
+            select(matches.c.id, matches.c.state).where(matches.c.id.in_(ids)))).all())
+
+
+async def replay_match(engine: AsyncEngine, match_id: str) -> tuple[State, State] | None:
+    """(the state replayed from the log, the stored snapshot), or None if no such match."""
+    async with engine.connect() as conn:
+        row = (await conn.execute(select(matches).where(matches.c.id == match_id))).first()
+        if row is None:
+            return None
+        log_rows = (await conn.execute(
+            select(actions.c.player, actions.c.action, actions.c.automatic)
+            .where(actions.c.match_id == match_id).order_by(actions.c.version))).all()
+    replayed = replay(row.seed, row.options, row.chaos, row.custom, [tuple(r) for r in log_rows])
+    return replayed, State.from_json(row.state)

@@ -1,0 +1,23 @@
+"""The background sweeper: applies fallen flags and join timeouts of matches
+nobody is looking at (R16). Every process runs one; the version check makes
+each ending land once."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from .service import MatchService
+
+log = logging.getLogger(__name__)
+
+
+async def sweep_forever(service: MatchService, period: float) -> None:
+    while True:
+        try:
+            await service.sweep()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the sweeper failed; trying again in %s s", period)
+        await asyncio.sleep(period)
