@@ -1,0 +1,101 @@
+"""Every error as the contract's JSON `{"error", "detail"}`; never a 500 for bad input."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.matches.errors import RateLimited, ServiceError
+
+from .schemas import ErrorBody
+
+log = logging.getLogger(__name__)
+
+_HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+               405: "method_not_allowed", 409: "conflict", 413: "too_large", 422: "bad_request",
+               429: "rate_limited"}
+
+_EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
+    400: {"bad_request": {"error": "bad_request", "detail": "body.version: Field required"}},
+    401: {"unauthorized": {"error": "unauthorized", "detail": "this token holds no seat of this match"}},
+    403: {"not_your_turn": {"error": "not_your_turn", "detail": "it is black's turn, not white's"},
+          "forbidden": {"error": "forbidden", "detail": "the match waits for an opponent to join"}},
+    404: {"not_found": {"error": "not_found", "detail": "no match 'x1y2z3'"}},
+    409: {"stale_version": {"error": "stale_version",
+                            "detail": "the match is at version 18; reload it and act on that", "version": 18},
+          "seat_taken": {"error": "seat_taken", "detail": "both seats of this match are taken"},
+          "match_over": {"error": "match_over", "detail": "the match is over"}},
+    422: {"illegal_action": {"error": "illegal_action",
+                             "detail": "R4: a construct on its own backrow cannot reach the opponent's backrow"}},
+    429: {"rate_limited": {"error": "rate_limited", "detail": "too many writes; try again in 3 s"}},
+}
+_DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or unknown fields",
+                 401: "Missing or wrong seat token", 403: "Not this seat's turn, or not allowed now",
+                 404: "No such match", 409: "Stale version, seat taken or match over",
+                 422: "An action the rules forbid; the detail names the rule",
+                 429: "Too many writes; see Retry-After"}
+
+
+def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI documentation of the errors a route may answer, with examples."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        out[status] = {
+            "model": ErrorBody, "description": _DESCRIPTIONS[status],
+            "content": {"application/json": {"examples": {
+                name: {"value": value} for name, value in _EXAMPLES[status].items()}}},
+        }
+    return out
+
+
+def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:
+    headers = None
+    if "retry_after" in extra:
+        headers = {"Retry-After": str(extra.pop("retry_after"))}
+    return JSONResponse({"error": code, "detail": detail, **extra}, status_code=status, headers=headers)
+
+
+def _where(loc: tuple[Any, ...]) -> str:
+    return ".".join(str(p) for p in loc) or "body"
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(ServiceError)
+    async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
+        extra = dict(exc.extra)
+        if isinstance(exc, RateLimited):
+            extra["retry_after"] = exc.retry_after
+        return error_response(exc.status, exc.code, exc.detail, **extra)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for err in exc.errors()[:5]:
+            if err.get("type") == "json_invalid":
+                problems.append("the body is not valid JSON")
+            elif err.get("type") == "extra_forbidden":
+                problems.append(f"{_where(err.get('loc', ()))}: unknown field")
+            else:
+                problems.append(f"{_where(err.get('loc', ()))}: {err.get('msg', 'invalid')}")
+        return error_response(400, "bad_request", "; ".join(problems) or "the request is malformed")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = _HTTP_CODES.get(exc.status_code, "error")
+        detail = exc.detail if isinstance(exc.detail, str) else code
+        if exc.status_code == 404 and detail == "Not Found":
+            detail = "no such path"
+        response = error_response(exc.status_code, code, detail)
+        if exc.headers:
+            response.headers.update(exc.headers)
+        return response
+
+    @app.exception_handler(Exception)
+    async def bug(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return error_response(500, "internal_error", "the server failed; the error is logged")

@@ -1,0 +1,156 @@
+"""Request and response bodies of the REST API, with examples for /docs.
+
+Request models refuse unknown fields (extra="forbid"): nothing a client sends
+is bound to anything unless it is named here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.rules import VARIANTS
+
+Colour = Literal["white", "black"]
+Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^\S(.*\S)?$", examples=["Ada"])]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Realtime(Strict):
+    type: Literal["realtime"]
+    minutes: float = Field(gt=0, le=600, description="each player's initial time", examples=[5])
+    increment: float = Field(0, ge=0, le=300, description="seconds added after each of a player's moves")
+
+
+class Correspondence(Strict):
+    type: Literal["correspondence"]
+    days: float = Field(gt=0, le=30, description="the time allowed for each move", examples=[3])
+
+
+TimeControl = Annotated[Realtime | Correspondence, Field(discriminator="type")]
+
+
+class Options(Strict):
+    variant: Literal[VARIANTS] = "standard"  # type: ignore[valid-type]
+    no_progress_rounds: int = Field(10, ge=0, le=1000, description="R16; 0 turns the rule off")
+    time_control: TimeControl | None = None
+    seed: str | None = Field(None, min_length=1, max_length=128,
+                             description="a chosen seed makes a custom match whose seed is public (R20)")
+    chaos: list[str] | None = Field(None, max_length=11,
+                                    description="chaos mages to deal first, in order: a custom match (R20)")
+    join_timeout_seconds: int | None = Field(None, ge=10, le=30 * 86400,
+                                             description="abort the match if nobody joins in time")
+    abandon_seconds: int | None = Field(None, ge=10, le=30 * 86400,
+                                        description="how long a seat may be gone before its opponent may claim")
+
+
+class CreateMatch(Strict):
+    options: Options = Field(default_factory=Options)
+    seat: Literal["white", "black", "random"] = "random"
+    opponent: str = Field("human", pattern=r"^(human|bot:[a-z_]+)$", examples=["human", "bot:random"])
+    name: Name = "anonymous"
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
+        "options": {"variant": "standard", "no_progress_rounds": 10,
+                    "time_control": {"type": "realtime", "minutes": 10, "increment": 5}},
+        "seat": "white", "opponent": "human", "name": "Ada"}]})
+
+
+class JoinMatch(Strict):
+    name: Name = "anonymous"
+
+
+class Play(Strict):
+    action: dict[str, Any] = Field(examples=[{"type": "place", "mage": "animist", "minion": "beast"}])
+    version: int = Field(ge=0, description="the version of the state the action was chosen on")
+    id: str | None = Field(None, min_length=1, max_length=64,
+                           description="chosen by the client: a resend with the same id applies nothing twice")
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"action": {"type": "setup", "backrow": ["construct", "fey", "elemental", "dragon", "undead",
+                                                 "beast", "spirit", "myrmidon"]}, "version": 1, "id": "c-1"},
+        {"action": {"type": "remove", "mage": "animist", "power": {"move": ["b2", "c3"]}}, "version": 17},
+    ]})
+
+
+class Draw(Strict):
+    offer: bool = Field(description="true offers or accepts a draw; false declines or withdraws")
+
+
+class Claim(Strict):
+    result: Literal["win", "draw"]
+
+
+# ---- responses (documentation: the routes answer plain JSON) -------------------
+
+MATCH_EXAMPLE: dict[str, Any] = {
+    "id": "q3J9xk2LmA0b", "version": 3, "status": "active",
+    "options": {"variant": "standard", "no_progress_rounds": 10,
+                "time_control": {"type": "realtime", "minutes": 10, "increment": 5},
+                "join_timeout_seconds": 86400, "abandon_seconds": 60},
+    "players": {"white": {"name": "Ada", "connected": True, "bot": None},
+                "black": {"name": "Bo", "connected": False, "bot": None}},
+    "round": 1, "phase": "setup", "to_move": "black", "orb": "white",
+    "arena": {"a1": {"owner": "white", "minion": "construct"}},
+    "reserve": {"white": {"dragon": 2}, "black": {"dragon": 3}},
+    "dead": {"white": {}, "black": {}},
+    "tower": [{"floor": 1, "mage": "necromancer", "occupant": None}],
+    "private": {"white": [], "black": []},
+    "passed": {"white": False, "black": False}, "effects": [], "quiet_rounds": 0,
+    "chaos": {"deck_count": 7, "discard": [], "not_in_play": ["seer"]},
+    "clock": {"type": "realtime", "white": 600000, "black": 598000, "running": "black", "increment": 5000},
+    "draw_offer": None, "result": None, "custom": False,
+    "seed_commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "seed": None,
+    "created_at": "2026-11-21T15:00:00+00:00",
+}
+
+
+class MatchState(BaseModel):
+    """The public match state of the contract (no secret is ever in it, R20)."""
+
+    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [MATCH_EXAMPLE]})
+    id: str
+    version: int
+    status: Literal["waiting", "active", "finished"]
+
+
+class MatchBody(BaseModel):
+    match: MatchState
+
+
+class SeatBody(BaseModel):
+    """The seat taken and its token: shown this once, keep it."""
+
+    match: MatchState
+    seat: Colour
+    token: str = Field(examples=["kJ3v0m7QeX1s9c4tB2yW8dL6hR5nA0pU_zVgTq1oF2E"])
+
+
+class MatchPage(BaseModel):
+    matches: list[MatchState]
+    next_cursor: str | None = Field(description="pass as ?cursor= for the next page; null on the last")
+
+
+class Legal(BaseModel):
+    version: int
+    actions: list[dict[str, Any]] = Field(examples=[[{"type": "pass"},
+                                                     {"type": "place", "mage": "oracle", "minion": "fey"}]])
+    setup: list[str] = Field(description="in the setup phase, on your turn: any order of these is a legal backrow")
+
+
+class LogEntry(BaseModel):
+    version: int
+    player: Colour | None
+    action: dict[str, Any]
+    automatic: bool
+    at: str = Field(examples=["2026-11-21T15:00:03.120000+00:00"])
+
+
+class ErrorBody(BaseModel):
+    error: str = Field(examples=["illegal_action"])
+    detail: str = Field(examples=["R4: a construct on its own backrow cannot reach the opponent's backrow"])
+    version: int | None = Field(None, description="with stale_version: the current version")
