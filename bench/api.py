@@ -1,0 +1,362 @@
+"""The REST API under load, against a bare FastAPI + PostgreSQL yardstick.
+
+    .venv/bin/python bench/api.py [--quick] [--profile] [--clients 32]
+
+Loopback only, bounded and self-stopping. It creates a fresh PostgreSQL
+database (dropped at the end), starts two uvicorn processes on it — the real
+server (`app.main:app`) and the yardstick (`bench/api_yardstick.py`: one endpoint,
+a small JSON body, one conditional UPDATE through the same driver and pool) —
+and drives both with scripted async httpx clients:
+
+- peak: 32 concurrent clients, each playing whole matches (create, join, both
+  setups, then random legal actions until the match ends, then the next match)
+  as fast as the answers come, against the yardstick's 32 clients doing the
+  same number of writes in a loop: throughput and p50 submit latency;
+- half load: the same clients paced to half of the peak rate: p99 latency.
+
+Clients choose their moves with the rules engine locally (the matches are
+custom, so the clients know the seed and mirror the state exactly; each answer's
+version is checked against the mirror), so every timed request is one action.
+
+Goals (issue 3): actions/s >= 0.7 x the yardstick's requests/s; p50 submit
+latency <= 1.3 x the yardstick's; p99 <= 5 ms at half of peak load. The table
+is printed and written to bench/results/api.json. `--profile` runs the server
+under cProfile and prints its hot spots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+
+from app.rules import action_json, apply_steps, legal_actions, new_match  # noqa: E402
+from app.rules.minions import TYPES  # noqa: E402
+from app.rules.state import OVER, SETUP  # noqa: E402
+
+PG = os.environ.get("BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
+PYTHON = sys.executable
+RESULTS = ROOT / "bench" / "results" / "api.json"
+
+
+# ---- processes ---------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(module: str, port: int, env: dict[str, str], profile: str | None) -> subprocess.Popen[bytes]:
+    cmd = [PYTHON]
+    if profile:
+        cmd += ["-m", "cProfile", "-o", profile]
+    cmd += ["-m", "uvicorn", module, "--host", "127.0.0.1", "--port", str(port),
+            "--log-level", "warning", "--no-access-log"]
+    return subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+
+
+def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode() if proc.stderr else ""
+            raise SystemExit(f"server {url} exited at start:\n{err[-3000:]}")
+        try:
+            if httpx.get(url, timeout=1.0).status_code < 500:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise SystemExit(f"server {url} not ready after {timeout} s")
+
+
+def stop_server(proc: subprocess.Popen[bytes] | None) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    proc.send_signal(signal.SIGINT)  # uvicorn shuts down cleanly; cProfile then writes
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
+async def _pg(sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(f"{PG}/postgres")
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+# ---- the clients (run in a worker process) -----------------------------------
+
+BACKROW = list(TYPES)
+
+
+class Recorder:
+    """Latencies of requests sent inside the measuring window."""
+
+    def __init__(self, start: float, end: float) -> None:
+        self.start, self.end = start, end
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.other = 0  # untimed requests: create, join
+
+    def add(self, sent: float, took: float) -> None:
+        if self.start <= sent < self.end:
+            self.latencies.append(took)
+
+
+class Pacer:
+    """Spaces one client's requests `interval` apart (None: as fast as it can)."""
+
+    def __init__(self, interval: float | None, rng: random.Random) -> None:
+        self.interval = interval
+        self.next = time.time() + (rng.random() * interval if interval else 0)
+
+    async def wait(self) -> None:
+        if self.interval is None:
+            return
+        now = time.time()
+        if self.next > now:
+            await asyncio.sleep(self.next - now)
+            self.next += self.interval
+        else:
+            self.next = now + self.interval  # behind: no catch-up burst
+
+
+async def play_matches(http: httpx.AsyncClient, rec: Recorder, stop: float, pacer: Pacer,
+                       rng: random.Random) -> None:
+    while time.time() < stop:
+        seed = "%032x" % rng.getrandbits(128)
+        r = await http.post("/api/v1/matches", json={
+            "options": {"variant": "standard", "seed": seed}, "seat": "white", "name": "bench-w"})
+        if r.status_code != 201:
+            raise RuntimeError(f"create: {r.status_code} {r.text[:300]}")
+        created = r.json()
+        mid, tokens = created["match"]["id"], {0: created["token"]}
+        r = await http.post(f"/api/v1/matches/{mid}/join", json={"name": "bench-b"})
+        if r.status_code != 200:
+            raise RuntimeError(f"join: {r.status_code} {r.text[:300]}")
+        joined = r.json()
+        tokens[1] = joined["token"]
+        version = joined["match"]["version"]  # the join is an entry of the log too
+        rec.other += 2
+        state = new_match(seed=seed)
+        while state.phase != OVER and time.time() < stop:
+            if state.phase == SETUP:
+                row = BACKROW[:]
+                rng.shuffle(row)
+                action = ("setup", tuple(TYPES.index(t) for t in row))
+            else:
+                action = rng.choice(legal_actions(state))
+            body = {"action": action_json(action), "version": version, "id": uuid.uuid4().hex}
+            headers = {"Authorization": f"Bearer {tokens[state.to_move]}"}
+            await pacer.wait()
+            sent = time.time()
+            t0 = time.perf_counter()
+            r = await http.post(f"/api/v1/matches/{mid}/actions", json=body, headers=headers)
+            took = time.perf_counter() - t0
+            if r.status_code != 200:
+                rec.errors += 1
+                raise RuntimeError(f"action {body}: {r.status_code} {r.text[:300]}")
+            rec.add(sent, took)
+            steps = apply_steps(state, action)
+            state = steps[-1][2]
+            version += len(steps)
+            got = r.json()["match"]["version"]
+            if got != version:
+                raise RuntimeError(f"version {got} from the server, {version} in the mirror")
+
+
+async def hit_yardstick(http: httpx.AsyncClient, rec: Recorder, stop: float, pacer: Pacer,
+                        row: int) -> None:
+    version = (await http.get(f"/rows/{row}")).json()["version"]
+    while time.time() < stop:
+        body = {"action": {"type": "remove", "mage": "animist", "power": {"move": ["b1", "c3"]}},
+                "version": version, "id": uuid.uuid4().hex}
+        await pacer.wait()
+        sent = time.time()
+        t0 = time.perf_counter()
+        r = await http.post(f"/rows/{row}", json=body)
+        took = time.perf_counter() - t0
+        if r.status_code != 200:
+            rec.errors += 1
+            raise RuntimeError(f"yardstick: {r.status_code} {r.text[:200]}")
+        rec.add(sent, took)
+        version = r.json()["version"]
+
+
+async def _client_main(kind: str, base: str, clients: int, first: int, interval: float | None,
+                       start: float, end: float, seed: int) -> dict[str, object]:
+    rec = Recorder(start, end)
+
+    async def one(i: int) -> None:
+        # One connection per client: httpx's shared pool costs O(connections) per
+        # request, which at 32 would make the load generator the bottleneck.
+        rng = random.Random(seed * 1000 + first + i)
+        pacer = Pacer(interval, rng)
+        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30.0) as http:
+            if kind == "app":
+                await play_matches(http, rec, end, pacer, rng)
+            else:
+                await hit_yardstick(http, rec, end, pacer, first + i)
+
+    await asyncio.gather(*(one(i) for i in range(clients)))
+    return {"latencies": rec.latencies, "errors": rec.errors, "other": rec.other}
+
+
+def client_process(args: tuple) -> dict[str, object]:  # type: ignore[type-arg]
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    return asyncio.run(_client_main(*args))
+
+
+def run_load(pool: mp.pool.Pool, procs: int, kind: str, base: str, clients: int,
+             rate: float | None, warm: float, measure: float) -> dict[str, float]:
+    """`clients` concurrent clients over `procs` processes; figures of the window."""
+    start = time.time() + 1.0 + warm  # 1 s for the workers to start their clients
+    end = start + measure
+    interval = clients / rate if rate else None
+    per = [clients // procs + (1 if p < clients % procs else 0) for p in range(procs)]
+    jobs = []
+    first = 0
+    for p, n in enumerate(per):
+        jobs.append((kind, base, n, first, interval, start, end, random.randrange(1 << 30) + p))
+        first += n
+    parts = pool.map(client_process, jobs)
+    lat = sorted(x for part in parts for x in part["latencies"])  # type: ignore[union-attr]
+    if not lat:
+        raise SystemExit(f"{kind}: no request completed in the window")
+    return {
+        "requests": len(lat),
+        "per_second": len(lat) / measure,
+        "p50_ms": 1000 * statistics.median(lat),
+        "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
+        "mean_ms": 1000 * statistics.fmean(lat),
+    }
+
+
+# ---- the run -----------------------------------------------------------------
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--quick", action="store_true", help="short windows (a smoke run)")
+    ap.add_argument("--profile", action="store_true", help="run the server under cProfile")
+    ap.add_argument("--clients", type=int, default=32)
+    ap.add_argument("--procs", type=int, default=2, help="client processes")
+    args = ap.parse_args()
+    warm, measure = (1.0, 3.0) if args.quick else (3.0, 12.0)
+    budget = 120 if args.quick else 420
+    signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError("bench over budget")))
+    signal.alarm(budget)
+
+    db = f"magery_bench_{os.getpid()}"
+    url = f"{PG.replace('postgresql://', 'postgresql+asyncpg://')}/{db}"
+    env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "SWEEP_SECONDS": "1",
+           "PYTHONPATH": str(ROOT)}
+    profile = str(ROOT / "bench" / "results" / "api-server.prof") if args.profile else None
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    asyncio.run(_pg(f'CREATE DATABASE "{db}"'))
+    app_proc = yard_proc = None
+    mp_ctx = mp.get_context("spawn")
+    try:
+        app_port, yard_port = free_port(), free_port()
+        app_proc = start_server("app.main:app", app_port, env, profile)
+        yard_proc = start_server("bench.api_yardstick:app", yard_port, env, None)
+        app_base, yard_base = f"http://127.0.0.1:{app_port}", f"http://127.0.0.1:{yard_port}"
+        wait_ready(f"{app_base}/api/v1/matches?limit=1", app_proc)
+        wait_ready(f"{yard_base}/health", yard_proc)
+        print(f"servers up on {db}; {args.clients} clients over {args.procs} processes, "
+              f"{measure:g} s windows after {warm:g} s warm-up", flush=True)
+        with mp_ctx.Pool(args.procs) as pool:
+            yard_peak = run_load(pool, args.procs, "yardstick", yard_base, args.clients, None, warm, measure)
+            print(f"  yardstick peak: {yard_peak['per_second']:.0f} req/s", flush=True)
+            app_peak = run_load(pool, args.procs, "app", app_base, args.clients, None, warm, measure)
+            print(f"  app peak:       {app_peak['per_second']:.0f} actions/s", flush=True)
+            half = app_peak["per_second"] / 2
+            app_half = run_load(pool, args.procs, "app", app_base, args.clients, half, warm, measure)
+            print(f"  app at {half:.0f}/s:  p99 {app_half['p99_ms']:.2f} ms", flush=True)
+            yard_half = run_load(pool, args.procs, "yardstick", yard_base, args.clients,
+                                 yard_peak["per_second"] / 2, warm, measure)
+    finally:
+        stop_server(app_proc)
+        stop_server(yard_proc)
+        signal.alarm(0)
+        asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)'))
+
+    ratio_tp = app_peak["per_second"] / yard_peak["per_second"]
+    ratio_p50 = app_peak["p50_ms"] / yard_peak["p50_ms"]
+    rows = [
+        ("actions/s at %d clients" % args.clients, f"{app_peak['per_second']:.0f}",
+         f"{yard_peak['per_second']:.0f} req/s", f"{ratio_tp:.2f}x", ">= 0.70x", ratio_tp >= 0.7),
+        ("p50 submit latency", f"{app_peak['p50_ms']:.2f} ms", f"{yard_peak['p50_ms']:.2f} ms",
+         f"{ratio_p50:.2f}x", "<= 1.30x", ratio_p50 <= 1.3),
+        ("p99 at half peak (%.0f/s)" % half, f"{app_half['p99_ms']:.2f} ms",
+         f"{yard_half['p99_ms']:.2f} ms", "", "<= 5 ms", app_half["p99_ms"] <= 5.0),
+    ]
+    head = ("measure", "app", "yardstick", "ratio", "goal", "")
+    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(5)]
+    line = "  ".join("%-*s" % (w, h) for w, h in zip(widths, head[:5], strict=True))
+    print("\n" + line + "  result")
+    print("-" * (len(line) + 8))
+    for r in rows:
+        print("  ".join("%-*s" % (w, c) for w, c in zip(widths, r[:5], strict=True))
+              + "  " + ("PASS" if r[5] else "MISS"))
+    print(f"(app p99 at peak {app_peak['p99_ms']:.2f} ms, yardstick p99 at peak "
+          f"{yard_peak['p99_ms']:.2f} ms; {os.cpu_count()} CPUs shared by clients, servers and PostgreSQL)")
+    RESULTS.write_text(json.dumps({
+        "quick": args.quick, "clients": args.clients, "client_processes": args.procs,
+        "window_seconds": measure, "cpus": os.cpu_count(),
+        "yardstick_peak": yard_peak, "app_peak": app_peak,
+        "app_half_load": app_half, "yardstick_half_load": yard_half,
+        "ratios": {"throughput": ratio_tp, "p50": ratio_p50},
+        "goals": {r[0]: {"value": r[1], "goal": r[4], "pass": r[5]} for r in rows},
+    }, indent=2))
+    print(f"written {RESULTS.relative_to(ROOT)}")
+    if profile:
+        print_profile(profile)
+    return 0
+
+
+def print_profile(path: str) -> None:
+    import pstats
+
+    if not os.path.exists(path):
+        print("no profile written")
+        return
+    print("\nserver hot spots (cumulative, top 30):")
+    pstats.Stats(path).sort_stats("cumulative").print_stats(30)
+    print("server hot spots (own time, top 25):")
+    pstats.Stats(path).sort_stats("tottime").print_stats(25)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
