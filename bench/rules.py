@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
+import hashlib
 import json
 import os
 import platform
@@ -77,6 +78,11 @@ CHESS_FENS = (
 
 
 # ---- the fixed positions -----------------------------------------------------
+
+def hex_seed(label: str) -> str:
+    """A seed shaped like the server's (32 hex digits, R20), fixed by `label`."""
+    return hashlib.sha256(label.encode()).hexdigest()[:32]
+
 
 def random_setup(s: State, rng: random.Random) -> State:
     """Both setups (R7), each a seeded random order of the eight types."""
@@ -138,7 +144,7 @@ def magery_positions() -> list[tuple[str, State]]:
     for variant in VARIANTS:
         for label, test in (*_COMMON, _SPECIAL[variant]):
             for k in range(50):
-                found = [s for s in play_random(f"bench:{variant}:{k}", variant)
+                found = [s for s in play_random(hex_seed(f"bench:{variant}:{k}"), variant)
                          if not s.over and test(s)]
                 if found:
                     richest = max(found, key=lambda s: len(legal_actions(s)))
@@ -167,16 +173,12 @@ def chess_positions() -> list[chess.Board]:
 
 # ---- timing --------------------------------------------------------------------
 
-def timed(fn: Callable[[], Any], repeats: int) -> tuple[Any, list[float]]:
-    """`fn`'s result and its wall times (perf_counter) over `repeats` runs."""
-    times = []
-    result = None
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return result, times
+def _run(fn: Callable[[], Any]) -> tuple[Any, float]:
+    """`fn`'s result and its wall time (perf_counter), after a garbage collection."""
+    gc.collect()
+    start = time.perf_counter()
+    result = fn()
+    return result, time.perf_counter() - start
 
 
 def magery_perft(s: State, depth: int) -> tuple[int, int]:
@@ -212,54 +214,65 @@ def chess_perft(board: chess.Board, depth: int) -> tuple[int, int]:
 
 def bench_perft(positions: list[tuple[str, State]], depth: int, chess_depth: int,
                 repeats: int) -> dict[str, Any]:
-    rows = []
-    for label, s in positions:
-        (applied, leaves), times = timed(lambda s=s: magery_perft(s, depth), repeats)
-        rows.append({"position": label, "text": to_text(s), "applied": applied,
-                     "leaves": leaves, "best_s": min(times), "median_s": statistics.median(times)})
+    """Magery's perft over the positions and python-chess's perft, in turns.
+
+    Each repeat runs both, so that a load on the machine falls on both alike;
+    each position's best time counts.
+    """
+    board = chess.Board()
+    counts: list[tuple[int, int]] = []
+    m_times: list[list[float]] = [[] for _ in positions]
+    c_times: list[float] = []
+    for _ in range(repeats):
+        counts = []
+        for i, (_, s) in enumerate(positions):
+            result, seconds = _run(lambda s=s: magery_perft(s, depth))
+            counts.append(result)
+            m_times[i].append(seconds)
+        (pushed, leaves), seconds = _run(lambda: chess_perft(board, chess_depth))
+        c_times.append(seconds)
+    if leaves != CHESS_PERFT_LEAVES[chess_depth]:
+        raise RuntimeError(f"python-chess perft({chess_depth}) gave {leaves} leaves")
+    rows = [{"position": label, "text": to_text(s), "applied": applied, "leaves": lv,
+             "best_s": min(times), "median_s": statistics.median(times)}
+            for (label, s), (applied, lv), times in zip(positions, counts, m_times, strict=True)]
     applied = sum(r["applied"] for r in rows)
     best = sum(r["best_s"] for r in rows)
     median = sum(r["median_s"] for r in rows)
-
-    board = chess.Board()
-    (pushed, leaves), ctimes = timed(lambda: chess_perft(board, chess_depth), repeats)
-    if leaves != CHESS_PERFT_LEAVES[chess_depth]:
-        raise RuntimeError(f"python-chess perft({chess_depth}) gave {leaves} leaves")
     magery_rate = applied / best
-    chess_rate = pushed / min(ctimes)
+    chess_rate = pushed / min(c_times)
     return {
         "depth": depth, "positions": rows, "applied": applied, "best_s": best,
         "median_s": median, "rate": magery_rate, "median_rate": applied / median,
         "chess": {"depth": chess_depth, "pushed": pushed, "leaves": leaves,
-                  "best_s": min(ctimes), "median_s": statistics.median(ctimes),
-                  "rate": chess_rate, "median_rate": pushed / statistics.median(ctimes)},
+                  "best_s": min(c_times), "median_s": statistics.median(c_times),
+                  "rate": chess_rate, "median_rate": pushed / statistics.median(c_times)},
         "ratio": magery_rate / chess_rate,
     }
 
 
-def _per_call(fn: Callable[[], Any], loops: int, repeats: int) -> float:
-    """Best time of one call of `fn`, over `repeats` runs of `loops` calls."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(loops):
-            fn()
-        best = min(best, (time.perf_counter() - start) / loops)
-    return best
+def _per_call(fn: Callable[[], Any], loops: int) -> float:
+    start = time.perf_counter()
+    for _ in range(loops):
+        fn()
+    return (time.perf_counter() - start) / loops
 
 
 def bench_legal(positions: list[tuple[str, State]], boards: list[chess.Board],
                 loops: int, repeats: int) -> dict[str, Any]:
-    gc.collect()
-    m_rows = []
-    for label, s in positions:
-        per_call = _per_call(lambda s=s: legal_actions(s), loops, repeats)
-        m_rows.append({"position": label, "actions": len(legal_actions(s)), "per_call_s": per_call})
-    c_rows = []
-    for board in boards:
-        per_call = _per_call(lambda b=board: list(b.legal_moves), loops, repeats)
-        c_rows.append({"fen": board.fen(), "moves": board.legal_moves.count(),
-                       "per_call_s": per_call})
+    """The best time per call of each position, Magery and chess in turns."""
+    m_best = [float("inf")] * len(positions)
+    c_best = [float("inf")] * len(boards)
+    for _ in range(repeats):
+        gc.collect()
+        for i, (_, s) in enumerate(positions):
+            m_best[i] = min(m_best[i], _per_call(lambda s=s: legal_actions(s), loops))
+        for i, board in enumerate(boards):
+            c_best[i] = min(c_best[i], _per_call(lambda b=board: list(b.legal_moves), loops))
+    m_rows = [{"position": label, "actions": len(legal_actions(s)), "per_call_s": best}
+              for (label, s), best in zip(positions, m_best, strict=True)]
+    c_rows = [{"fen": board.fen(), "moves": board.legal_moves.count(), "per_call_s": best}
+              for board, best in zip(boards, c_best, strict=True)]
 
     def summary(rows: list[dict[str, Any]], key: str) -> dict[str, float]:
         total = sum(r["per_call_s"] for r in rows)
@@ -275,7 +288,7 @@ def bench_legal(positions: list[tuple[str, State]], boards: list[chess.Board],
 
 
 def game_seeds(per_variant: int) -> list[tuple[str, str]]:
-    return [(f"bench:game:{variant}:{k}", variant)
+    return [(hex_seed(f"bench:game:{variant}:{k}"), variant)
             for variant in VARIANTS for k in range(per_variant)]
 
 
@@ -290,7 +303,10 @@ def _random_game(seed: str, variant: str) -> int:
 
 
 def bench_games(seeds: list[tuple[str, str]], repeats: int) -> dict[str, Any]:
-    actions, times = timed(lambda: sum(_random_game(seed, v) for seed, v in seeds), repeats)
+    times = []
+    for _ in range(repeats):
+        actions, seconds = _run(lambda: sum(_random_game(seed, v) for seed, v in seeds))
+        times.append(seconds)
     return {"games": len(seeds), "actions": actions, "best_s": min(times),
             "median_s": statistics.median(times), "rate": len(seeds) / min(times),
             "median_rate": len(seeds) / statistics.median(times),
@@ -370,6 +386,11 @@ def report(results: dict[str, Any]) -> str:
     lines.append("")
     lines.append(f"{passed} goal(s) PASS, {missed} MISS. Rates are the best of "
                  f"{results['repeats']} repeat(s); medians are in {RESULTS.relative_to(ROOT)}.")
+    load = results["load_average"]
+    busy = max(load["start"], load["end"])
+    if busy > 0.5 * (os.cpu_count() or 1):
+        lines.append(f"Note: the machine was busy (load average {load['start']:.2f} -> "
+                     f"{load['end']:.2f}); the rates are low and noisy, the ratios less so.")
     return "\n".join(lines)
 
 
@@ -402,13 +423,15 @@ def main(argv: list[str] | None = None) -> int:
     repeats = 1 if quick else 3
     chess_depth = 4
     seeds = game_seeds(2 if quick else 10)
+    load_before = os.getloadavg()[0]
     print(f"Magery rules benchmark ({'quick' if quick else 'full'} run), python "
-          f"{platform.python_version()}, python-chess {chess.__version__}", flush=True)
+          f"{platform.python_version()}, python-chess {chess.__version__}, "
+          f"load average {load_before:.2f} on {os.cpu_count()} CPU(s)", flush=True)
 
     print("(a) perft ...", flush=True)
     perft = bench_perft(positions, args.depth, chess_depth, repeats)
     print("(b) legal-action generation ...", flush=True)
-    legal = bench_legal(positions, chess_positions(), 20 if quick else 200, repeats)
+    legal = bench_legal(positions, chess_positions(), 20 if quick else 100, 2 if quick else 5)
     print("(c) random games ...", flush=True)
     games = bench_games(seeds, repeats)
     print("(d) JSON sizes ...", flush=True)
@@ -423,6 +446,7 @@ def main(argv: list[str] | None = None) -> int:
                     "python_chess": chess.__version__, "platform": platform.platform(),
                     "processor": platform.processor() or platform.machine(),
                     "cpus": os.cpu_count()},
+        "load_average": {"start": load_before, "end": os.getloadavg()[0]},
         "goals": GOALS,
         "perft": perft, "legal": legal, "games": games, "sizes": sizes,
     }
