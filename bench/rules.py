@@ -122,10 +122,16 @@ _COMMON: tuple[Selector, ...] = (
     ("action, round 2, full tower",
      lambda s: s.phase == ACTION and s.round == 2 and _tower_full(s)),
 )
+def _busy(s: State) -> bool:
+    """An action phase with at least 30 legal actions: a tree worth walking."""
+    return s.phase == ACTION and len(legal_actions(s)) >= 30
+
+
 _SPECIAL: dict[str, Selector] = {
-    "standard": ("action, Seer turns owed", lambda s: s.phase == ACTION and bool(s.owed)),
-    "rotating": ("action, Rune Master active", lambda s: s.phase == ACTION and s.runes != 0),
-    "archmage": ("action, a Force Mage ward", lambda s: s.phase == ACTION and s.wards != 0),
+    "standard": ("action, Seer turns owed", lambda s: bool(s.owed) and _busy(s)),
+    "rotating": ("action, Rune Master active for the mover",
+                 lambda s: (s.runes >> s.to_move) & 1 == 1 and _busy(s)),
+    "archmage": ("action, a Force Mage ward", lambda s: s.wards != 0 and _busy(s)),
     "ultimate_archmage": ("action, round 3, half the tower emptied",
                           lambda s: s.phase == ACTION and s.round == 3 and _occupied(s) == 8),
 }
