@@ -1,0 +1,254 @@
+"""Fixtures for tests against the app and a real database.
+
+Every test that uses `database_url` (and so `app`, `client`, `api`, `service`)
+runs twice: on SQLite (a fresh file per test) and on PostgreSQL. For
+PostgreSQL a database `magery_test_<random>` is created once per session on
+the server of TEST_POSTGRES_URL (default: user postgres on 127.0.0.1:5432),
+migrated, emptied before each test and dropped at the end. When that server
+does not answer the PostgreSQL runs are skipped, except under CI=true, where
+they fail.
+
+Helpers for the other test files: the `api` fixture (an `Api`: create, join,
+start, setups, act, legal, play_random) and `ROW`, a legal backrow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import secrets
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy.engine import make_url
+
+from app.config import Settings
+from app.db import make_engine, upgrade
+from app.main import create_app
+from app.matches import MatchService
+
+PG_SERVER = os.environ.get("TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+ROW = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"]
+TABLES = "actions, draw_offers, seats, matches"
+
+
+def _asyncpg_dsn(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+async def _migrate(url: str) -> None:
+    engine = make_engine(url)
+    try:
+        await upgrade(engine)
+    finally:
+        await engine.dispose()
+
+
+def _run(coro: Any) -> Any:
+    """Run `coro` to the end on a loop of its own (session fixtures may be set up
+    from inside a test's running loop)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+async def _admin(sql: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(_asyncpg_dsn(PG_SERVER), timeout=3)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+# ---- databases ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated SQLite file, copied for each test (migrating once is faster)."""
+    path = tmp_path_factory.mktemp("sqlite") / "template.sqlite3"
+    _run(_migrate(f"sqlite+aiosqlite:///{path}"))
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A fresh, migrated database for this session on the test PostgreSQL server."""
+    name = f"magery_test_{secrets.token_hex(4)}"
+    try:
+        _run(_admin(f'CREATE DATABASE "{name}"'))
+    except Exception as error:  # unreachable, refused, no such role...
+        message = f"PostgreSQL at {make_url(PG_SERVER).render_as_string()} is not reachable: {error!r}"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    url = make_url(PG_SERVER).set(database=name).render_as_string(hide_password=False)
+    try:
+        _run(_migrate(url))
+        yield url
+    finally:
+        _run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty, migrated database: SQLite, then PostgreSQL."""
+    if request.param == "sqlite":
+        path = tmp_path / "magery.sqlite3"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite+aiosqlite:///{path}"
+    url: str = request.getfixturevalue("postgres_url")
+    import asyncpg
+
+    conn = await asyncpg.connect(_asyncpg_dsn(url))
+    try:
+        await conn.execute(f"TRUNCATE {TABLES} CASCADE")
+    finally:
+        await conn.close()
+    return url
+
+
+# ---- the app --------------------------------------------------------------------
+
+
+def make_settings(database_url: str, **overrides: Any) -> Settings:
+    """Settings for tests: no write limit, no bot delay, a sweeper that waits."""
+    values: dict[str, Any] = {
+        "database_url": database_url, "rate_limit_writes": 1_000_000, "bot_delay_seconds": 0.0,
+        "sweep_seconds": 3600.0, "touch_seconds": 0.0,
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return make_settings(database_url)
+
+
+@pytest.fixture
+async def app(settings: Settings) -> AsyncIterator[Any]:
+    """The app with its lifespan run (migrations, service, sweeper)."""
+    application = create_app(settings)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture
+async def client(app: Any) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+        yield c
+
+
+@pytest.fixture
+def service(app: Any) -> MatchService:
+    return app.state.matches
+
+
+# ---- helpers ----------------------------------------------------------------------
+
+
+@dataclass
+class Game:
+    """A match seen from the test: its id, the seats' tokens, the last state seen."""
+
+    id: str
+    tokens: dict[str, str] = field(default_factory=dict)
+    match: dict[str, Any] = field(default_factory=dict)
+
+    def auth(self, colour: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[colour]}"}
+
+    @property
+    def version(self) -> int:
+        return int(self.match["version"])
+
+
+class Api:
+    """Short ways to drive matches through the REST API."""
+
+    base = "/api/v1/matches"
+
+    def __init__(self, client: httpx.AsyncClient) -> None:
+        self.client = client
+
+    async def create(self, *, seat: str = "white", name: str = "Ada", opponent: str = "human",
+                     **options: Any) -> Game:
+        r = await self.client.post(self.base, json={"options": options, "seat": seat, "opponent": opponent,
+                                                     "name": name})
+        assert r.status_code == 201, r.text
+        body = r.json()
+        return Game(body["match"]["id"], {body["seat"]: body["token"]}, body["match"])
+
+    async def join(self, game: Game, name: str = "Bo") -> Game:
+        r = await self.client.post(f"{self.base}/{game.id}/join", json={"name": name})
+        assert r.status_code == 200, r.text
+        body = r.json()
+        game.tokens[body["seat"]] = body["token"]
+        game.match = body["match"]
+        return game
+
+    async def start(self, **options: Any) -> Game:
+        """A match with both seats taken: White created it, Black joined."""
+        return await self.join(await self.create(**options))
+
+    async def state(self, game: Game) -> dict[str, Any]:
+        r = await self.client.get(f"{self.base}/{game.id}")
+        assert r.status_code == 200, r.text
+        game.match = r.json()
+        return game.match
+
+    async def legal(self, game: Game, colour: str) -> dict[str, Any]:
+        r = await self.client.get(f"{self.base}/{game.id}/legal", headers=game.auth(colour))
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    async def post(self, game: Game, colour: str, action: dict[str, Any], version: int | None = None,
+                   id: str | None = None) -> httpx.Response:
+        body: dict[str, Any] = {"action": action, "version": game.version if version is None else version}
+        if id is not None:
+            body["id"] = id
+        return await self.client.post(f"{self.base}/{game.id}/actions", json=body, headers=game.auth(colour))
+
+    async def act(self, game: Game, colour: str, action: dict[str, Any], **kw: Any) -> dict[str, Any]:
+        r = await self.post(game, colour, action, **kw)
+        assert r.status_code == 200, r.text
+        game.match = r.json()["match"]
+        return game.match
+
+    async def setups(self, game: Game, white: list[str] = ROW, black: list[str] = ROW) -> dict[str, Any]:
+        await self.act(game, "white", {"type": "setup", "backrow": white})
+        return await self.act(game, "black", {"type": "setup", "backrow": black})
+
+    async def play_random(self, game: Game, rng: random.Random, max_actions: int = 5000) -> dict[str, Any]:
+        """Both seats play random legal actions (asked of GET /legal) until the match ends."""
+        for _ in range(max_actions):
+            if game.match["status"] == "finished":
+                return game.match
+            colour = game.match["to_move"]
+            legal = await self.legal(game, colour)
+            assert legal["version"] == game.version
+            if legal["setup"]:
+                row = list(legal["setup"])
+                rng.shuffle(row)
+                action = {"type": "setup", "backrow": row}
+            else:
+                action = rng.choice(legal["actions"])
+            await self.act(game, colour, action)
+        raise AssertionError(f"no end after {max_actions} actions")
+
+
+@pytest.fixture
+def api(client: httpx.AsyncClient) -> Api:
+    return Api(client)
