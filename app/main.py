@@ -14,7 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from app import api
+from app import api, realtime
 from app.api.errors import install as install_errors
 from app.api.ratelimit import SlidingWindow
 from app.config import Settings, get_settings
@@ -71,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.write_limiter = SlidingWindow(settings.rate_limit_writes, settings.rate_window_seconds)
     install_errors(app)
     app.include_router(api.router)
+    realtime.install(app)  # issue 4: the hub as publisher, and /api/v1/matches/{id}/ws
     return app
 
 

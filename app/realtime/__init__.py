@@ -15,15 +15,39 @@ from typing import Any
 from .bus import Bus, MemoryBus
 from .hub import Hub, MatchSource
 
-__all__ = ["Bus", "Hub", "MatchSource", "MemoryBus", "make_bus", "start", "stop"]
+__all__ = ["Bus", "Hub", "MatchSource", "MemoryBus", "install", "make_bus", "start", "stop"]
 
 
-def make_bus(database_url: str) -> Bus:
-    if database_url.startswith("postgres"):
+def make_bus(database_url: str, kind: str = "auto") -> Bus:
+    """`kind` "auto": Postgres LISTEN/NOTIFY on Postgres, in-process otherwise."""
+    if kind == "postgres" or (kind == "auto" and database_url.startswith("postgres")):
         from .postgres import PostgresBus
 
         return PostgresBus(database_url)
     return MemoryBus()
+
+
+def install(app: Any) -> None:
+    """Wire the realtime layer into an app made by `app.main.create_app`: the socket
+    route, and a hub started once the match service is up (stopped before it)."""
+    from app.api.ws import route
+
+    from .service import ServiceSource
+
+    app.router.routes.append(route)
+    inner = app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> Any:
+        async with inner(app) as state:
+            source = ServiceSource(app.state.matches, getattr(app.state, "write_limiter", None))
+            await start(app, source, source, app.state.settings)
+            try:
+                yield state
+            finally:
+                await stop(app)
+
+    app.router.lifespan_context = lifespan
 
 
 async def start(app: Any, source: MatchSource, gate: Any, settings: Any,
@@ -33,7 +57,9 @@ async def start(app: Any, source: MatchSource, gate: Any, settings: Any,
     `gate` answers the socket endpoint: `authorize(match_id, token) -> (seat, version)`,
     `act(match_id, token, action, version, id) -> version`, `version(match_id)`.
     """
-    hub = Hub(source, bus if bus is not None else make_bus(settings.database_url),
+    if bus is None:
+        bus = make_bus(settings.database_url, getattr(settings, "realtime_bus", "auto"))
+    hub = Hub(source, bus,
               ping_seconds=settings.ws_ping_seconds,
               dead_after_seconds=settings.ws_dead_after_seconds)
     await hub.start()

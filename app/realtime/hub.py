@@ -164,18 +164,23 @@ class Room:
             white, black, spectators = white + w, black + b, spectators + s
         return white > 0, black > 0, spectators
 
-    def players_view(self, counts: tuple[bool, bool, int]) -> dict[str, Any]:
-        view = {}
+    def players_view(self, counts: tuple[bool, bool, int],
+                     players: Any = None) -> dict[str, Any]:
+        players = players if isinstance(players, dict) else self.players
+        view: dict[str, Any] = {}
         for colour, connected in zip(COLOURS, counts[:2], strict=True):
-            player = self.players.get(colour)
-            view[colour] = {**player, "connected": connected} if isinstance(player, dict) else (
-                {"name": None, "connected": connected})
+            player = players.get(colour)
+            if isinstance(player, dict):  # a bot is always there; an empty seat stays None
+                view[colour] = {**player, "connected": connected or bool(player.get("bot"))}
+            else:
+                view[colour] = player
         return view
 
     def patch(self, state: dict[str, Any]) -> dict[str, Any]:
         """`state` with this moment's presence: who is connected, how many watch."""
         counts = self.counts()
-        return {**state, "players": self.players_view(counts), "spectators": counts[2]}
+        return {**state, "players": self.players_view(counts, state.get("players")),
+                "spectators": counts[2]}
 
     def wire(self, update: dict[str, Any]) -> dict[str, Any]:
         return {**update, "match": self.patch(update["match"])}
