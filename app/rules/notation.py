@@ -23,12 +23,15 @@ Seventeen fields separated by single spaces (docs/notation.md has examples):
                 this round
 14 deck         draw pile, "/", discard pile: mage codes comma separated, "-"
                 for an empty pile; "?" when hidden
-15 seed         the seed, or "?" when hidden
+15 seed         the seed, or "?" when hidden; "%", "?", spaces and other
+                unprintable characters of a chosen seed are %-escaped (UTF-8)
 16 options      variant:no_progress_rounds, ":custom" appended if custom
 17 result       "-" while running; else w, b or = then ":" and the reason
 """
 
 from __future__ import annotations
+
+from urllib.parse import unquote
 
 from .errors import BadPosition
 from .mages import MAGE_BY_CODE, MAGE_CODES, OFF, PRIVATE_WHITE
@@ -75,6 +78,16 @@ def _read_cards(text: str) -> tuple[int, ...]:
         return tuple(MAGE_BY_CODE[c] for c in text.split(","))
     except KeyError as bad:
         raise BadPosition(f"unknown mage code {bad}") from None
+
+
+def _seed(seed: str) -> str:
+    # A custom match's seed is any text its creator chose: escape what would
+    # split the field or read as the hidden marker, so the form round-trips.
+    return "".join(
+        c if c.isprintable() and not c.isspace() and c not in "%?"
+        else "".join(f"%{b:02X}" for b in c.encode())
+        for c in seed
+    )
 
 
 def _arena(arena: tuple[int, ...]) -> str:
@@ -157,7 +170,7 @@ def to_text(s: State, hide_secrets: bool = False) -> str:
         "".join(COLOUR_LETTERS[c] for c in s.owed) or "-",
         str(s.quiet) + ("*" if s.captured else ""),
         "?" if hidden else _cards(s.deck) + "/" + _cards(s.discard),
-        "?" if hidden else s.seed,
+        "?" if hidden else _seed(s.seed),
         options,
         result,
     ]
@@ -239,7 +252,7 @@ def from_text(text: str) -> State:
         passed=_read_colours(passed), runes=_read_colours(runes), wards=wards_bits,
         owed=tuple(COLOUR_LETTERS.index(c) for c in owed) if owed != "-" else (),
         quiet=int(quiet.rstrip("*")), captured=captured,
-        deck=_read_cards(piles[0]), discard=_read_cards(piles[1]), seed=seed,
+        deck=_read_cards(piles[0]), discard=_read_cards(piles[1]), seed=unquote(seed),
         custom=len(opt) == 3, variant=variant, no_progress_rounds=int(opt[1]),
         winner=winner, reason=reason,
     )
