@@ -16,7 +16,14 @@ from typing import Any
 import pytest
 
 from app.rules import (
-    IllegalAction, MageryError, State, action_json, apply, from_text, legal_actions, to_text,
+    IllegalAction,
+    MageryError,
+    State,
+    action_json,
+    apply,
+    from_text,
+    legal_actions,
+    to_text,
 )
 from app.rules.mages import CHAOS_MAGES, MAGE_CODES, MAGE_INDEX, MAGES
 from app.rules.minions import TYPE_LETTERS, TYPES

@@ -6,7 +6,16 @@ import pytest
 
 from app.rules import apply, new_match
 from tests.rules.helpers import (
-    BACKROW, SEED, arena_of, dead_of, play, position, powers, refused, remove, reserve_of,
+    BACKROW,
+    SEED,
+    arena_of,
+    dead_of,
+    play,
+    position,
+    powers,
+    refused,
+    remove,
+    reserve_of,
     totals,
 )
 
@@ -85,7 +94,7 @@ def test_r3_dragon_moves_like_a_queen():
 def test_r3_slides_are_blocked_and_capture_the_first_enemy_only():
     s = position({"d4": "C", "d6": "F", "f4": "b", "h4": "u", "a8": "u"}, tower={"artificer": "U"})
     assert moves_from(s, "artificer", "d4") == sorted(
-        "a4 b4 c4 d1 d2 d3 d5 e4 f4".split())
+        ["a4", "b4", "c4", "d1", "d2", "d3", "d5", "e4", "f4"])
     refused(s, remove("artificer", {"move": ["d4", "d7"]}), "R3")
     refused(s, remove("artificer", {"move": ["d4", "g4"]}), "R3")
 
@@ -93,7 +102,7 @@ def test_r3_slides_are_blocked_and_capture_the_first_enemy_only():
 def test_r3_leaps_ignore_what_stands_between():
     ring = dict(zip(("c3", "c4", "c5", "d3", "d5", "e3", "e4", "e5"), "UUBBMMSS", strict=True))
     s = position({"d4": "F", **ring, "h8": "u"}, tower={"druid": "C"})
-    assert moves_from(s, "druid", "d4") == sorted("b3 b5 c2 c6 e2 e6 f3 f5".split())
+    assert moves_from(s, "druid", "d4") == sorted(["b3", "b5", "c2", "c6", "e2", "e6", "f3", "f5"])
 
 
 def test_r3_a_minion_never_moves_onto_its_owners_minion():

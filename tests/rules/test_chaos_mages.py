@@ -7,7 +7,16 @@ import pytest
 from app.rules import ACTION, DECISION, apply
 from app.rules.mages import CHAOS_MAGES, MAGES
 from tests.rules.helpers import (
-    arena_of, dead_of, occupant, play, position, powers, refused, remove, reserve_of, to_move,
+    arena_of,
+    dead_of,
+    occupant,
+    play,
+    position,
+    powers,
+    refused,
+    remove,
+    reserve_of,
+    to_move,
 )
 
 TWO = {"a1": "C", "h8": "c"}

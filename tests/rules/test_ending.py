@@ -5,11 +5,28 @@ from __future__ import annotations
 import pytest
 
 from app.rules import (
-    DEFAULT_NO_PROGRESS_ROUNDS, OVER, SETUP, IllegalAction, MalformedAction, MatchOver, apply,
-    conclude, legal_actions, new_match, winning_reason,
+    DEFAULT_NO_PROGRESS_ROUNDS,
+    OVER,
+    SETUP,
+    IllegalAction,
+    MalformedAction,
+    MatchOver,
+    apply,
+    conclude,
+    legal_actions,
+    new_match,
+    winning_reason,
 )
 from tests.rules.helpers import (
-    BACKROW, SEED, arena_of, play, position, refused, remove, snapshot, to_move,
+    BACKROW,
+    SEED,
+    arena_of,
+    play,
+    position,
+    refused,
+    remove,
+    snapshot,
+    to_move,
 )
 
 

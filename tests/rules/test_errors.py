@@ -6,11 +6,28 @@ from __future__ import annotations
 import pytest
 
 from app.rules import (
-    BadPosition, IllegalAction, MageryError, MalformedAction, State, action_json, apply,
-    from_text, legal_actions, new_match, parse_action, to_text,
+    BadPosition,
+    IllegalAction,
+    MageryError,
+    MalformedAction,
+    State,
+    action_json,
+    apply,
+    from_text,
+    legal_actions,
+    new_match,
+    parse_action,
+    to_text,
 )
 from tests.rules.helpers import (
-    BACKROW, RULE_PREFIX, SEED, position, refused, refused_any, remove, snapshot,
+    BACKROW,
+    RULE_PREFIX,
+    SEED,
+    position,
+    refused,
+    refused_any,
+    remove,
+    snapshot,
 )
 
 TWO = {"a1": "C", "h8": "c"}

@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from tests.rules.helpers import (
-    arena_of, dead_of, occupant, play, position, powers, refused, remove, reserve_of, to_move,
+    arena_of,
+    dead_of,
+    occupant,
+    play,
+    position,
+    powers,
+    refused,
+    remove,
+    reserve_of,
+    to_move,
 )
 
 TYPED = [

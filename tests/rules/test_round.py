@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from app.rules import ACTION, DECISION, apply, legal_actions
 from tests.rules.helpers import (
-    PASS, arena_of, occupant, place, play, position, refused, remove, reserve_of, to_move,
+    PASS,
+    arena_of,
+    occupant,
+    place,
+    play,
+    position,
+    refused,
+    remove,
+    reserve_of,
+    to_move,
 )
 
 TWO = {"a1": "C", "h8": "c"}

@@ -5,13 +5,28 @@ from __future__ import annotations
 import pytest
 
 from app.rules import (
-    DECISION, SETUP, MalformedAction, commitment, legal_actions, new_match, setup_choices,
+    DECISION,
+    SETUP,
+    MalformedAction,
+    commitment,
+    legal_actions,
+    new_match,
+    setup_choices,
     shuffle,
 )
 from app.rules.mages import CHAOS_MAGES, MAGES
 from app.rules.minions import TYPES
 from tests.rules.helpers import (
-    BACKROW, PASS, SEED, arena_of, play, refused, remove, reserve_of, seat_of, to_move,
+    BACKROW,
+    PASS,
+    SEED,
+    arena_of,
+    play,
+    refused,
+    remove,
+    reserve_of,
+    seat_of,
+    to_move,
 )
 
 

@@ -5,8 +5,19 @@ from __future__ import annotations
 from app.rules import DECISION, action_json, legal_actions, new_match, shuffle, to_text
 from app.rules.mages import CHAOS_MAGES, MAGE_INDEX, MAGES
 from tests.rules.helpers import (
-    BACKROW, PASS, SEED, occupant, place, play, position, powers, refused, remove, reserve_of,
-    seat_of, to_move,
+    BACKROW,
+    PASS,
+    SEED,
+    occupant,
+    place,
+    play,
+    position,
+    powers,
+    refused,
+    remove,
+    reserve_of,
+    seat_of,
+    to_move,
 )
 
 TWO = {"a1": "C", "h8": "c"}
