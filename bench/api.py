@@ -150,7 +150,7 @@ class Pacer:
 async def play_matches(http: httpx.AsyncClient, rec: Recorder, stop: float, pacer: Pacer,
                        rng: random.Random) -> None:
     while time.time() < stop:
-        seed = "%032x" % rng.getrandbits(128)
+        seed = f"{rng.getrandbits(128):032x}"
         r = await http.post("/api/v1/matches", json={
             "options": {"variant": "standard", "seed": seed}, "seat": "white", "name": "bench-w"})
         if r.status_code != 201:
@@ -315,20 +315,20 @@ def main() -> int:
     ratio_tp = app_peak["per_second"] / yard_peak["per_second"]
     ratio_p50 = app_peak["p50_ms"] / yard_peak["p50_ms"]
     rows = [
-        ("actions/s at %d clients" % args.clients, f"{app_peak['per_second']:.0f}",
+        (f"actions/s at {args.clients} clients", f"{app_peak['per_second']:.0f}",
          f"{yard_peak['per_second']:.0f} req/s", f"{ratio_tp:.2f}x", ">= 0.70x", ratio_tp >= 0.7),
         ("p50 submit latency", f"{app_peak['p50_ms']:.2f} ms", f"{yard_peak['p50_ms']:.2f} ms",
          f"{ratio_p50:.2f}x", "<= 1.30x", ratio_p50 <= 1.3),
-        ("p99 at half peak (%.0f/s)" % half, f"{app_half['p99_ms']:.2f} ms",
+        (f"p99 at half peak ({half:.0f}/s)", f"{app_half['p99_ms']:.2f} ms",
          f"{yard_half['p99_ms']:.2f} ms", "", "<= 5 ms", app_half["p99_ms"] <= 5.0),
     ]
     head = ("measure", "app", "yardstick", "ratio", "goal", "")
     widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(5)]
-    line = "  ".join("%-*s" % (w, h) for w, h in zip(widths, head[:5], strict=True))
+    line = "  ".join(h.ljust(w) for w, h in zip(widths, head[:5], strict=True))
     print("\n" + line + "  result")
     print("-" * (len(line) + 8))
     for r in rows:
-        print("  ".join("%-*s" % (w, c) for w, c in zip(widths, r[:5], strict=True))
+        print("  ".join(str(c).ljust(w) for w, c in zip(widths, r[:5], strict=True))
               + "  " + ("PASS" if r[5] else "MISS"))
     print(f"(app p99 at peak {app_peak['p99_ms']:.2f} ms, yardstick p99 at peak "
           f"{yard_peak['p99_ms']:.2f} ms; {os.cpu_count()} CPUs shared by clients, servers and PostgreSQL)")
