@@ -468,3 +468,29 @@ def test_r14_dream_lord_seer_gives_turns_like_the_seer():
     assert to_move(s) == "white"
     s, _ = apply(s, remove("mystic"))
     assert to_move(s) == "black"
+
+
+# ---- engine readings (docs/rules.md) pinned down ---------------------------
+
+def test_r14_mentalist_moved_minion_leaps_by_its_owners_rune_master_only():
+    board = {"d5": "u", "a1": "C", "h8": "c"}
+    chaos = tower_with("mentalist")
+    s = position(board, tower={"mentalist": "B", "animist": "u"}, chaos=chaos, runes="b")
+    moves = {tuple(p["move"]) for p in powers(s, "mentalist") if p and p["move"][0] == "d5"}
+    assert ("d5", "e7") in moves and ("d5", "c3") in moves  # Black's runes: knight leaps
+    s = position(board, tower={"mentalist": "B", "animist": "u"}, chaos=chaos, runes="w")
+    moves = {tuple(p["move"]) for p in powers(s, "mentalist") if p and p["move"][0] == "d5"}
+    assert moves == {("d5", "d4"), ("d5", "d6"), ("d5", "c5"), ("d5", "e5")}
+    refused(s, remove("mentalist", {"move": ["d5", "e7"]}), "R3")
+
+
+def test_r14_a_new_seer_power_replaces_turns_still_owed():
+    # Black owes itself one more turn and borrows the Seer for White.
+    s = position(TWO, turn="ab", owed="b", chaos=("dream_lord", "magus", "force_mage", "shadow_mage"),
+                 tower={"dream_lord": "u", "necromancer": "b", "animist": "U", "mystic": "F"})
+    s = play(s, remove("dream_lord", {"mage": "seer", "power": {"player": "white"}}))
+    assert s.owed == (0,) and to_move(s) == "white"
+    s = play(s, remove("animist"))
+    assert to_move(s) == "white"
+    s = play(s, remove("mystic"))
+    assert to_move(s) == "black"

@@ -230,6 +230,9 @@ def check_turn(s: State, legal: list[tuple[Any, ...]]) -> None:
         for action in legal:
             assert action[0] == "remove"
             assert colour_lo <= s.occupant[action[1]] <= colour_hi
+        for mage, piece in enumerate(s.occupant):  # declining is always possible (R10)
+            if colour_lo <= piece <= colour_hi:
+                assert ("remove", mage, None) in legal
 
 
 def check_forms(s: State) -> None:
