@@ -226,8 +226,8 @@ def test_r16_conclude_refuses_an_unknown_reason():
 def test_r16_engine_reading_a_dead_position_is_drawn_even_with_the_rule_off():
     # The last minions in the tower are summoned: every minion of both players
     # is then in the arena, nothing can ever be placed again (docs/rules.md).
-    white = dict(zip([f + r for r in "123" for f in "abcdefgh"], "DECFSMUB" * 2 + "DECFSMU", strict=True))
-    black = dict(zip([f + r for r in "876" for f in "abcdefgh"], "decfsmub" * 2 + "decfsmb", strict=True))
+    white = dict(zip([f + r for r in "123" for f in "abcdefgh"][:23], "DECFSMUB" * 2 + "DECFSMU", strict=True))
+    black = dict(zip([f + r for r in "876" for f in "abcdefgh"][:23], "decfsmub" * 2 + "decfsmb", strict=True))
     s = position({**white, **black}, tower={"sorcerer": "B", "necromancer": "u"},
                  no_progress_rounds=0)
     s = play(s, remove("sorcerer", {"summon": "d4"}))
