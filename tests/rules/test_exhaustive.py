@@ -6,6 +6,7 @@ every chaos mage included) is accepted by `apply` exactly when
 
 from __future__ import annotations
 
+import os
 import random
 from itertools import combinations
 from typing import Any
@@ -131,7 +132,8 @@ def positions(game_seed: int, variant: str, wanted: int) -> list[State]:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@settings(max_examples=3, deadline=None, database=None)
+@settings(max_examples=max(1, int(os.environ.get("MAGERY_RULES_GAMES", "5")) // 2 + 1),
+          deadline=None, database=None)
 @given(game_seed=st.integers(min_value=0, max_value=2**63 - 1))
 def test_accepted_exactly_when_listed_exhaustively(variant: str, game_seed: int) -> None:
     found = positions(game_seed, variant, wanted=6)

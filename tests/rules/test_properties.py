@@ -14,6 +14,7 @@ example names the seed that reproduces it. At every position of the game:
 - the state survives JSON and the position text form, and the public view
   never shows the seed while the match runs (R20).
 
+MAGERY_RULES_GAMES (default 5) sets how many games per variant are played.
 At the end the action log replays, from `new_match` with the same seed, to
 the very same state with the same automatic actions.
 """
@@ -21,6 +22,7 @@ the very same state with the same automatic actions.
 from __future__ import annotations
 
 import json
+import os
 import random
 from typing import Any
 
@@ -55,12 +57,14 @@ from app.rules.powers import FORMS
 from tests.rules.helpers import RULE_PREFIX, check_conservation
 
 MAX_STEPS = 4000  # random games observed end within ~900 steps
+# Games per variant; raise it for a deeper hunt: MAGERY_RULES_GAMES=200 pytest tests/rules
+GAMES = int(os.environ.get("MAGERY_RULES_GAMES", "5"))
 SAMPLED_LEGAL = 3
 CANDIDATES = 16
 JUNK = 3
 
 PROPERTY_SETTINGS = settings(
-    max_examples=5, deadline=None, derandomize=False, database=None,
+    max_examples=GAMES, deadline=None, derandomize=False, database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 
@@ -364,7 +368,7 @@ def test_random_games_keep_every_invariant(variant: str, game_seed: int) -> None
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@settings(max_examples=8, deadline=None, database=None)
+@settings(max_examples=GAMES + 3, deadline=None, database=None)
 @given(game_seed=st.integers(min_value=0, max_value=2**63 - 1))
 def test_replaying_the_log_reproduces_the_match(variant: str, game_seed: int) -> None:
     final, log, autos_log = play_game(game_seed, variant, checks=False)

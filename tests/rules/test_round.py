@@ -261,3 +261,16 @@ def _black_reserve_types(s):
     from app.rules.minions import TYPES
 
     return [TYPES[k] for k in range(8) if s.reserve[8 + k]]
+
+
+def test_r11_apply_steps_gives_each_automatic_pass_with_the_state_it_leaves():
+    from app.rules import apply_steps, automatic_action
+
+    s = position({"a1": "C", **BLACK_SPENT}, orb="b", dead=BLACK_DEAD, tower={"animist": "U"})
+    steps = apply_steps(s, remove("animist"))
+    assert [(colour, action) for colour, action, _ in steps] == [
+        (0, ("remove", 8, None)), (1, ("pass",))]
+    first, last = steps[0][2], steps[1][2]
+    assert first.round == 2 and to_move(first) == "black"
+    assert automatic_action(first) == ("pass",) and automatic_action(last) is None
+    assert last == apply(s, remove("animist"))[0]
