@@ -1,0 +1,226 @@
+"""Two real uvicorn processes on one PostgreSQL database: an action made through
+one reaches the sockets of the other, in order; reconnects replay; a lost LISTEN
+link heals; a stopping server says 1001. Skipped without PostgreSQL (failed under CI=true)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from tests.conftest import _asyncpg_dsn
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    def __init__(self, database_url: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "DATABASE_URL": database_url, "RATE_LIMIT_WRITES": "1000000",
+               "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(ROOT)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
+             "--port", str(self.port), "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def wait_ready(self, timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"server exited:\n{err[-2000:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.base}/api/v1/matches?limit=1", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError("server not ready")
+
+    def ws(self, match_id: str, **query: Any) -> str:
+        q = "&".join(f"{k}={v}" for k, v in query.items() if v is not None)
+        return f"ws://127.0.0.1:{self.port}/api/v1/matches/{match_id}/ws" + (f"?{q}" if q else "")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+@pytest.fixture(scope="module")
+def servers(postgres_url: str) -> Iterator[tuple[Server, Server]]:
+    a, b = Server(postgres_url), Server(postgres_url)
+    try:
+        a.wait_ready()
+        b.wait_ready()
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+
+
+@pytest.fixture
+async def http() -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(timeout=10) as client:
+        yield client
+
+
+class Match:
+    """A match played through REST on one server, random legal actions."""
+
+    def __init__(self, http: httpx.AsyncClient, base: str, seed: int) -> None:
+        self.http, self.base, self.rng = http, base + "/api/v1/matches", random.Random(seed)
+        self.tokens: dict[str, str] = {}
+
+    async def start(self) -> Match:
+        r = await self.http.post(self.base, json={"options": {}, "seat": "white", "name": "A"})
+        assert r.status_code == 201, r.text
+        self.id, self.tokens["white"] = r.json()["match"]["id"], r.json()["token"]
+        r = await self.http.post(f"{self.base}/{self.id}/join", json={"name": "B"})
+        self.tokens["black"], self.state = r.json()["token"], r.json()["match"]
+        return self
+
+    async def act(self) -> int:
+        colour = self.state["to_move"]
+        auth = {"Authorization": f"Bearer {self.tokens[colour]}"}
+        legal = (await self.http.get(f"{self.base}/{self.id}/legal", headers=auth)).json()
+        if legal["setup"]:
+            action = {"type": "setup", "backrow": self.rng.sample(legal["setup"], 8)}
+        else:
+            action = self.rng.choice(legal["actions"])
+        r = await self.http.post(f"{self.base}/{self.id}/actions", headers=auth,
+                                 json={"action": action, "version": self.state["version"]})
+        assert r.status_code == 200, r.text
+        self.state = r.json()["match"]
+        return int(self.state["version"])
+
+
+async def updates_until(ws: ClientConnection, version: int, timeout: float = 10) -> list[dict[str, Any]]:
+    """Snapshot and update messages up to `version`."""
+    got: list[dict[str, Any]] = []
+    async with asyncio.timeout(timeout):
+        while True:
+            message = json.loads(await ws.recv())
+            if message["type"] == "snapshot":
+                got.append(message)
+                if message["match"]["version"] >= version:
+                    return got
+            elif message["type"] == "update":
+                got.append(message)
+                if message["version"] >= version:
+                    return got
+            elif message["type"] == "ping":
+                await ws.send('{"type": "pong"}')
+
+
+def versions(messages: list[dict[str, Any]]) -> list[int]:
+    return [m["version"] if m["type"] == "update" else m["match"]["version"] for m in messages]
+
+
+async def test_an_action_on_one_process_reaches_sockets_on_the_other_in_order(
+        servers: tuple[Server, Server], http: httpx.AsyncClient) -> None:
+    a, b = servers
+    match = await Match(http, a.base, 1).start()
+    async with connect(b.ws(match.id)) as watcher:
+        first = (await updates_until(watcher, match.state["version"]))[0]
+        assert first["type"] == "snapshot"
+        for _ in range(15):
+            await match.act()
+        got = await updates_until(watcher, match.state["version"])
+        assert versions(got) == list(range(first["match"]["version"] + 1, match.state["version"] + 1))
+        assert got[-1]["match"]["arena"] == match.state["arena"]
+        # And the other way round: a seat acting over a socket on B, watched from A.
+        async with connect(a.ws(match.id)) as on_a, \
+                connect(b.ws(match.id, token=match.tokens[match.state["to_move"]])) as seat:
+            await updates_until(on_a, match.state["version"])
+            await updates_until(seat, match.state["version"])
+            legal = (await http.get(f"{a.base}/api/v1/matches/{match.id}/legal", headers={
+                "Authorization": f"Bearer {match.tokens[match.state['to_move']]}"})).json()
+            action = legal["actions"][0] if legal["actions"] else {
+                "type": "setup", "backrow": legal["setup"]}
+            await seat.send(json.dumps({"type": "action", "action": action,
+                                        "version": match.state["version"], "id": "s1"}))
+            seen = await updates_until(on_a, match.state["version"] + 1)
+            assert versions(seen)[0] == match.state["version"] + 1
+            async with asyncio.timeout(5):
+                while (reply := json.loads(await seat.recv()))["type"] != "ack":
+                    assert reply["type"] != "error", reply
+            assert reply["id"] == "s1" and reply["version"] >= match.state["version"] + 1
+
+
+async def test_a_reconnect_on_the_other_process_replays_what_was_missed(
+        servers: tuple[Server, Server], http: httpx.AsyncClient) -> None:
+    a, b = servers
+    match = await Match(http, a.base, 2).start()
+    held = match.state["version"]
+    for rounds in range(3):
+        for _ in range(4):
+            await match.act()
+        async with connect(b.ws(match.id, since=held)) as ws:
+            got = await updates_until(ws, match.state["version"])
+            assert [m["type"] for m in got] == ["update"] * len(got), rounds
+            assert versions(got) == list(range(held + 1, match.state["version"] + 1))
+            held = versions(got)[-1]
+
+
+async def test_a_lost_listen_connection_comes_back_and_catches_up(
+        servers: tuple[Server, Server], http: httpx.AsyncClient, postgres_url: str) -> None:
+    a, b = servers
+    match = await Match(http, a.base, 3).start()
+    async with connect(b.ws(match.id)) as watcher:
+        start = versions(await updates_until(watcher, match.state["version"]))[-1]
+        conn = await asyncpg.connect(_asyncpg_dsn(postgres_url))
+        try:  # cut every LISTEN link (both processes'), then act at once
+            cut = await conn.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND query LIKE 'LISTEN%'")
+            assert cut >= 1
+        finally:
+            await conn.close()
+        for _ in range(5):
+            await match.act()
+        got = await updates_until(watcher, match.state["version"], timeout=15)
+        assert versions(got) == list(range(start + 1, match.state["version"] + 1))
+
+
+async def test_a_stopping_server_closes_its_sockets_with_1001(
+        postgres_url: str, http: httpx.AsyncClient) -> None:
+    c = Server(postgres_url)
+    try:
+        await asyncio.to_thread(c.wait_ready)
+        match = await Match(http, c.base, 4).start()
+        async with connect(c.ws(match.id)) as ws:
+            await ws.recv()
+            c.proc.send_signal(signal.SIGTERM)
+            with pytest.raises(ConnectionClosed) as closed:
+                async with asyncio.timeout(10):
+                    while True:
+                        await ws.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+    finally:
+        c.stop()
