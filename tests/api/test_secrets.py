@@ -96,6 +96,7 @@ async def test_no_endpoint_reveals_the_seed_or_deck_while_running(
     draw = f"/api/v1/matches/{game.id}/draw"
     await api.client.post(draw, json={"offer": True}, headers=game.auth("white"))
     await api.client.post(draw, json={"offer": False}, headers=game.auth("black"))
+    await api.state(game)
     # Play a few rounds at random (the rotating deck draws new cards at each round's end).
     for _ in range(60):
         colour = game.match["to_move"]
