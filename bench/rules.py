@@ -39,6 +39,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,15 @@ if str(ROOT) not in sys.path:
 import chess  # noqa: E402
 
 from app.rules import (  # noqa: E402
-    ACTION, DECISION, VARIANTS, State, apply, legal_actions, new_match, public_view, to_text,
+    ACTION,
+    DECISION,
+    VARIANTS,
+    State,
+    apply,
+    legal_actions,
+    new_match,
+    public_view,
+    to_text,
 )
 from app.rules.minions import TYPES  # noqa: E402
 
@@ -232,16 +241,17 @@ def bench_perft(positions: list[tuple[str, State]], depth: int, chess_depth: int
     for _ in range(repeats):
         counts = []
         for i, (_, s) in enumerate(positions):
-            result, seconds = _run(lambda s=s: magery_perft(s, depth))
+            result, seconds = _run(partial(magery_perft, s, depth))
             counts.append(result)
             m_times[i].append(seconds)
-        (pushed, leaves), seconds = _run(lambda: chess_perft(board, chess_depth))
+        (pushed, leaves), seconds = _run(partial(chess_perft, board, chess_depth))
         c_times.append(seconds)
     if leaves != CHESS_PERFT_LEAVES[chess_depth]:
         raise RuntimeError(f"python-chess perft({chess_depth}) gave {leaves} leaves")
-    rows = [{"position": label, "text": to_text(s), "applied": applied, "leaves": lv,
-             "best_s": min(times), "median_s": statistics.median(times)}
-            for (label, s), (applied, lv), times in zip(positions, counts, m_times, strict=True)]
+    rows: list[dict[str, Any]] = [
+        {"position": label, "text": to_text(s), "applied": applied, "leaves": lv,
+         "best_s": min(times), "median_s": statistics.median(times)}
+        for (label, s), (applied, lv), times in zip(positions, counts, m_times, strict=True)]
     applied = sum(r["applied"] for r in rows)
     best = sum(r["best_s"] for r in rows)
     median = sum(r["median_s"] for r in rows)
@@ -272,9 +282,9 @@ def bench_legal(positions: list[tuple[str, State]], boards: list[chess.Board],
     for _ in range(repeats):
         gc.collect()
         for i, (_, s) in enumerate(positions):
-            m_best[i] = min(m_best[i], _per_call(lambda s=s: legal_actions(s), loops))
+            m_best[i] = min(m_best[i], _per_call(partial(legal_actions, s), loops))
         for i, board in enumerate(boards):
-            c_best[i] = min(c_best[i], _per_call(lambda b=board: list(b.legal_moves), loops))
+            c_best[i] = min(c_best[i], _per_call(partial(list, board.legal_moves), loops))
     m_rows = [{"position": label, "actions": len(legal_actions(s)), "per_call_s": best}
               for (label, s), best in zip(positions, m_best, strict=True)]
     c_rows = [{"fen": board.fen(), "moves": board.legal_moves.count(), "per_call_s": best}
