@@ -1,0 +1,52 @@
+"""GET /matches: newest first, filters, cursor pagination, the public state of each."""
+
+from __future__ import annotations
+
+from ..conftest import Api
+
+
+async def test_pages_walk_every_match_once_newest_first(api: Api) -> None:
+    made = [await api.create(name=f"P{i}") for i in range(7)]
+    for limit in (1, 3, 7, 100):
+        page = (await api.client.get("/api/v1/matches", params={"limit": limit})).json()
+        ids = [m["id"] for m in page["matches"]]
+        while page["next_cursor"]:
+            page = (await api.client.get("/api/v1/matches",
+                                         params={"limit": limit, "cursor": page["next_cursor"]})).json()
+            ids += [m["id"] for m in page["matches"]]
+        assert ids == [g.id for g in reversed(made)], limit
+
+
+async def test_filters_combine(api: Api) -> None:
+    a = await api.start(name="Alice", variant="rotating")
+    b = await api.create(name="Bob", variant="archmage")
+    c = await api.start(name="alice", variant="standard")
+    await api.client.post(f"/api/v1/matches/{c.id}/resign", headers=c.auth("white"))
+
+    async def ids(**params: str) -> set[str]:
+        body = (await api.client.get("/api/v1/matches", params=params)).json()
+        return {m["id"] for m in body["matches"]}
+
+    assert await ids(status="waiting") == {b.id}
+    assert await ids(status="active") == {a.id}
+    assert await ids(status="finished") == {c.id}
+    assert await ids(variant="rotating") == {a.id}
+    assert await ids(variant="archmage", status="waiting") == {b.id}
+    assert await ids(player="ALICE") == {a.id, c.id}
+    assert await ids(player="Bob") == {b.id}
+    assert await ids(player="Bo") == {a.id, c.id}  # the joiner of a and c (a whole name, not a prefix)
+    assert await ids(player="nobody") == set()
+    assert await ids(player="alice", status="active") == {a.id}
+
+
+async def test_listed_states_are_the_public_ones(api: Api) -> None:
+    game = await api.start()
+    await api.setups(game)
+    listed = (await api.client.get("/api/v1/matches")).json()["matches"][0]
+    direct = await api.state(game)
+    assert listed["version"] == direct["version"] and listed["arena"] == direct["arena"]
+    assert listed["seed"] is None and listed["seed_commitment"] == direct["seed_commitment"]
+
+
+async def test_empty_list(api: Api) -> None:
+    assert (await api.client.get("/api/v1/matches")).json() == {"matches": [], "next_cursor": None}
