@@ -98,7 +98,7 @@ async def play(body: Play, seat: CurrentSeat, service: ServiceDep) -> JSONRespon
     summary="The action log",
 )
 async def action_log(match_id: str, service: ServiceDep,
-                     since: Annotated[int, Query(ge=0, description="only entries after this version")] = 0,
+                     since: Annotated[int, Query(ge=0, le=2**31 - 1, description="only entries after this version")] = 0,
                      ) -> JSONResponse:
     return JSONResponse(await service.log(match_id, since))
 
@@ -129,8 +129,9 @@ async def draw(body: Draw, seat: CurrentSeat, service: ServiceDep) -> JSONRespon
     summary="Claim a win or a draw against an absent opponent",
 )
 async def claim(body: Claim, seat: CurrentSeat, service: ServiceDep) -> JSONResponse:
-    """Allowed once the opponent's seat has been gone longer than the match's
-    `abandon_seconds` (default 60 s; none in correspondence matches). The result's
+    """Allowed while the opponent is to move and their seat has been gone longer than
+    the match's `abandon_seconds` (default 60 s; none in correspondence matches). A seat
+    is seen through its websocket, or any call made with its token. The result's
     reason is `timeout`, with `"abandoned": colour`."""
     return JSONResponse({"match": await service.claim(seat.match_id, seat.colour, body.result)})
 

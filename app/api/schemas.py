@@ -66,7 +66,7 @@ class JoinMatch(Strict):
 
 class Play(Strict):
     action: dict[str, Any] = Field(examples=[{"type": "place", "mage": "animist", "minion": "beast"}])
-    version: int = Field(ge=0, description="the version of the state the action was chosen on")
+    version: int = Field(ge=0, le=2**31 - 1, description="the version of the state the action was chosen on")
     id: str | None = Field(None, min_length=1, max_length=64,
                            description="chosen by the client: a resend with the same id applies nothing twice")
 

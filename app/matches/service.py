@@ -175,6 +175,9 @@ class MatchService:
 
     async def log(self, match_id: str, since: int = 0) -> list[dict[str, Any]]:
         """The action log (`GET /matches/{id}/actions`)."""
+        cached = self._cache.get(match_id)
+        if cached is None or (cached.due_at_ms is not None and cached.due_at_ms <= self.now_ms()):
+            await self._settled(match_id)
         rows = await store.log(self.engine, match_id, since)
         if rows is None:
             raise NotFound(f"no match {match_id!r}")
@@ -458,9 +461,12 @@ class MatchService:
             limit = rec.options.get("abandon_seconds")
             if absent.bot is not None:
                 raise Forbidden("a bot never abandons its seat")
+            if rec.seat_to_move() != other(colour):
+                raise Forbidden("a claim is made while the absent player is to move")
             if limit is None:
                 raise Forbidden("this match has no abandonment claims; its clock decides")
-            gone_ms = now - absent.last_seen_ms
+            # Gone since last seen, and on their own turn (since the last change) all that time.
+            gone_ms = now - max(absent.last_seen_ms, rec.updated_ms)
             here = absent.connected and gone_ms <= self._presence_ttl_ms
             if here or gone_ms <= limit * 1000:
                 raise Forbidden(
