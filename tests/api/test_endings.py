@@ -229,6 +229,7 @@ async def test_abandonment_claims_win_and_draw(api: Api, service: MatchService) 
     time = FakeTime(service)
     win = await api.start(abandon_seconds=10)
     await api.setups(win)
+    await api.act(win, "white", {"type": "pass"})  # Black is to move, and then goes away
     claim = f"/api/v1/matches/{win.id}/claim"
     r = await api.client.post(claim, json={"result": "win"}, headers=win.auth("white"))
     assert r.status_code == 403 and r.json()["error"] == "forbidden"
