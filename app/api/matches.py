@@ -129,10 +129,11 @@ async def draw(body: Draw, seat: CurrentSeat, service: ServiceDep) -> JSONRespon
     summary="Claim a win or a draw against an absent opponent",
 )
 async def claim(body: Claim, seat: CurrentSeat, service: ServiceDep) -> JSONResponse:
-    """Allowed while the opponent is to move and their seat has been gone longer than
-    the match's `abandon_seconds` (default 60 s; none in correspondence matches). A seat
-    is seen through its websocket, or any call made with its token. The result's
-    reason is `timeout`, with `"abandoned": colour`."""
+    """Allowed once the opponent's seat has been gone longer than the match's
+    `abandon_seconds` (default 60 s; none in correspondence matches). A seat is seen
+    through its websocket or any call made with its token, so a client waiting by
+    polling should poll `GET /legal`. The result's reason is `timeout`, with
+    `"abandoned": colour`."""
     return JSONResponse({"match": await service.claim(seat.match_id, seat.colour, body.result)})
 
 

@@ -461,12 +461,9 @@ class MatchService:
             limit = rec.options.get("abandon_seconds")
             if absent.bot is not None:
                 raise Forbidden("a bot never abandons its seat")
-            if rec.seat_to_move() != other(colour):
-                raise Forbidden("a claim is made while the absent player is to move")
             if limit is None:
                 raise Forbidden("this match has no abandonment claims; its clock decides")
-            # Gone since last seen, and on their own turn (since the last change) all that time.
-            gone_ms = now - max(absent.last_seen_ms, rec.updated_ms)
+            gone_ms = now - absent.last_seen_ms
             here = absent.connected and gone_ms <= self._presence_ttl_ms
             if here or gone_ms <= limit * 1000:
                 raise Forbidden(
