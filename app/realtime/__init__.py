@@ -30,11 +30,12 @@ def make_bus(database_url: str, kind: str = "auto") -> Bus:
 def install(app: Any) -> None:
     """Wire the realtime layer into an app made by `app.main.create_app`: the socket
     route, and a hub started once the match service is up (stopped before it)."""
-    from app.api.ws import route
+    from app.api.ws import fast_path, route
 
     from .service import ServiceSource
 
     app.router.routes.append(route)
+    fast_path(app)
     inner = app.router.lifespan_context
 
     @contextlib.asynccontextmanager

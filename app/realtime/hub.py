@@ -55,8 +55,34 @@ def frame(message: dict[str, Any]) -> dict[str, Any]:
 
 
 PING = frame({"type": "ping"})
+LIVE = ("players", "spectators", "clock")  # what a snapshot says as of the moment it is sent
 RESYNC = object()  # queue marker: send a fresh snapshot
 CATCH_UP = object()  # queue marker: send what the log holds after the last version sent
+
+
+class _Resume:
+    """Awaits the rest of a coroutine that was started by hand and suspended on `future`."""
+
+    __slots__ = ("coro", "future")
+
+    def __init__(self, coro: Any, future: Any) -> None:
+        self.coro, self.future = coro, future
+
+    def __await__(self) -> Any:
+        waiting = self.future
+        while True:
+            try:
+                yield waiting
+            except BaseException as exc:
+                try:
+                    waiting = self.coro.throw(exc)
+                except StopIteration as done:
+                    return done.value
+            else:
+                try:
+                    waiting = self.coro.send(None)
+                except StopIteration as done:
+                    return done.value
 
 
 class Subscriber:
@@ -67,7 +93,7 @@ class Subscriber:
 
     def __init__(self, hub: Hub, room: Room, send: Send, seat: str | None) -> None:
         self.hub, self.room, self.send, self.seat = hub, room, send, seat
-        self.queue: deque[Any] = deque()
+        self.queue: deque[Any] | None = None  # made when something has to wait
         self.sent = -1  # the last version this socket was sent
         self.writer: asyncio.Task[None] | None = None
         self.heard = self.pinged = time.monotonic()
@@ -75,27 +101,67 @@ class Subscriber:
         self.task: asyncio.Task[Any] | None = None  # the socket's receive loop
 
     def offer(self, version: int | None, event: Any) -> None:
-        """Queue an update (with its version) or any other event (version None)."""
+        """Send an update (with its version) or any other event (version None) after
+        what this socket already waits to send."""
         if self.closing:
             return
-        if len(self.queue) >= self.hub.queue_limit:
+        if self.writer is None and not self.queue and isinstance(event, dict):
+            # Nothing waits: send now, in the broadcaster's stride. A task (the writer)
+            # is only made when the socket cannot take the message at once.
+            if version is not None:
+                if version <= self.sent:
+                    return
+                if version != self.sent + 1:
+                    self._enqueue(version, event)
+                    return
+                self.sent = version
+            self._send_now(event)
+            return
+        self._enqueue(version, event)
+
+    def _enqueue(self, version: int | None, event: Any) -> None:
+        queue = self.queue
+        if queue is None:
+            queue = self.queue = deque()
+        elif len(queue) >= self.hub.queue_limit:
             # Too far behind to catch up message by message: start again from a snapshot.
-            self.queue.clear()
-            self.queue.append((None, RESYNC))
-        self.queue.append((version, event))
+            queue.clear()
+            queue.append((None, RESYNC))
+        queue.append((version, event))
         if self.writer is None:
-            self.writer = asyncio.get_running_loop().create_task(self._write())
+            self.writer = asyncio.get_running_loop().create_task(self._write(None))
+
+    def _send_now(self, event: dict[str, Any]) -> None:
+        coro: Any = self.send(event)
+        if not asyncio.iscoroutine(coro):  # some other awaitable: the writer awaits it
+            self.writer = asyncio.get_running_loop().create_task(self._write(coro))
+            return
+        try:  # run it to its first suspension, if any
+            waiting = coro.send(None)
+        except StopIteration:
+            return
+        except Exception as exc:
+            self._gone(exc)
+            return
+        self.writer = asyncio.get_running_loop().create_task(self._write(_Resume(coro, waiting)))
+
+    def _gone(self, exc: BaseException) -> None:
+        log.debug("socket writer stopped: %r", exc)
+        self.closing = self.closing or time.monotonic()
+        self.queue = None
 
     def close(self, code: int, reason: str = "") -> None:
         """Send nothing more but a close frame."""
         if self.closing:
             return
-        self.queue.clear()
+        self.queue = None
         self.offer(None, {"type": "websocket.close", "code": code, "reason": reason})
         self.closing = time.monotonic()
 
-    async def _write(self) -> None:
+    async def _write(self, started: Any) -> None:
         try:
+            if started is not None:  # the rest of a send that could not finish at once
+                await started
             while self.queue:
                 version, event = self.queue.popleft()
                 if event is RESYNC:
@@ -111,19 +177,21 @@ class Subscriber:
                         await self.send(event)
                         self.sent = version
         except Exception as exc:  # the client is gone: its receive loop ends it all
-            log.debug("socket writer stopped: %r", exc)
-            self.closing = self.closing or time.monotonic()
-            self.queue.clear()
+            self._gone(exc)
         finally:
             self.writer = None
 
     async def _snapshot(self) -> None:
-        state = await self.hub.source.snapshot(self.room.match_id)
-        if state is None:
-            return
-        self.room.seen_players(state)
-        await self.send(frame({"type": "snapshot", "match": self.room.patch(state)}))
-        self.sent = state["version"]
+        room = self.room
+        if room.state is None:
+            state = await self.hub.source.snapshot(room.match_id)
+            if state is None:
+                return
+            room.remember(state)
+        assert room.state is not None
+        version = room.state["version"]
+        await self.send(room.snapshot())
+        self.sent = version
 
     async def _catch_up(self, upto: int | None) -> None:
         """Send the log's updates after `self.sent` (through `upto` at least), or a snapshot."""
@@ -133,7 +201,7 @@ class Subscriber:
             return
         for update in updates:
             if update["version"] == self.sent + 1:
-                self.room.seen_players(update["match"])
+                self.room.remember(update["match"])
                 await self.send(frame(self.room.wire(update)))
                 self.sent = update["version"]
 
@@ -146,9 +214,10 @@ class Room:
         self.subscribers: set[Subscriber] = set()
         self.version: int | None = None  # the last version broadcast to this room
         self.target = 0  # the last version announced by another process
-        self.latest = 0  # the last version this process has seen of the match
         self.filling: asyncio.Task[None] | None = None
-        self.players: dict[str, Any] = {}
+        self.state: dict[str, Any] | None = None  # the newest public state seen here
+        self.state_at = 0.0
+        self._snapshot_head: str | None = None
         self.local = {"white": 0, "black": 0, "spectators": 0}
         self.remote: dict[str, tuple[int, int, int]] = {}
         self.shown: tuple[bool, bool, int] | None = None  # the presence last broadcast
@@ -166,7 +235,8 @@ class Room:
 
     def players_view(self, counts: tuple[bool, bool, int],
                      players: Any = None) -> dict[str, Any]:
-        players = players if isinstance(players, dict) else self.players
+        if not isinstance(players, dict):
+            players = (self.state or {}).get("players") or {}
         view: dict[str, Any] = {}
         for colour, connected in zip(COLOURS, counts[:2], strict=True):
             player = players.get(colour)
@@ -185,18 +255,48 @@ class Room:
     def wire(self, update: dict[str, Any]) -> dict[str, Any]:
         return {**update, "match": self.patch(update["match"])}
 
-    def seen_players(self, state: dict[str, Any]) -> None:
-        players = state.get("players")
-        if isinstance(players, dict):
-            self.players = players
-        version = state.get("version")
-        if isinstance(version, int) and version > self.latest:
-            self.latest = version
+    def remember(self, state: dict[str, Any]) -> None:
+        """Keep the newest state seen: new sockets start from it without a database
+        read (whatever lands after it reaches them as updates, or fills a gap)."""
+        if self.state is None or state["version"] >= self.state["version"]:
+            self.state, self.state_at, self._snapshot_head = state, time.time(), None
 
-    def presence_changed(self) -> None:
-        if self.presence_timer is None:
-            self.presence_timer = asyncio.get_running_loop().call_later(
-                self.hub.presence_delay, self.flush_presence)
+    @property
+    def latest(self) -> int:
+        return int(self.state["version"]) if self.state is not None else 0
+
+    def snapshot(self) -> dict[str, Any]:
+        """The snapshot event of the newest state. The bulk of its JSON is encoded once
+        per version; only what lives (presence, the running clock) is added per socket."""
+        state = self.state
+        assert state is not None
+        if self._snapshot_head is None:
+            rest = dumps({k: v for k, v in state.items() if k not in LIVE})
+            self._snapshot_head = '{"type":"snapshot","match":' + rest[:-1] + ("," if len(rest) > 2 else "")
+        counts = self.counts()
+        live: dict[str, Any] = {"players": self.players_view(counts, state.get("players")),
+                                "spectators": counts[2]}
+        clock = state.get("clock")
+        if isinstance(clock, dict) and clock.get("running") in COLOURS and state.get("status") == "active":
+            running = clock["running"]
+            spent = int((time.time() - self.state_at) * 1000)
+            clock = {**clock, running: max(0, clock[running] - spent)}
+        live["clock"] = clock
+        return {"type": "websocket.send", "text": self._snapshot_head + dumps(live)[1:] + "}"}
+
+    def presence_changed(self, seats: bool = False) -> None:
+        """Say so soon: at once-ish for a seat, more lazily the bigger the audience
+        (a spectator count is not worth a broadcast per arrival to 10,000 sockets)."""
+        delay = self.hub.presence_delay
+        if not seats:
+            delay = min(5.0, delay * max(1.0, len(self.subscribers) / 20))
+        loop = asyncio.get_running_loop()
+        due = loop.time() + delay
+        if self.presence_timer is not None:
+            if self.presence_timer.when() <= due:
+                return
+            self.presence_timer.cancel()
+        self.presence_timer = loop.call_at(due, self.flush_presence)
 
     def flush_presence(self) -> None:
         self.presence_timer = None
@@ -220,7 +320,7 @@ class Room:
             if self.version is not None and version <= self.version:
                 continue
             self.version = version
-            self.seen_players(update["match"])
+            self.remember(update["match"])
             event = frame(self.wire(update))
             for sub in self.subscribers:
                 sub.offer(version, event)
@@ -240,6 +340,7 @@ class Room:
                     break
                 self.broadcast(updates)
         except Exception:
+            self.state = None  # behind, and unsure by how much
             log.exception("realtime: catching up match %s failed", self.match_id)
         finally:
             self.filling = None
@@ -309,7 +410,7 @@ class Hub:
         sub = Subscriber(self, room, send, seat)
         room.subscribers.add(sub)
         room.local[seat or "spectators"] += 1
-        room.presence_changed()
+        room.presence_changed(seats=seat is not None)
         if since is None or since < 0:
             sub.offer(None, RESYNC)
         else:
@@ -319,17 +420,17 @@ class Hub:
 
     def leave(self, sub: Subscriber) -> None:
         sub.closing = sub.closing or time.monotonic()
-        sub.queue.clear()
+        sub.queue = None
         room = sub.room
         if sub not in room.subscribers:
             return
         room.subscribers.discard(sub)
         room.local[sub.seat or "spectators"] -= 1
-        room.presence_changed()
+        room.presence_changed(seats=sub.seat is not None)
         if not room.subscribers:
             # Keep the room until its presence has gone out on the bus.
             loop = asyncio.get_running_loop()
-            loop.call_later(self.presence_delay * 2 + 0.01, self._drop_if_empty, room)
+            loop.call_later(self.presence_delay + 0.01, self._drop_if_empty, room)
 
     def _drop_if_empty(self, room: Room) -> None:
         if not room.subscribers and self.rooms.get(room.match_id) is room:
@@ -360,20 +461,22 @@ class Hub:
             room.announced_at(message.version)
             return
         counts = (message.white, message.black, message.spectators)
+        before = room.remote.get(message.origin, (0, 0, 0))
         if any(counts):
             room.remote[message.origin] = counts
         else:
             room.remote.pop(message.origin, None)
         if message.hello:
             room.announced = None  # say what this process holds
-        room.presence_changed()
+        room.presence_changed(seats=message.hello or counts[:2] != before[:2])
 
     def _reconnected(self) -> None:
         """Announcements may have been missed: bring every room up to date."""
         for room in self.rooms.values():
+            room.state = None  # it may be behind: the next snapshot comes from the database
             room.remote.clear()
             room.hello = True
-            room.presence_changed()
+            room.presence_changed(seats=True)
             for sub in room.subscribers:
                 sub.offer(None, CATCH_UP)
 
