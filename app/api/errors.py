@@ -64,7 +64,38 @@ def _where(loc: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in loc) or "body"
 
 
+def _document_400_not_422(app: FastAPI) -> None:
+    """FastAPI documents a 422 HTTPValidationError on every route that validates
+    input; this server answers those 400 bad_request with the contract's body."""
+    make = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = make()
+        bad_request = {
+            "description": _DESCRIPTIONS[400],
+            "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/ErrorBody"},
+                "examples": {name: {"value": value} for name, value in _EXAMPLES[400].items()}}},
+        }
+        for item in schema.get("paths", {}).values():
+            for op in item.values():
+                answers = op.get("responses", {})
+                if "HTTPValidationError" in str(answers.get("422", "")):
+                    del answers["422"]
+                    answers.setdefault("400", bad_request)
+        components = schema.get("components", {}).get("schemas", {})
+        components.pop("HTTPValidationError", None)
+        components.pop("ValidationError", None)
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def install(app: FastAPI) -> None:
+    _document_400_not_422(app)
+
     @app.exception_handler(ServiceError)
     async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
         extra = dict(exc.extra)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import contextlib
 import hashlib
 import hmac
 import json
@@ -33,14 +34,32 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app import bots
 from app.config import Settings
 from app.rules import (
-    SETUP, IllegalAction, MalformedAction, MatchOver, State, action_json, apply_steps, commitment, conclude,
-    legal_actions, parse_action, setup_choices,
+    SETUP,
+    IllegalAction,
+    MalformedAction,
+    MatchOver,
+    State,
+    action_json,
+    apply_steps,
+    commitment,
+    conclude,
+    legal_actions,
+    parse_action,
+    setup_choices,
 )
 
 from . import store
 from .clock import Clock
 from .errors import (
-    BadRequest, Forbidden, Illegal, MatchIsOver, NotFound, NotYourTurn, SeatTaken, ServiceError, StaleVersion,
+    BadRequest,
+    Forbidden,
+    Illegal,
+    MatchIsOver,
+    NotFound,
+    NotYourTurn,
+    SeatTaken,
+    ServiceError,
+    StaleVersion,
     Unauthorized,
 )
 from .publisher import NullPublisher, Publisher
@@ -490,10 +509,8 @@ class MatchService:
         """Apply every fallen flag and join timeout; the background sweeper's job."""
         ids = await store.due(self.engine, self.now_ms())
         for match_id in ids:
-            try:
+            with contextlib.suppress(ServiceError):
                 await self._mutate(match_id, _nothing, fresh=True)
-            except ServiceError:
-                pass
         return len(ids)
 
     # ---- the parts the verbs share -------------------------------------------

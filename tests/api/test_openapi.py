@@ -4,7 +4,6 @@ examples, the request schemas refusing unknown fields; /docs serves it."""
 from __future__ import annotations
 
 import httpx
-import pytest
 
 ROUTES = {
     ("/api/v1/matches", "post"): {400, 429},
@@ -45,9 +44,6 @@ async def test_every_route_is_documented_with_its_errors(client: httpx.AsyncClie
                         assert {"error", "detail"} <= set(example["value"]), (path, method, status)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: FastAPI's default 422 HTTPValidationError is still documented "
-                   "on every route but POST /actions (validation of body, path or query), while the server "
-                   "answers those 400 bad_request with {error, detail}")
 async def test_no_route_documents_an_error_the_server_never_sends(client: httpx.AsyncClient) -> None:
     spec = (await client.get("/openapi.json")).json()
     wrong = []

@@ -13,7 +13,7 @@ from app.main import create_app
 from app.matches import MatchService, RecordingPublisher
 from app.matches.store import replay_match
 
-from ..conftest import ROW, Api, Game, make_settings
+from ..conftest import ROW, Api, make_settings
 
 SETUP = {"type": "setup", "backrow": ROW}
 
@@ -154,13 +154,13 @@ async def test_errors_are_json_and_never_change_a_match(api: Api, client: httpx.
 
 async def test_write_rate_limit_answers_429_with_retry_after(database_url: str) -> None:
     app = create_app(make_settings(database_url, rate_limit_writes=3, rate_window_seconds=30))
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
-            codes = [(await c.post("/api/v1/matches", json={})).status_code for _ in range(4)]
-            assert codes == [201, 201, 201, 429]
-            r = await c.post("/api/v1/matches", json={})
-            assert r.json()["error"] == "rate_limited" and int(r.headers["Retry-After"]) >= 1
-            assert (await c.get("/api/v1/matches")).status_code == 200  # reads are not limited
+    transport = httpx.ASGITransport(app=app)
+    async with app.router.lifespan_context(app), httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+        codes = [(await c.post("/api/v1/matches", json={})).status_code for _ in range(4)]
+        assert codes == [201, 201, 201, 429]
+        r = await c.post("/api/v1/matches", json={})
+        assert r.json()["error"] == "rate_limited" and int(r.headers["Retry-After"]) >= 1
+        assert (await c.get("/api/v1/matches")).status_code == 200  # reads are not limited
 
 
 async def test_a_flag_falls_on_read_and_by_the_sweeper(api: Api, service: MatchService) -> None:
