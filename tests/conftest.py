@@ -19,8 +19,8 @@ import os
 import random
 import secrets
 import shutil
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any

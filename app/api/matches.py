@@ -12,7 +12,17 @@ from app.rules import VARIANTS
 from .deps import CurrentSeat, ServiceDep, Write
 from .errors import responses
 from .schemas import (
-    Claim, CreateMatch, Draw, JoinMatch, Legal, LogEntry, MatchBody, MatchPage, MatchState, Play, SeatBody,
+    Claim,
+    CreateMatch,
+    Draw,
+    JoinMatch,
+    Legal,
+    LogEntry,
+    MatchBody,
+    MatchPage,
+    MatchState,
+    Play,
+    SeatBody,
 )
 
 router = APIRouter(prefix="/matches", tags=["matches"])
