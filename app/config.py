@@ -12,9 +12,10 @@ class Settings(BaseSettings):
 
     # With none, an SQLite file in the working directory (no set-up needed).
     database_url: str = "sqlite+aiosqlite:///./magery.sqlite3"
-    # Connections the server keeps open to the database (ignored by SQLite).
-    db_pool_size: int = 20
-    db_max_overflow: int = 20
+    # Connections kept open per process (overflow ones are closed after use, so
+    # the pool is sized for 32 busy clients; two processes stay under Postgres's 100).
+    db_pool_size: int = 32
+    db_max_overflow: int = 8
     # Websocket Origin allow-list; "*" allows any. Same-host pages always pass.
     allowed_origins: list[str] = ["*"]
     # Writes allowed per token and per address in `rate_window_seconds`.

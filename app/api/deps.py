@@ -16,7 +16,7 @@ from .ratelimit import SlidingWindow
 bearer = HTTPBearer(auto_error=False, description="the seat's token, handed out once by create or join")
 
 
-def get_service(request: Request) -> MatchService:
+async def get_service(request: Request) -> MatchService:  # async: no thread hop
     return request.app.state.matches
 
 
@@ -24,7 +24,7 @@ ServiceDep = Annotated[MatchService, Depends(get_service)]
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-def limit_writes(request: Request, credentials: Token) -> None:
+async def limit_writes(request: Request, credentials: Token) -> None:
     """Counts a write against the client's address and its token (429 when over)."""
     limiter: SlidingWindow = request.app.state.write_limiter
     keys = [f"addr:{request.client.host if request.client else '-'}"]

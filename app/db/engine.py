@@ -12,7 +12,7 @@ def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
-def make_engine(url: str, pool_size: int = 20, max_overflow: int = 20) -> AsyncEngine:
+def make_engine(url: str, pool_size: int = 32, max_overflow: int = 8) -> AsyncEngine:
     if is_sqlite(url):
         # One file, many readers, one writer: WAL, and wait for the lock rather than fail.
         engine = create_async_engine(url, connect_args={"timeout": 30})
