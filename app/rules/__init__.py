@@ -12,7 +12,15 @@
 from .actions import Action, action_json, parse_action, parse_power, power_json
 from .deck import commitment, shuffle
 from .engine import (
-    apply, apply_steps, automatic_action, conclude, in_tower, legal_actions, setup_choices, usable_chambers, winning_reason,
+    apply,
+    apply_steps,
+    automatic_action,
+    conclude,
+    in_tower,
+    legal_actions,
+    setup_choices,
+    usable_chambers,
+    winning_reason,
 )
 from .errors import BadPosition, IllegalAction, MageryError, MalformedAction, MatchOver
 from .notation import from_text, to_text

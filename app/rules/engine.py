@@ -12,7 +12,7 @@ from .actions import Action, parse_action
 from .deck import shuffle
 from .errors import IllegalAction, MalformedAction, MatchOver
 from .mages import MAGES, OFF, private_seat
-from .minions import COLOURS, COPIES, GREATER_TYPES, TYPES, code
+from .minions import COLOURS, COPIES, TYPES, code
 from .powers import _may_place, options, use
 from .state import ACTION, DECISION, DRAW, OVER, REASONS, SETUP, State
 from .variants import VARIANT_RULES
@@ -20,14 +20,15 @@ from .variants import VARIANT_RULES
 PASS: Action = ("pass",)
 Automatic = list[tuple[int, Action]]
 _MAGE_COUNT = len(MAGES)
+# Minion codes of each colour, for set tests that run in C.
+_CODES = (frozenset(range(1, 9)), frozenset(range(9, 17)))
 
 
 # ---- reading the state -----------------------------------------------------
 
 def in_tower(s: State, colour: int) -> bool:
     """Whether `colour` has a minion on any chamber (R10)."""
-    lo, hi = (1, 8) if colour == 0 else (9, 16)
-    return any(lo <= piece <= hi for piece in s.occupant)
+    return not _CODES[colour].isdisjoint(s.occupant)
 
 
 def usable_chambers(s: State, colour: int) -> list[int]:
@@ -299,13 +300,13 @@ def _rotate(s: State) -> None:
 def winning_reason(s: State, colour: int) -> str | None:
     """Why `colour` has won now (R15), or None."""
     enemy = 1 - colour
-    lo, hi = (9, 16) if colour == 0 else (1, 8)
-    if not any(lo <= piece <= hi for piece in s.arena):
+    if _CODES[enemy].isdisjoint(s.arena):
         return "eliminated"
-    dead = [s.dead[8 * enemy + k] for k in GREATER_TYPES]
-    if sum(dead) >= 5:
+    # The greater types are the first three of each colour's counts.
+    dragons, elementals, constructs = s.dead[8 * enemy:8 * enemy + 3]
+    if dragons + elementals + constructs >= 5:
         return "five_greater"
-    if max(dead) >= COPIES:
+    if dragons >= COPIES or elementals >= COPIES or constructs >= COPIES:
         return "three_of_a_kind"
     return None
 

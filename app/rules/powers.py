@@ -13,12 +13,34 @@ from collections.abc import Callable
 from .actions import Power, swap_key
 from .errors import IllegalAction
 from .mages import (
-    ALCHEMIST, ANIMIST, CHAOS_MAGES, CONJURER, DREAM_LORD, ENCHANTER, FORCE_MAGE,
-    ILLUSIONIST, MAGES, MAGICIAN, MAGUS, MENTALIST, MYSTIC, OFF, ORACLE, RUNE_MASTER,
-    SEER, SHADOW_MAGE, TYPE_OF_MAGE, private_seat,
+    ALCHEMIST,
+    ANIMIST,
+    CHAOS_MAGES,
+    CONJURER,
+    DREAM_LORD,
+    ENCHANTER,
+    FORCE_MAGE,
+    ILLUSIONIST,
+    MAGES,
+    MAGICIAN,
+    MAGUS,
+    MENTALIST,
+    MYSTIC,
+    OFF,
+    ORACLE,
+    RUNE_MASTER,
+    SEER,
+    SHADOW_MAGE,
+    TYPE_OF_MAGE,
+    private_seat,
 )
 from .minions import (
-    NEIGHBOURS, SQUARE_NAMES, TYPES, backrow, code, summon_squares,
+    NEIGHBOURS,
+    SQUARE_NAMES,
+    TYPES,
+    backrow,
+    code,
+    summon_squares,
 )
 from .moves import destinations, refusal
 from .state import State

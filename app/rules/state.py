@@ -84,9 +84,32 @@ class State:
             setattr(self, name, fields[name])
 
     def copy(self) -> State:
+        # Spelled out: the hot path copies a state per action applied, and a
+        # getattr/setattr loop over the fields costs twice as much.
         new = State.__new__(State)
-        for name in FIELD_NAMES:
-            setattr(new, name, getattr(self, name))
+        new.arena = self.arena
+        new.reserve = self.reserve
+        new.dead = self.dead
+        new.seat = self.seat
+        new.occupant = self.occupant
+        new.phase = self.phase
+        new.to_move = self.to_move
+        new.orb = self.orb
+        new.round = self.round
+        new.passed = self.passed
+        new.runes = self.runes
+        new.wards = self.wards
+        new.owed = self.owed
+        new.quiet = self.quiet
+        new.captured = self.captured
+        new.deck = self.deck
+        new.discard = self.discard
+        new.seed = self.seed
+        new.custom = self.custom
+        new.variant = self.variant
+        new.no_progress_rounds = self.no_progress_rounds
+        new.winner = self.winner
+        new.reason = self.reason
         return new
 
     def __eq__(self, other: object) -> bool:
