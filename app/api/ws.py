@@ -50,6 +50,7 @@ class MatchSocket:
             return
         sub, token = admitted
         seat = sub.seat
+        del admitted
         try:
             if seat is not None and sub.room.local[seat] == 1:
                 await hub.source.seat_presence(match_id, seat, True)
@@ -178,12 +179,13 @@ def fast_path(app: Any) -> None:
     def build_with_sockets() -> Any:
         stack = build()
 
-        async def dispatch(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        def dispatch(scope: dict[str, Any], receive: Any, send: Any) -> Any:
+            # A plain function handing back the coroutine to await: no frame of its own.
             if scope["type"] == "websocket":
                 found = PATH_RE.fullmatch(scope["path"])
                 if found is not None:
-                    return await endpoint.serve(scope, receive, send, found.group(1))
-            await stack(scope, receive, send)
+                    return endpoint.serve(scope, receive, send, found.group(1))
+            return stack(scope, receive, send)
 
         return dispatch
 
