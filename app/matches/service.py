@@ -168,6 +168,7 @@ class MatchService:
         if rec is None:
             raise NotFound(f"no match {match_id!r}")
         self._cache.put(rec)
+        self._schedule_bot(rec)  # a bot whose turn was left by a stopped process resumes
         return rec
 
     def present(self, rec: Record, now_ms: int | None = None) -> dict[str, Any]:

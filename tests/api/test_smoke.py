@@ -307,3 +307,17 @@ async def test_custom_match_seed_is_public_and_seats_are_private(api: Api, clien
     assert secret.tokens["white"] not in r.text
     openapi = (await client.get("/openapi.json")).json()
     assert "/api/v1/matches/{match_id}/claim" in openapi["paths"]
+
+
+async def test_a_bot_left_waiting_by_a_stopped_process_resumes(database_url: str) -> None:
+    first = create_app(make_settings(database_url, bot_delay_seconds=3600))
+    async with first.router.lifespan_context(first):
+        made = await first.state.matches.create({}, seat="black", opponent="bot:random")
+    match_id = made.match["id"]  # the process stopped before its bot (White) set up
+    second = create_app(make_settings(database_url))
+    async with second.router.lifespan_context(second):
+        service: MatchService = second.state.matches
+        assert (await service.get(match_id))["version"] == 0
+        await service.idle()
+        state = await service.get(match_id)
+        assert state["version"] == 1 and state["to_move"] == "black"
