@@ -9,7 +9,8 @@ does not answer the PostgreSQL runs are skipped, except under CI=true, where
 they fail.
 
 Helpers for the other test files: the `api` fixture (an `Api`: create, join,
-start, setups, act, legal, play_random) and `ROW`, a legal backrow.
+start, setups, act, legal, play_random), `ROW` (a legal backrow), `FakeTime`
+(moves the service's clock) and `make_settings` (test settings with overrides).
 """
 
 from __future__ import annotations
@@ -157,6 +158,17 @@ def service(app: Any) -> MatchService:
 
 
 # ---- helpers ----------------------------------------------------------------------
+
+
+class FakeTime:
+    """Replaces the service's clock so a test can move time on: `FakeTime(service).advance(61)`."""
+
+    def __init__(self, service: MatchService) -> None:
+        self.now = service.clock()
+        service.clock = lambda: self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
 
 
 @dataclass

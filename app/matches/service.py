@@ -63,7 +63,7 @@ from .errors import (
     Unauthorized,
 )
 from .publisher import NullPublisher, Publisher
-from .record import COLOURS, Entry, Record, SeatInfo, moment, other, record_from_rows
+from .record import COLOURS, Entry, Record, SeatInfo, other, record_from_rows
 from .replay import ending, initial_state
 
 log = logging.getLogger(__name__)
@@ -135,9 +135,6 @@ class _Cache:
         self._items.move_to_end(rec.id)
         while len(self._items) > self.size:
             self._items.popitem(last=False)
-
-    def drop(self, key: str) -> None:
-        self._items.pop(key, None)
 
 
 class MatchService:
@@ -688,4 +685,4 @@ def _read_cursor(cursor: str) -> tuple[datetime, str]:
         raise BadRequest("cursor is not one this server gave out") from None
 
 
-__all__ = ["Acted", "MatchService", "Seated", "hash_token", "moment"]
+__all__ = ["Acted", "MatchService", "Seated", "hash_token"]

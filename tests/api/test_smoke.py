@@ -13,20 +13,9 @@ from app.main import create_app
 from app.matches import MatchService, RecordingPublisher
 from app.matches.store import replay_match
 
-from ..conftest import ROW, Api, make_settings
+from ..conftest import ROW, Api, FakeTime, make_settings
 
 SETUP = {"type": "setup", "backrow": ROW}
-
-
-class FakeTime:
-    """Replaces the service's clock so a test can move time on."""
-
-    def __init__(self, service: MatchService) -> None:
-        self.now = service.clock()
-        service.clock = lambda: self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 async def test_a_random_match_played_over_rest_to_its_end(api: Api, service: MatchService) -> None:
