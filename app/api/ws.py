@@ -79,7 +79,8 @@ class MatchSocket:
                 raise
         finally:
             hub.leave(sub)
-            if seat is not None and sub.room.local[seat] == 0:
+            room = sub.room
+            if seat is not None and room.local[seat] == 0 and not room.seat_elsewhere(seat):
                 with contextlib.suppress(Exception):
                     await hub.source.seat_presence(match_id, seat, False)
 
@@ -88,8 +89,12 @@ class MatchSocket:
         """Check the Origin and the token, accept, and join the hub; None if refused."""
         if (await receive())["type"] != "websocket.connect":
             return None
-        if not origin_allowed(dict(scope["headers"]), state.settings.allowed_origins) or hub.closed:
+        if not origin_allowed(dict(scope["headers"]), state.settings.allowed_origins):
             await send({"type": "websocket.close", "code": 1008})  # answered 403
+            return None
+        if hub.closed:  # shutting down: come back (to another process)
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": 1001, "reason": "server shutting down"})
             return None
         query = parse_qs(scope["query_string"].decode("latin-1"))
         token = query.get("token", [None])[0]

@@ -227,6 +227,11 @@ class Room:
 
     # -- presence ---------------------------------------------------------------
 
+    def seat_elsewhere(self, colour: str) -> bool:
+        """Another process holds a socket of this seat."""
+        index = COLOURS.index(colour)
+        return any(counts[index] for counts in self.remote.values())
+
     def counts(self) -> tuple[bool, bool, int]:
         white, black, spectators = self.local["white"], self.local["black"], self.local["spectators"]
         for w, b, s in self.remote.values():
@@ -336,6 +341,11 @@ class Room:
             while self.subscribers and (self.version is None or self.version < self.target):
                 since = self.version if self.version is not None else self.target - 1
                 updates = await self.hub.source.updates_since(self.match_id, since)
+                if updates is None:  # too far behind for the log: everyone starts afresh
+                    self.state, self.version = None, self.target
+                    for sub in list(self.subscribers):
+                        sub.offer(None, RESYNC)
+                    break
                 if not updates:
                     break
                 self.broadcast(updates)

@@ -213,3 +213,24 @@ def test_bus_payloads_round_trip() -> None:
     for message in (Announcement("p1", "m1", 7), Presence("p1", "m1", 1, 0, 12, True)):
         assert decode(message.encode()) == message
     assert decode("x|y") is None and decode("v|a|b|c") is None
+
+
+async def test_a_room_too_far_behind_the_log_starts_its_sockets_afresh() -> None:
+    log = Log(keep=2)
+    channel: list[Any] = []
+    here, there = Hub(log, MemoryBus(channel)), Hub(log, MemoryBus(channel))
+    await here.start()
+    await there.start()
+    watcher = Socket()
+    there.join("m1", watcher, None, None)
+    await settle()
+    await here.publish("m1", [log.commit()])
+    await settle()
+    for _ in range(5):  # landed, but their announcements were lost
+        log.commit()
+    await here.publish("m1", [log.commit()])
+    await settle(0.2)
+    assert watcher.versions() == [0, 1, 7]
+    assert [m["type"] for m in watcher.got if m["type"] != "presence"][-1] == "snapshot"
+    await here.close()
+    await there.close()
