@@ -1,7 +1,9 @@
 """The per-process hub: which sockets watch which match, and what each was sent.
 
-Every socket has its own bounded queue and, while it has something to send, its
-own writer task, so a slow reader only ever delays itself. A socket is handed
+A broadcast hands each socket the message at once when the socket can take it
+(nothing queued, the transport writable: no task, no copy). Otherwise the socket
+gets its own bounded queue and its own writer task until it has caught up, so a
+slow reader only ever delays itself. A socket is handed
 updates in version order with no gap and no duplicate: it remembers the last
 version it was sent, skips what it already has and fills any hole from the
 database (the log is the truth), or gets a fresh snapshot when the hole is too
