@@ -70,8 +70,8 @@ def rss_kib(pid: int) -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU time of the process's main thread (its event loop), to the nanosecond."""
+    return int(Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[0]) / 1e9
 
 
 def start_app(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
@@ -349,25 +349,26 @@ def measure_fanout(pool: Any, procs: int, n: int, k: int, gap: float) -> dict[st
 
             loop = asyncio.new_event_loop()
             watched, alone, http = loop.run_until_complete(prepare())
-            # The same K actions on a match nobody watches: the cost of an action itself.
-            c0 = cpu_seconds(proc.pid)
-            for _ in range(k):
-                loop.run_until_complete(alone.act())
-                time.sleep(gap)
-            alone_cpu = cpu_seconds(proc.pid) - c0
             url = f"ws://127.0.0.1:{port}/api/v1/matches/{watched.id}/ws"
-            hold = 60 + k * gap * 2
+            hold = 60 + k * gap * 4
             job = open_sockets(pool, procs, url, n, time.time() + hold, stats=True)
             wait_for_sockets(proc.pid, lambda: established(port), n, 60)
             time.sleep(2.0)  # snapshots and presence settle
+            # In turns, the same action on a match nobody watches (the cost of an action
+            # itself) and on the watched one: what differs is the fan-out.
             sent: dict[int, float] = {}
-            c0 = cpu_seconds(proc.pid)
+            alone_cpu = watched_cpu = 0.0
             for _ in range(k):
+                c0 = cpu_seconds(proc.pid)
+                loop.run_until_complete(alone.act())
+                time.sleep(gap)
+                c1 = cpu_seconds(proc.pid)
                 t = time.monotonic()
                 version = loop.run_until_complete(watched.act())
                 sent[version] = t
                 time.sleep(gap)
-            watched_cpu = cpu_seconds(proc.pid) - c0
+                alone_cpu += c1 - c0
+                watched_cpu += cpu_seconds(proc.pid) - c1
             loop.run_until_complete(http.aclose())
             loop.close()
             os.killpg(proc.pid, signal.SIGINT)
