@@ -67,6 +67,8 @@ from .record import COLOURS, Entry, Record, SeatInfo, other, record_from_rows
 from .replay import ending, initial_state
 
 log = logging.getLogger(__name__)
+# Log entries that change neither the position nor whose turn it is.
+TALK = frozenset({"join", "draw_offer", "draw_decline", "draw_withdraw"})
 T = TypeVar("T")
 Decide = Callable[[Record, int], Awaitable[T]]
 
@@ -377,7 +379,8 @@ class MatchService:
             if version != rec.version:
                 if rec.entries:  # a flag fell just now: the action is too late
                     raise MatchIsOver("time ran out before this action")
-                return await self._resent(rec, colour, wanted, version, client_id)
+                if not await self._only_talk_since(rec, version):
+                    return await self._resent(rec, colour, wanted, version, client_id)
             if rec.status == "finished":
                 raise MatchIsOver()
             if rec.status == "waiting":
@@ -426,7 +429,7 @@ class MatchService:
             if first is not None and (first.player != colour or first.action != wanted):
                 raise BadRequest(f"the action id {client_id!r} is used by another action of this match")
         if first is None and 0 <= version < rec.version:
-            at = await store.entry_at(self.engine, rec.id, version + 1)
+            at = await store.entry_after(self.engine, rec.id, version, skip=TALK)
             if at is not None and not at.automatic and at.player == colour and at.action == wanted:
                 first = at
         if first is not None:
@@ -434,6 +437,15 @@ class MatchService:
         if rec.status == "finished":
             raise MatchIsOver()
         raise StaleVersion(rec.version)
+
+    async def _only_talk_since(self, rec: Record, version: int) -> bool:
+        """Whether every entry after `version` left the game as it was (a join, a
+        draw offer or its answer): an action made on `version` still fits, and
+        refusing it as stale would let an opponent stall a player with offers."""
+        if not 0 <= version < rec.version:
+            return False
+        since = await store.log(self.engine, rec.id, version)
+        return since is not None and all(row.action.get("type") in TALK for row in since)
 
     async def resign(self, match_id: str, colour: str) -> dict[str, Any]:
         async def decide(rec: Record, now: int) -> None:

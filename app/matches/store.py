@@ -172,11 +172,17 @@ async def entry_by_client_id(engine: AsyncEngine, match_id: str, client_id: str)
             .where(actions.c.match_id == match_id, actions.c.client_id == client_id))).first()
 
 
-async def entry_at(engine: AsyncEngine, match_id: str, version: int) -> Any:
+async def entry_after(engine: AsyncEngine, match_id: str, version: int, skip: frozenset[str]) -> Any:
+    """The first log entry after `version` whose action type is not in `skip`."""
     async with engine.connect() as conn:
-        return (await conn.execute(
+        rows = await conn.execute(
             select(actions.c.version, actions.c.player, actions.c.action, actions.c.automatic)
-            .where(actions.c.match_id == match_id, actions.c.version == version))).first()
+            .where(actions.c.match_id == match_id, actions.c.version > version)
+            .order_by(actions.c.version))
+        for row in rows:
+            if row.action.get("type") not in skip:
+                return row
+    return None
 
 
 async def log(engine: AsyncEngine, match_id: str, since: int = 0) -> list[Any] | None:
