@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
 import time
 from typing import Any
@@ -19,6 +20,7 @@ from starlette.routing import WebSocketRoute
 from app.matches.errors import ServiceError
 from app.realtime.hub import Hub, Subscriber
 
+log = logging.getLogger("magery.realtime")
 PATH = "/api/v1/matches/{match_id}/ws"
 BUDGET_WINDOW = 10.0  # seconds; `ws_messages_per_10s` messages allowed in each
 
@@ -150,6 +152,10 @@ class MatchSocket:
             except ServiceError as exc:
                 return await self._error(hub, gate, sub, ref, exc.code, exc.detail,
                                          exc.extra.get("version"))
+            except Exception:  # the server's fault (REST would answer 500): say so, live on
+                log.exception("action over a websocket failed")
+                return await self._error(hub, gate, sub, ref, "internal_error",
+                                         "the server failed to handle this action; try again")
             hub.reply(sub, {"type": "ack", "id": ref, "version": landed})
         else:
             await self._error(hub, gate, sub, ref if isinstance(ref, str) else None, "bad_request",
