@@ -17,7 +17,8 @@ Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^\S(.*\S)?$",
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: "1" is not a version, and true is not a number of rounds.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Realtime(Strict):

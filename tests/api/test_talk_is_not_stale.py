@@ -51,3 +51,4 @@ async def test_a_real_move_in_between_still_makes_it_stale(api: Api) -> None:
     r = await api.post(game, "black", {"type": "place", "mage": "animist", "minion": "beast"}, version=seen)
     assert r.status_code == 409
     assert r.json()["error"] == "stale_version" and r.json()["version"] == game.version
+
