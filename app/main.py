@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.responses import RedirectResponse
 
 from app import api, realtime
 from app.api.errors import install as install_errors
@@ -72,6 +73,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_errors(app)
     app.include_router(api.router)
     realtime.install(app)  # issue 4: the hub as publisher, and /api/v1/matches/{id}/ws
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> RedirectResponse:
+        # Until the browser game has pages of its own, a visitor lands on the API's.
+        return RedirectResponse("/docs")
+
     return app
 
 
