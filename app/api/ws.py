@@ -1,7 +1,7 @@
 """`/api/v1/matches/{match_id}/ws`: a match, live (the contract's Websocket section).
 
 A raw ASGI endpoint: it hands the hub the server's own `send`, so one encoded
-update is shared by every socket of the match. See docs/websocket.md.
+update is shared by every socket of the match. See docs/api.md, "Websocket".
 """
 
 from __future__ import annotations
