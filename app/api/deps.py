@@ -17,7 +17,8 @@ bearer = HTTPBearer(auto_error=False, description="the seat's token, handed out 
 
 
 async def get_service(request: Request) -> MatchService:  # async: no thread hop
-    return request.app.state.matches
+    service: MatchService = request.app.state.matches
+    return service
 
 
 ServiceDep = Annotated[MatchService, Depends(get_service)]

@@ -8,7 +8,7 @@ snapshot is a cache that `app.matches.replay` reproduces exactly.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import (
     JSON,
@@ -20,6 +20,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Table,
     TypeDecorator,
     UniqueConstraint,
 )
@@ -134,7 +135,8 @@ class DrawOffer(Base):
     outcome: Mapped[str] = mapped_column(String(16))
 
 
-matches = Match.__table__
-seats = Seat.__table__
-actions = ActionEntry.__table__
-draw_offers = DrawOffer.__table__
+# The Core tables, for statements that want no ORM objects (the hot path).
+matches = cast(Table, Match.__table__)
+seats = cast(Table, Seat.__table__)
+actions = cast(Table, ActionEntry.__table__)
+draw_offers = cast(Table, DrawOffer.__table__)

@@ -108,6 +108,7 @@ async def _save_postgres(engine: AsyncEngine, before_version: int, rec: Record) 
     )
     async with engine.connect() as conn:
         raw = (await conn.get_raw_connection()).driver_connection
+        assert raw is not None
         try:
             done = await raw.fetch(_PG_ACT, *args)
         except asyncpg.UniqueViolationError as error:

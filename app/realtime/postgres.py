@@ -133,7 +133,8 @@ class PostgresBus:
 
     async def _flush(self) -> None:
         while self._pending:
-            batch, size = [], 0
+            batch: list[str] = []
+            size = 0
             for line in self._pending:
                 if batch and size + len(line) + 1 > MAX_PAYLOAD:
                     break

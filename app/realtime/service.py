@@ -19,13 +19,15 @@ class ServiceSource:
 
     async def snapshot(self, match_id: str) -> dict[str, Any] | None:
         try:
-            return await self.service.get(match_id)
+            state: dict[str, Any] = await self.service.get(match_id)
+            return state
         except NotFound:
             return None
 
     async def updates_since(self, match_id: str, version: int) -> list[dict[str, Any]] | None:
         try:
-            return await self.service.updates_since(match_id, version)
+            found: list[dict[str, Any]] | None = await self.service.updates_since(match_id, version)
+            return found
         except NotFound:
             return None
 

@@ -19,20 +19,9 @@ from app.matches.store import replay_match
 from app.rules import action_json, apply, apply_steps, legal_actions, new_match
 from app.rules.state import DECISION, OVER, SETUP, State
 
-from ..conftest import ROW, Api, Game
+from ..conftest import ROW, Api, FakeTime, Game
 
 Action = tuple[Any, ...]
-
-
-class FakeTime:
-    """Replaces the service's clock so a test can move time on."""
-
-    def __init__(self, service: MatchService) -> None:
-        self.now = service.clock()
-        service.clock = lambda: self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 # ---- scripted victories ---------------------------------------------------------------

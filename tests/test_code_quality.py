@@ -1,0 +1,27 @@
+"""The linters configured in pyproject.toml hold: ruff everywhere, mypy on app/
+(strict on app/rules). A finding fails the suite like any other test."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_ruff_finds_nothing() -> None:
+    done = _run("ruff", "check", "app", "tests", "bench", "migrations")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_finds_nothing_and_is_strict_on_the_rules() -> None:
+    done = _run("mypy", "app")
+    assert done.returncode == 0, done.stdout + done.stderr
+    strict = _run("mypy", "--strict", "app/rules")
+    assert strict.returncode == 0, strict.stdout + strict.stderr
