@@ -248,17 +248,21 @@ class Api:
         for _ in range(max_actions):
             if game.match["status"] == "finished":
                 return game.match
-            colour = game.match["to_move"]
-            legal = await self.legal(game, colour)
-            assert legal["version"] == game.version
-            if legal["setup"]:
-                row = list(legal["setup"])
-                rng.shuffle(row)
-                action = {"type": "setup", "backrow": row}
-            else:
-                action = rng.choice(legal["actions"])
-            await self.act(game, colour, action)
+            await self.step(game, rng)
         raise AssertionError(f"no end after {max_actions} actions")
+
+    async def step(self, game: Game, rng: random.Random) -> dict[str, Any]:
+        """One random legal action (asked of GET /legal) by whoever is to move."""
+        colour = game.match["to_move"]
+        legal = await self.legal(game, colour)
+        assert legal["version"] == game.version
+        if legal["setup"]:
+            row = list(legal["setup"])
+            rng.shuffle(row)
+            action = {"type": "setup", "backrow": row}
+        else:
+            action = rng.choice(legal["actions"])
+        return await self.act(game, colour, action)
 
 
 @pytest.fixture

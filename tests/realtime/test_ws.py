@@ -20,15 +20,7 @@ def same_match(a: dict[str, Any], b: dict[str, Any]) -> bool:
 
 async def step(api: Api, game: Game, rng: random.Random) -> dict[str, Any]:
     """One random legal action by whoever is to move."""
-    colour = game.match["to_move"]
-    legal = await api.legal(game, colour)
-    if legal["setup"]:
-        row = list(legal["setup"])
-        rng.shuffle(row)
-        action = {"type": "setup", "backrow": row}
-    else:
-        action = rng.choice(legal["actions"])
-    return await api.act(game, colour, action)
+    return await api.step(game, rng)
 
 
 def is_update(m: dict[str, Any]) -> bool:
