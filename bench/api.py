@@ -6,13 +6,20 @@ Loopback only, bounded and self-stopping. It creates a fresh PostgreSQL
 database (dropped at the end), starts two uvicorn processes on it — the real
 server (`app.main:app`) and the yardstick (`bench/api_yardstick.py`: one endpoint,
 a small JSON body, one conditional UPDATE through the same driver and pool) —
-and drives both with scripted async httpx clients:
+and drives both with scripted clients (bench/wire.py: a minimal keep-alive
+HTTP/1.1 client, one connection per client, so the load generator's own CPU and
+queueing stay small next to what it measures):
 
 - peak: 32 concurrent clients, each playing whole matches (create, join, both
   setups, then random legal actions until the match ends, then the next match)
   as fast as the answers come, against the yardstick's 32 clients doing the
   same number of writes in a loop: throughput and p50 submit latency;
-- half load: the same clients paced to half of the peak rate: p99 latency.
+- half load: the same clients paced to half of the peak rate: p99 latency. Each
+  client spaces its requests by the mean interval times a uniform jitter in
+  [0.5, 1.5), starting at a random phase, so the 32 clients never fire in
+  step. The yardstick is paced the same way at half of *its* peak: its p99 is
+  what this machine allows (clients, two servers and PostgreSQL on the same
+  cores), printed next to the app's.
 
 Clients choose their moves with the rules engine locally (the matches are
 custom, so the clients know the seed and mirror the state exactly; each answer's
@@ -44,11 +51,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import httpx  # noqa: E402
+import httpx  # noqa: E402  (only to wait for the servers to come up)
 
 from app.rules import action_json, apply_steps, legal_actions, new_match  # noqa: E402
 from app.rules.minions import TYPES  # noqa: E402
 from app.rules.state import OVER, SETUP  # noqa: E402
+from bench.wire import Connection  # noqa: E402
 
 PG = os.environ.get("BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
 PYTHON = sys.executable
@@ -123,41 +131,47 @@ class Recorder:
         self.latencies: list[float] = []
         self.errors = 0
         self.other = 0  # untimed requests: create, join
+        self.total = 0  # timed requests, in the window or not
 
     def add(self, sent: float, took: float) -> None:
+        self.total += 1
         if self.start <= sent < self.end:
             self.latencies.append(took)
 
 
 class Pacer:
-    """Spaces one client's requests `interval` apart (None: as fast as it can)."""
+    """Spaces one client's requests `interval` apart on average (None: as fast as
+    it can), each gap jittered uniformly in [0.5, 1.5) x `interval` so that clients
+    started together drift apart instead of firing in step."""
 
     def __init__(self, interval: float | None, rng: random.Random) -> None:
         self.interval = interval
+        self.rng = rng
         self.next = time.time() + (rng.random() * interval if interval else 0)
 
     async def wait(self) -> None:
         if self.interval is None:
             return
         now = time.time()
+        gap = self.interval * (0.5 + self.rng.random())
         if self.next > now:
             await asyncio.sleep(self.next - now)
-            self.next += self.interval
+            self.next += gap
         else:
-            self.next = now + self.interval  # behind: no catch-up burst
+            self.next = now + gap  # behind: no catch-up burst
 
 
-async def play_matches(http: httpx.AsyncClient, rec: Recorder, stop: float, pacer: Pacer,
+async def play_matches(http: Connection, rec: Recorder, stop: float, pacer: Pacer,
                        rng: random.Random) -> None:
     while time.time() < stop:
         seed = f"{rng.getrandbits(128):032x}"
-        r = await http.post("/api/v1/matches", json={
+        r = await http.post("/api/v1/matches", json_body={
             "options": {"variant": "standard", "seed": seed}, "seat": "white", "name": "bench-w"})
         if r.status_code != 201:
             raise RuntimeError(f"create: {r.status_code} {r.text[:300]}")
         created = r.json()
         mid, tokens = created["match"]["id"], {0: created["token"]}
-        r = await http.post(f"/api/v1/matches/{mid}/join", json={"name": "bench-b"})
+        r = await http.post(f"/api/v1/matches/{mid}/join", json_body={"name": "bench-b"})
         if r.status_code != 200:
             raise RuntimeError(f"join: {r.status_code} {r.text[:300]}")
         joined = r.json()
@@ -177,7 +191,7 @@ async def play_matches(http: httpx.AsyncClient, rec: Recorder, stop: float, pace
             await pacer.wait()
             sent = time.time()
             t0 = time.perf_counter()
-            r = await http.post(f"/api/v1/matches/{mid}/actions", json=body, headers=headers)
+            r = await http.post(f"/api/v1/matches/{mid}/actions", json_body=body, headers=headers)
             took = time.perf_counter() - t0
             if r.status_code != 200:
                 rec.errors += 1
@@ -191,7 +205,7 @@ async def play_matches(http: httpx.AsyncClient, rec: Recorder, stop: float, pace
                 raise RuntimeError(f"version {got} from the server, {version} in the mirror")
 
 
-async def hit_yardstick(http: httpx.AsyncClient, rec: Recorder, stop: float, pacer: Pacer,
+async def hit_yardstick(http: Connection, rec: Recorder, stop: float, pacer: Pacer,
                         row: int) -> None:
     version = (await http.get(f"/rows/{row}")).json()["version"]
     while time.time() < stop:
@@ -200,7 +214,7 @@ async def hit_yardstick(http: httpx.AsyncClient, rec: Recorder, stop: float, pac
         await pacer.wait()
         sent = time.time()
         t0 = time.perf_counter()
-        r = await http.post(f"/rows/{row}", json=body)
+        r = await http.post(f"/rows/{row}", json_body=body)
         took = time.perf_counter() - t0
         if r.status_code != 200:
             rec.errors += 1
@@ -214,19 +228,18 @@ async def _client_main(kind: str, base: str, clients: int, first: int, interval:
     rec = Recorder(start, end)
 
     async def one(i: int) -> None:
-        # One connection per client: httpx's shared pool costs O(connections) per
-        # request, which at 32 would make the load generator the bottleneck.
+        # One keep-alive connection per client.
         rng = random.Random(seed * 1000 + first + i)
         pacer = Pacer(interval, rng)
-        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
-        async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30.0) as http:
+        host, port = base.removeprefix("http://").rsplit(":", 1)
+        async with Connection(host, int(port)) as http:
             if kind == "app":
                 await play_matches(http, rec, end, pacer, rng)
             else:
                 await hit_yardstick(http, rec, end, pacer, first + i)
 
     await asyncio.gather(*(one(i) for i in range(clients)))
-    return {"latencies": rec.latencies, "errors": rec.errors, "other": rec.other}
+    return {"latencies": rec.latencies, "errors": rec.errors, "other": rec.other, "total": rec.total}
 
 
 def client_process(args: tuple) -> dict[str, object]:  # type: ignore[type-arg]
@@ -239,9 +252,20 @@ def client_process(args: tuple) -> dict[str, object]:  # type: ignore[type-arg]
     return asyncio.run(_client_main(*args))
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run_load(pool: mp.pool.Pool, procs: int, kind: str, base: str, clients: int,
-             rate: float | None, warm: float, measure: float) -> dict[str, float]:
-    """`clients` concurrent clients over `procs` processes; figures of the window."""
+             rate: float | None, warm: float, measure: float, server_pid: int) -> dict[str, float]:
+    """`clients` concurrent clients over `procs` processes; figures of the window,
+    and the server's CPU time per request over the whole run."""
+    cpu0 = cpu_seconds(server_pid)
     start = time.time() + 1.0 + warm  # 1 s for the workers to start their clients
     end = start + measure
     interval = clients / rate if rate else None
@@ -252,6 +276,8 @@ def run_load(pool: mp.pool.Pool, procs: int, kind: str, base: str, clients: int,
         jobs.append((kind, base, n, first, interval, start, end, random.randrange(1 << 30) + p))
         first += n
     parts = pool.map(client_process, jobs)
+    cpu = cpu_seconds(server_pid) - cpu0
+    total = sum(part["total"] + part["other"] for part in parts)  # type: ignore[operator]
     lat = sorted(x for part in parts for x in part["latencies"])  # type: ignore[union-attr]
     if not lat:
         raise SystemExit(f"{kind}: no request completed in the window")
@@ -261,6 +287,7 @@ def run_load(pool: mp.pool.Pool, procs: int, kind: str, base: str, clients: int,
         "p50_ms": 1000 * statistics.median(lat),
         "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
         "mean_ms": 1000 * statistics.fmean(lat),
+        "server_cpu_ms_per_request": 1000 * cpu / max(1, total),
     }
 
 
@@ -297,15 +324,18 @@ def main() -> int:
         print(f"servers up on {db}; {args.clients} clients over {args.procs} processes, "
               f"{measure:g} s windows after {warm:g} s warm-up", flush=True)
         with mp_ctx.Pool(args.procs) as pool:
-            yard_peak = run_load(pool, args.procs, "yardstick", yard_base, args.clients, None, warm, measure)
+            yard_peak = run_load(pool, args.procs, "yardstick", yard_base, args.clients, None, warm, measure,
+                                 yard_proc.pid)
             print(f"  yardstick peak: {yard_peak['per_second']:.0f} req/s", flush=True)
-            app_peak = run_load(pool, args.procs, "app", app_base, args.clients, None, warm, measure)
+            app_peak = run_load(pool, args.procs, "app", app_base, args.clients, None, warm, measure,
+                                app_proc.pid)
             print(f"  app peak:       {app_peak['per_second']:.0f} actions/s", flush=True)
             half = app_peak["per_second"] / 2
-            app_half = run_load(pool, args.procs, "app", app_base, args.clients, half, warm, measure)
+            app_half = run_load(pool, args.procs, "app", app_base, args.clients, half, warm, measure,
+                                app_proc.pid)
             print(f"  app at {half:.0f}/s:  p99 {app_half['p99_ms']:.2f} ms", flush=True)
             yard_half = run_load(pool, args.procs, "yardstick", yard_base, args.clients,
-                                 yard_peak["per_second"] / 2, warm, measure)
+                                 yard_peak["per_second"] / 2, warm, measure, yard_proc.pid)
     finally:
         stop_server(app_proc)
         stop_server(yard_proc)
@@ -332,6 +362,12 @@ def main() -> int:
               + "  " + ("PASS" if r[5] else "MISS"))
     print(f"(app p99 at peak {app_peak['p99_ms']:.2f} ms, yardstick p99 at peak "
           f"{yard_peak['p99_ms']:.2f} ms; {os.cpu_count()} CPUs shared by clients, servers and PostgreSQL)")
+    print(f"(yardstick at half of its peak, {yard_peak['per_second'] / 2:.0f}/s: p50 "
+          f"{yard_half['p50_ms']:.2f} ms, p99 {yard_half['p99_ms']:.2f} ms: the floor this machine and "
+          f"load generator allow; app at {half:.0f}/s: p50 {app_half['p50_ms']:.2f} ms)")
+    print(f"(server CPU per request, peak / half load: app {app_peak['server_cpu_ms_per_request']:.2f} / "
+          f"{app_half['server_cpu_ms_per_request']:.2f} ms, yardstick "
+          f"{yard_peak['server_cpu_ms_per_request']:.2f} / {yard_half['server_cpu_ms_per_request']:.2f} ms)")
     RESULTS.write_text(json.dumps({
         "quick": args.quick, "clients": args.clients, "client_processes": args.procs,
         "window_seconds": measure, "cpus": os.cpu_count(),
