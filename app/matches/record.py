@@ -3,6 +3,7 @@ engine State, with the public view of the current version kept once computed."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -47,6 +48,14 @@ class Entry:
     at_ms: int
     client_id: str | None
     public: dict[str, Any]
+    public_json: str | None = None  # `public` encoded, once: for the log row and the answer
+
+    def public_text(self) -> str:
+        """`public` as compact JSON (what a JSONResponse of it holds)."""
+        if self.public_json is None:
+            self.public_json = json.dumps(self.public, ensure_ascii=False, allow_nan=False,
+                                          separators=(",", ":"))
+        return self.public_json
 
     def update(self) -> dict[str, Any]:
         return {"type": "update", "version": self.version, "action": self.action,

@@ -94,6 +94,7 @@ class Acted:
     match: dict[str, Any]
     version: int
     duplicate: bool = False
+    match_json: str | None = None  # `match` encoded already, when it is
 
 
 class _Locks:
@@ -416,7 +417,8 @@ class MatchService:
                 raise BadRequest(f"the action id {client_id!r} is used by another action of this match") from None
         if answer is not None:
             return answer
-        return Acted(rec.entries[-1].public, rec.version)
+        last = rec.entries[-1]
+        return Acted(last.public, rec.version, match_json=last.public_text())
 
     async def _resent(
         self, rec: Record, colour: str, wanted: dict[str, Any], version: int, client_id: str | None,

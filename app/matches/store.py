@@ -104,7 +104,7 @@ async def _save_postgres(engine: AsyncEngine, before_version: int, rec: Record) 
         row["updated_at"], row["finished_at"], rec.id, before_version,
         [e.version for e in entries], [e.player for e in entries], [_json(e.action) for e in entries],
         [e.automatic for e in entries], [moment(e.at_ms) for e in entries], [e.client_id for e in entries],
-        [_json(e.public) for e in entries],
+        [e.public_text() for e in entries],
     )
     async with engine.connect() as conn:
         raw = (await conn.get_raw_connection()).driver_connection
