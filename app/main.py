@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -43,6 +44,21 @@ class AppPublisher:
         await self.app.state.publisher.publish(match_id, updates)
 
 
+_frozen = False
+
+
+def _freeze_startup_objects() -> None:
+    """Leave what startup made (modules, the app, its schemas: ~100k objects) out
+    of every later garbage collection, once per process. Without this, each full
+    collection walks them all, a pause of tens of milliseconds that every request
+    in flight waits out; with it, collections walk only what requests made."""
+    global _frozen
+    if not _frozen:
+        _frozen = True
+        gc.collect()
+        gc.freeze()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
@@ -54,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.engine = engine
         app.state.matches = service
         sweeper = asyncio.create_task(sweep_forever(service, settings.sweep_seconds))
+        _freeze_startup_objects()
         try:
             yield
         finally:
