@@ -18,6 +18,7 @@ from fastapi.responses import RedirectResponse
 
 from app import api, realtime
 from app.api.errors import install as install_errors
+from app.api.fast import install as install_fast_path
 from app.api.ratelimit import SlidingWindow
 from app.config import Settings, get_settings
 from app.db import make_engine, upgrade
@@ -90,6 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_errors(app)
     app.include_router(api.router)
     realtime.install(app)  # issue 4: the hub as publisher, and /api/v1/matches/{id}/ws
+    install_fast_path(app)  # POST /api/v1/matches/{id}/actions past FastAPI's per-request machinery
 
     @app.get("/", include_in_schema=False)
     async def home() -> RedirectResponse:

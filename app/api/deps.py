@@ -25,13 +25,17 @@ ServiceDep = Annotated[MatchService, Depends(get_service)]
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-async def limit_writes(request: Request, credentials: Token) -> None:
+def count_write(limiter: SlidingWindow, host: str | None, token: str | None) -> None:
     """Counts a write against the client's address and its token (429 when over)."""
-    limiter: SlidingWindow = request.app.state.write_limiter
-    keys = [f"addr:{request.client.host if request.client else '-'}"]
-    if credentials is not None:
-        keys.append(f"seat:{hash_token(credentials.credentials)[:24]}")
+    keys = [f"addr:{host or '-'}"]
+    if token is not None:
+        keys.append(f"seat:{hash_token(token)[:24]}")
     limiter.hit(*keys)
+
+
+async def limit_writes(request: Request, credentials: Token) -> None:
+    count_write(request.app.state.write_limiter, request.client.host if request.client else None,
+                credentials.credentials if credentials is not None else None)
 
 
 Write = Depends(limit_writes)

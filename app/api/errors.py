@@ -60,6 +60,17 @@ def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONRes
     return JSONResponse({"error": code, "detail": detail, **extra}, status_code=status, headers=headers)
 
 
+def service_error_response(exc: ServiceError) -> JSONResponse:
+    extra = dict(exc.extra)
+    if isinstance(exc, RateLimited):
+        extra["retry_after"] = exc.retry_after
+    return error_response(exc.status, exc.code, exc.detail, **extra)
+
+
+def internal_error_response() -> JSONResponse:
+    return error_response(500, "internal_error", "the server failed; the error is logged")
+
+
 def _where(loc: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in loc) or "body"
 
@@ -98,10 +109,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ServiceError)
     async def service_error(_: Request, exc: ServiceError) -> JSONResponse:
-        extra = dict(exc.extra)
-        if isinstance(exc, RateLimited):
-            extra["retry_after"] = exc.retry_after
-        return error_response(exc.status, exc.code, exc.detail, **extra)
+        return service_error_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -129,4 +137,4 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def bug(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return error_response(500, "internal_error", "the server failed; the error is logged")
+        return internal_error_response()
