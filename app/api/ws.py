@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 from starlette.routing import WebSocketRoute
 
 from app.matches.errors import ServiceError
+from app.matches.ids import is_client_id, is_match_id
 from app.realtime.hub import Hub, Subscriber
 
 log = logging.getLogger("magery.realtime")
@@ -103,14 +104,17 @@ class MatchSocket:
         since: int | None = None
         refusal = None
         try:
+            if not is_match_id(match_id):
+                raise ValueError("not_found: no such match")
             since = int(query["since"][0]) if "since" in query else None
             room = hub.rooms.get(match_id)
             if token is None and room is not None and room.state is not None:
                 seat, version = None, room.latest  # watched here already: no database read
             else:
                 seat, version = await state.realtime_gate.authorize(match_id, token)
-        except ValueError:
-            refusal = "bad_request: since must be a version number"
+        except ValueError as bad:
+            refusal = str(bad) if str(bad).startswith("not_found") else \
+                "bad_request: since must be a version number"
         except ServiceError as exc:
             refusal = f"{exc.code}: {exc.detail}"
         await send({"type": "websocket.accept"})
@@ -133,14 +137,17 @@ class MatchSocket:
             return await self._error(hub, gate, sub, None, "bad_request",
                                      "a message is a JSON object, sent as text")
         kind, ref = message.get("type"), message.get("id")
+        if ref is not None and not is_client_id(ref):
+            # Never echo it: it may not even encode (a lone surrogate).
+            return await self._error(hub, gate, sub, None, "bad_request",
+                                     "id is 1-64 printable ASCII characters without spaces")
         if kind == "ping":
             hub.reply(sub, {"type": "pong"})
         elif kind == "pong":
             pass
         elif kind == "action":
             action, version = message.get("action"), message.get("version")
-            if (not isinstance(action, dict) or not isinstance(version, int)
-                    or isinstance(version, bool) or not (ref is None or isinstance(ref, str))):
+            if not isinstance(action, dict) or not isinstance(version, int) or isinstance(version, bool):
                 return await self._error(hub, gate, sub, ref, "bad_request",
                                          'an action message is {"type": "action", "action": {...}, '
                                          '"version": n, "id": "..."}')
@@ -158,7 +165,7 @@ class MatchSocket:
                                          "the server failed to handle this action; try again")
             hub.reply(sub, {"type": "ack", "id": ref, "version": landed})
         else:
-            await self._error(hub, gate, sub, ref if isinstance(ref, str) else None, "bad_request",
+            await self._error(hub, gate, sub, ref, "bad_request",
                               f"unknown message type {str(kind)[:40]!r}")
 
     async def _error(self, hub: Hub, gate: Any, sub: Subscriber, ref: Any, code: str,

@@ -285,3 +285,23 @@ async def test_a_client_that_keeps_reconnecting_ends_with_the_servers_state(
         if message["type"] in ("snapshot", "update"):
             held = message["match"] if message["type"] == "snapshot" else message["match"]
     assert held is not None and same_match(held, await api.state(game))
+
+
+async def test_odd_ids_and_match_ids_are_refused_not_echoed(api: Api, sockets: Any) -> None:
+    """An id that cannot be stored or encoded (NUL, a lone surrogate, too long) is a
+    bad_request answered without echoing it, and the socket lives on."""
+    game = await api.start()
+    sock = await sockets(game.id, token=game.tokens["white"])
+    await sock.receive()
+    for text in ('{"type": "bogus", "id": "\\ud800"}', '{"type": "ping", "id": "a\\u0000b"}',
+                 '{"type": "action", "action": {"type": "pass"}, "version": 1, "id": "' + "x" * 65 + '"}'):
+        await sock.send(text)
+        error, _ = await sock.receive_until(lambda m: m["type"] == "error")
+        assert error["error"] == "bad_request" and error["id"] is None, text
+    await sock.send({"type": "ping"})
+    assert (await sock.receive_until(lambda m: m["type"] != "presence"))[0] == {"type": "pong"}
+    assert (await api.state(game))["version"] == game.version
+    refused = await sockets("a\x00b")
+    with pytest.raises(Closed) as closed:
+        await refused.receive()
+    assert closed.value.code == 1008 and closed.value.reason.startswith("not_found")
