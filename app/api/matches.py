@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 
+from app.matches import ids
 from app.rules import VARIANTS
 
 from .deps import CurrentSeat, ServiceDep, Write
@@ -52,7 +53,8 @@ async def list_matches(
     service: ServiceDep,
     status: Literal["waiting", "active", "finished"] | None = None,
     variant: Literal[VARIANTS] | None = None,  # type: ignore[valid-type]
-    player: Annotated[str | None, Query(max_length=40, description="a player's name, any case")] = None,
+    player: Annotated[str | None, Query(max_length=40, pattern=ids.NAME,
+                                        description="a player's name, any case")] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     cursor: Annotated[str | None, Query(max_length=200, description="next_cursor of the previous page")] = None,
 ) -> JSONResponse:

@@ -10,10 +10,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.matches import ids
 from app.rules import VARIANTS
 
 Colour = Literal["white", "black"]
-Name = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^\S(.*\S)?$", examples=["Ada"])]
+Name = Annotated[str, Field(min_length=1, max_length=40, pattern=ids.NAME, examples=["Ada"])]
 
 
 class Strict(BaseModel):
@@ -39,7 +40,7 @@ class Options(Strict):
     variant: Literal[VARIANTS] = "standard"  # type: ignore[valid-type]
     no_progress_rounds: int = Field(10, ge=0, le=1000, description="R16; 0 turns the rule off")
     time_control: TimeControl | None = None
-    seed: str | None = Field(None, min_length=1, max_length=128,
+    seed: str | None = Field(None, min_length=1, max_length=128, pattern=ids.SEED,
                              description="a chosen seed makes a custom match whose seed is public (R20)")
     chaos: list[str] | None = Field(None, max_length=11,
                                     description="chaos mages to deal first, in order: a custom match (R20)")
@@ -68,7 +69,7 @@ class JoinMatch(Strict):
 class Play(Strict):
     action: dict[str, Any] = Field(examples=[{"type": "place", "mage": "animist", "minion": "beast"}])
     version: int = Field(ge=0, le=2**31 - 1, description="the version of the state the action was chosen on")
-    id: str | None = Field(None, min_length=1, max_length=64,
+    id: str | None = Field(None, min_length=1, max_length=64, pattern=ids.CLIENT_ID,
                            description="chosen by the client: a resend with the same id applies nothing twice")
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [

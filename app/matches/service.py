@@ -26,7 +26,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -62,6 +62,7 @@ from .errors import (
     StaleVersion,
     Unauthorized,
 )
+from .ids import is_match_id
 from .publisher import NullPublisher, Publisher
 from .record import COLOURS, Entry, Record, SeatInfo, other, record_from_rows
 from .replay import ending, initial_state
@@ -161,6 +162,8 @@ class MatchService:
 
     async def _get(self, match_id: str, fresh: bool = False, with_seats: bool = True) -> Record:
         """The match's record: the cached one, or (`fresh`) as stored now."""
+        if not is_match_id(match_id):  # never sent to the database (NUL, ...)
+            raise NotFound(f"no match {match_id!r}")
         cached = self._cache.get(match_id)
         if cached is not None and not fresh:
             return cached
@@ -208,6 +211,8 @@ class MatchService:
         """The update messages after `version`, in order, for a client that
         reconnects; None when there are too many (or `version` is unknown):
         send a snapshot instead. Raises NotFound for an unknown match."""
+        if not is_match_id(match_id):
+            raise NotFound(f"no match {match_id!r}")
         found = await store.updates(self.engine, match_id, version, self.settings.max_replay_updates)
         if found is None:
             raise NotFound(f"no match {match_id!r}")
@@ -694,8 +699,11 @@ def _read_cursor(cursor: str) -> tuple[datetime, str]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         at, match_id = json.loads(raw)
-        return datetime.fromisoformat(at), str(match_id)
-    except (ValueError, TypeError, binascii.Error):
+        when = datetime.fromisoformat(at).astimezone(UTC)
+        if not isinstance(match_id, str) or not is_match_id(match_id):
+            raise ValueError("not a match id")
+        return when, match_id
+    except (ValueError, TypeError, OverflowError, binascii.Error):
         raise BadRequest("cursor is not one this server gave out") from None
 
 
