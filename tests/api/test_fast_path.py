@@ -1,0 +1,92 @@
+"""POST /actions has a fast path (app/api/fast.py) past FastAPI's per-request
+machinery: it must answer exactly as the declared route does. A content type
+other than exactly `application/json` takes the full stack, so each case is
+played on two equal matches, one through each, and the answers compared."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import app.api.fast as fast
+
+from ..conftest import ROW, Api, Game
+
+SETUP = {"type": "setup", "backrow": ROW}
+FAST = "application/json"
+FULL = "application/json; charset=utf-8"  # FastAPI's JSON all the same, but not the fast path's
+
+
+def _same(answer: dict[str, Any]) -> dict[str, Any]:
+    """An answer without what differs between two matches (ids, times)."""
+    match = answer.get("match")
+    if isinstance(match, dict):
+        match = {k: v for k, v in match.items() if k not in ("id", "created_at", "clock", "seed",
+                                                              "seed_commitment")}
+        return {**answer, "match": match}
+    return answer
+
+
+async def _post(api: Api, game: Game, body: Any, headers: dict[str, str], content_type: str) -> tuple[
+        int, dict[str, Any], str | None]:
+    raw = body if isinstance(body, str) else json.dumps(body)
+    r = await api.client.post(f"{api.base}/{game.id}/actions", content=raw,
+                              headers={**headers, "content-type": content_type})
+    return r.status_code, _same(r.json()), r.headers.get("retry-after")
+
+
+CASES: dict[str, Any] = {
+    "legal": lambda g: ({"action": SETUP, "version": 1, "id": "a-1"}, g.auth("white")),
+    "stale": lambda g: ({"action": SETUP, "version": 0}, g.auth("white")),
+    "ahead": lambda g: ({"action": SETUP, "version": 7}, g.auth("white")),
+    "not your turn": lambda g: ({"action": {"type": "pass"}, "version": 1}, g.auth("black")),
+    "malformed action": lambda g: ({"action": {"type": "fly"}, "version": 1}, g.auth("white")),
+    "wrong token": lambda g: ({"action": SETUP, "version": 1}, {"Authorization": "Bearer nope"}),
+    "no token": lambda g: ({"action": SETUP, "version": 1}, {}),
+    "basic auth": lambda g: ({"action": SETUP, "version": 1}, {"Authorization": "Basic eDp5"}),
+    "unknown field": lambda g: ({"action": SETUP, "version": 1, "extra": 1}, g.auth("white")),
+    "string version": lambda g: ({"action": SETUP, "version": "1"}, g.auth("white")),
+    "not json": lambda g: ("{nope", g.auth("white")),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+async def test_the_fast_path_answers_as_the_route_does(api: Api, case: str) -> None:
+    answers = []
+    for content_type in (FAST, FULL):
+        game = await api.start(seed="c0ffee")
+        body, headers = CASES[case](game)
+        answers.append(await _post(api, game, body, headers, content_type))
+    assert answers[0] == answers[1]
+
+
+async def test_a_resend_answers_as_the_route_does(api: Api) -> None:
+    answers = []
+    for content_type in (FAST, FULL):
+        game = await api.start(seed="c0ffee")
+        body = {"action": SETUP, "version": 1, "id": "r-1"}
+        first = await _post(api, game, body, game.auth("white"), content_type)
+        again = await _post(api, game, body, game.auth("white"), content_type)
+        assert first[0] == again[0] == 200
+        answers.append(again)
+    assert answers[0] == answers[1]
+
+
+async def test_an_ordinary_action_takes_the_fast_path(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    handed_on = []
+    real = fast._hand_on
+
+    async def spy(*args: Any) -> None:
+        handed_on.append(args[1]["headers"])
+        await real(*args)
+
+    monkeypatch.setattr(fast, "_hand_on", spy)
+    game = await api.start()
+    await api.act(game, "white", SETUP)
+    assert handed_on == []
+    r = await api.client.post(f"{api.base}/{game.id}/actions", json={"action": SETUP, "version": 2},
+                              headers={"content-type": FULL, **game.auth("black")})
+    assert r.status_code == 200, r.text
+    assert len(handed_on) == 1
