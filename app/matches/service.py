@@ -440,7 +440,8 @@ class MatchService:
             if at is not None and not at.automatic and at.player == colour and at.action == wanted:
                 first = at
         if first is not None:
-            return Acted(self.present(rec), first.version, duplicate=True)
+            landed, public = await store.answer_of(self.engine, rec.id, first.version)
+            return Acted(public, landed, duplicate=True)
         if rec.status == "finished":
             raise MatchIsOver()
         raise StaleVersion(rec.version)

@@ -173,6 +173,23 @@ async def entry_by_client_id(engine: AsyncEngine, match_id: str, client_id: str)
             .where(actions.c.match_id == match_id, actions.c.client_id == client_id))).first()
 
 
+async def answer_of(engine: AsyncEngine, match_id: str, version: int) -> tuple[int, dict[str, Any]]:
+    """What the action logged at `version` was answered: the version and public
+    state after it and the automatic entries that followed it at once."""
+    async with engine.connect() as conn:
+        rows = await conn.execute(
+            select(actions.c.version, actions.c.automatic, actions.c.public)
+            .where(actions.c.match_id == match_id, actions.c.version >= version)
+            .order_by(actions.c.version).limit(64))
+        last = None
+        for row in rows:
+            if last is not None and not row.automatic:
+                break
+            last = row
+    assert last is not None, f"no entry {version} in match {match_id}"
+    return last.version, last.public
+
+
 async def entry_after(engine: AsyncEngine, match_id: str, version: int, skip: frozenset[str]) -> Any:
     """The first log entry after `version` whose action type is not in `skip`."""
     async with engine.connect() as conn:

@@ -1,0 +1,37 @@
+"""A resend of an action that landed answers as the first did (contract, REST):
+the same match state, even after the match has moved on."""
+
+from __future__ import annotations
+
+from tests.conftest import ROW, Api
+
+
+def _without_live(match: dict) -> dict:
+    return {k: v for k, v in match.items() if k not in ("players", "clock")}
+
+
+async def test_a_resend_by_id_gets_the_first_answer_after_the_match_moved_on(api: Api) -> None:
+    game = await api.start()
+    first = await api.post(game, "white", {"type": "setup", "backrow": ROW}, id="w-setup")
+    assert first.status_code == 200
+    game.match = first.json()["match"]
+    await api.act(game, "black", {"type": "setup", "backrow": ROW})
+    again = await api.post(game, "white", {"type": "setup", "backrow": ROW},
+                           version=first.json()["match"]["version"] - 1, id="w-setup")
+    assert again.status_code == 200, again.text
+    assert _without_live(again.json()["match"]) == _without_live(first.json()["match"])
+    assert again.json()["match"]["phase"] == "setup"
+
+
+async def test_a_resend_without_id_answers_with_the_state_after_its_automatic_passes(api: Api) -> None:
+    game = await api.start()
+    await api.setups(game)
+    seen = game.version
+    first = await api.post(game, "white", {"type": "pass"})
+    assert first.status_code == 200
+    game.match = first.json()["match"]
+    await api.act(game, "black", {"type": "place", "mage": "oracle", "minion": "beast"})
+    again = await api.post(game, "white", {"type": "pass"}, version=seen)
+    assert again.status_code == 200, again.text
+    assert again.json()["match"]["version"] == first.json()["match"]["version"]
+    assert _without_live(again.json()["match"]) == _without_live(first.json()["match"])
