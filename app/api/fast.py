@@ -11,6 +11,11 @@ Anything else (a body the schema refuses, another content type, no token) goes
 to the full stack with its body intact, so every refusal is the route's own.
 The route stays declared in app/api/matches.py: it documents the call in
 OpenAPI and answers whatever this path hands on.
+
+This path sits in front of the whole middleware stack, as the websocket's does
+(app/api/ws.py): a middleware added to the app, or a new parameter or dependency
+of the route, must be mirrored here. tests/api/test_fast_path.py plays each case
+both ways and compares the answers.
 """
 
 from __future__ import annotations
