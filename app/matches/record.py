@@ -113,7 +113,8 @@ class Record:
         players: dict[str, Any] = {}
         for colour in COLOURS:
             seat = self.seats.get(colour)
-            players[colour] = None if seat is None else {
+            # An empty seat keeps the contract's shape: nobody there, not connected.
+            players[colour] = {"name": None, "connected": False, "bot": None} if seat is None else {
                 "name": seat.name,
                 "connected": seat.bot is not None or (
                     seat.connected and now_ms - seat.last_seen_ms <= presence_ttl_ms),

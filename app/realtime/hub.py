@@ -247,7 +247,7 @@ class Room:
         view: dict[str, Any] = {}
         for colour, connected in zip(COLOURS, counts[:2], strict=True):
             player = players.get(colour)
-            if isinstance(player, dict):  # a bot is always there; an empty seat stays None
+            if isinstance(player, dict):  # a bot is always there
                 view[colour] = {**player, "connected": connected or bool(player.get("bot"))}
             else:
                 view[colour] = player

@@ -35,3 +35,11 @@ async def test_a_resend_without_id_answers_with_the_state_after_its_automatic_pa
     assert again.status_code == 200, again.text
     assert again.json()["match"]["version"] == first.json()["match"]["version"]
     assert _without_live(again.json()["match"]) == _without_live(first.json()["match"])
+
+
+async def test_an_empty_seat_keeps_the_contracts_shape(api: Api) -> None:
+    game = await api.create()
+    black = game.match["players"]["black"]
+    assert black == {"name": None, "connected": False, "bot": None}
+    await api.join(game)
+    assert game.match["players"]["black"]["name"] == "Bo"
