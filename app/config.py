@@ -16,14 +16,18 @@ class Settings(BaseSettings):
     # the pool is sized for 32 busy clients; two processes stay under Postgres's 100).
     db_pool_size: int = 32
     db_max_overflow: int = 8
-    # Websocket Origin allow-list; "*" allows any. Same-host pages always pass.
-    allowed_origins: list[str] = ["*"]
+    # Websocket Origin allow-list: pages of other sites listed here may open
+    # sockets ("*" allows any). Same-host pages and non-browser clients (which
+    # send no Origin) always pass. ALLOWED_ORIGINS='["https://a.example"]'.
+    allowed_origins: list[str] = []
     # Writes allowed per token and per address in `rate_window_seconds`.
     rate_limit_writes: int = 120
     rate_window_seconds: float = 10.0
-    # A seat gone this long in a real-time or untimed match lets its opponent
-    # claim (issue 3); a match may choose its own `abandon_seconds`.
+    # A seat gone this long lets its opponent claim (issue 3): real-time
+    # matches, and untimed ones, where a player may think longer; a match may
+    # choose its own `abandon_seconds` (correspondence matches have none).
     abandon_seconds: float = 60.0
+    abandon_untimed_seconds: float = 600.0
     # A match nobody joined within this long is aborted (a match may choose).
     join_timeout_seconds: int = 24 * 3600
     # How often the background sweeper looks for flags and abandoned matches.

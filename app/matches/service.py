@@ -340,7 +340,9 @@ class MatchService:
     def _options(self, options: dict[str, Any]) -> dict[str, Any]:
         time_control = options.get("time_control")
         abandon = options.get("abandon_seconds")
-        if abandon is None and (time_control or {}).get("type") != "correspondence":
+        if abandon is None and time_control is None:
+            abandon = self.settings.abandon_untimed_seconds
+        elif abandon is None and time_control.get("type") == "realtime":
             abandon = self.settings.abandon_seconds
         join = options.get("join_timeout_seconds") or self.settings.join_timeout_seconds
         return {

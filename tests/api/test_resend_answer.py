@@ -43,3 +43,12 @@ async def test_an_empty_seat_keeps_the_contracts_shape(api: Api) -> None:
     assert black == {"name": None, "connected": False, "bot": None}
     await api.join(game)
     assert game.match["players"]["black"]["name"] == "Bo"
+
+
+async def test_abandonment_defaults_by_time_control(api: Api) -> None:
+    untimed = await api.create()
+    realtime = await api.create(time_control={"type": "realtime", "minutes": 5, "increment": 0})
+    correspondence = await api.create(time_control={"type": "correspondence", "days": 2})
+    assert untimed.match["options"]["abandon_seconds"] == 600
+    assert realtime.match["options"]["abandon_seconds"] == 60
+    assert correspondence.match["options"]["abandon_seconds"] is None

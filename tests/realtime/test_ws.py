@@ -305,3 +305,15 @@ async def test_odd_ids_and_match_ids_are_refused_not_echoed(api: Api, sockets: A
     with pytest.raises(Closed) as closed:
         await refused.receive()
     assert closed.value.code == 1008 and closed.value.reason.startswith("not_found")
+
+
+async def test_by_default_only_same_host_pages_and_non_browsers_may_open_sockets(
+        api: Api, sockets: Any) -> None:
+    game = await api.start()
+    with pytest.raises(Closed) as refused:
+        await sockets(game.id, headers={"origin": "https://elsewhere.example"})
+    assert refused.value.code == 1008
+    for headers in ({"origin": "http://testserver"}, None):
+        sock = await sockets(game.id, headers=headers)
+        assert (await sock.receive())["type"] == "snapshot"
+        await sock.close()
