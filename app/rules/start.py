@@ -28,6 +28,8 @@ def new_match(
     shuffled from `seed`. Choosing them, like choosing the seed, makes the
     match custom: its seed is public from the start (R20).
     """
+    if not isinstance(seed, str) or not seed:
+        raise MalformedAction("the seed is a non-empty string")
     if variant not in VARIANTS:
         raise MalformedAction(f"unknown variant {variant!r}; one of {', '.join(VARIANTS)}")
     if type(no_progress_rounds) is not int or no_progress_rounds < 0:

@@ -136,3 +136,9 @@ def test_r7_malformed_backrow_is_refused_as_malformed():
     for bad in (BACKROW[:7], BACKROW + ["dragon"], "dragon", [1] * 8, ["queen"] * 8):
         with pytest.raises(MalformedAction):
             play(s, {"type": "setup", "backrow": bad})
+
+
+def test_r20_an_empty_seed_is_refused():
+    """A seed must exist to be committed to and revealed (R20); '' is refused."""
+    with pytest.raises(MalformedAction):
+        new_match("")
