@@ -144,7 +144,8 @@ async def draw(body: Draw, seat: CurrentSeat, service: ServiceDep) -> JSONRespon
 )
 async def claim(body: Claim, seat: CurrentSeat, service: ServiceDep) -> JSONResponse:
     """Allowed once the opponent's seat has been gone longer than the match's
-    `abandon_seconds` (default 60 s; none in correspondence matches). A seat is seen
+    `abandon_seconds` (default 60 s in real-time matches, 600 s in untimed ones, none
+    in correspondence matches). A seat is seen
     through its websocket or any call made with its token, so a client waiting by
     polling should poll `GET /legal`. The result's reason is `timeout`, with
     `"abandoned": colour`."""

@@ -170,7 +170,9 @@ class MatchSocket:
 
     async def _error(self, hub: Hub, gate: Any, sub: Subscriber, ref: Any, code: str,
                      detail: str, version: int | None = None) -> None:
-        if version is None:
+        if version is None and sub.room.state is not None:
+            version = sub.room.latest  # what this socket was last told: no database read
+        elif version is None:
             with contextlib.suppress(Exception):
                 version = await gate.version(sub.room.match_id)
         hub.reply(sub, {"type": "error", "id": ref, "error": code, "detail": detail,

@@ -234,15 +234,16 @@ class MatchService:
             self.engine, status=status, variant=variant, player=player, limit=limit + 1, after=after)
         more = len(rows) > limit
         rows = rows[:limit]
-        need = [r.id for r in rows if (c := self._cache.get(r.id)) is None or c.version != r.version]
-        loaded = await store.states(self.engine, need)
+        # Decided once, before the await: the cache may drop or move on meanwhile.
+        hit = {r.id: c for r in rows if (c := self._cache.get(r.id)) is not None and c.version == r.version}
+        loaded = await store.states(self.engine, [r.id for r in rows if r.id not in hit])
         now = self.now_ms()
         out = []
         for row in rows:
-            cached = self._cache.get(row.id)
-            state = State.from_json(loaded[row.id]) if row.id in loaded else cached.state  # type: ignore[union-attr]
+            cached = hit.get(row.id)
+            state = cached.state if cached is not None else State.from_json(loaded[row.id])
             rec = record_from_rows(row, seat_rows[row.id], state)
-            if cached is not None and cached.state is state:
+            if cached is not None:
                 rec.view_of, rec.view = cached.view_of, cached.view
             self._cache.put(rec)
             if rec.due_at_ms is not None and rec.due_at_ms <= now and rec.status != "finished":
@@ -340,10 +341,11 @@ class MatchService:
     def _options(self, options: dict[str, Any]) -> dict[str, Any]:
         time_control = options.get("time_control")
         abandon = options.get("abandon_seconds")
-        if abandon is None and time_control is None:
-            abandon = self.settings.abandon_untimed_seconds
-        elif abandon is None and time_control.get("type") == "realtime":
-            abandon = self.settings.abandon_seconds
+        if abandon is None:  # correspondence matches have no claims: the clock decides
+            if time_control is None:
+                abandon = self.settings.abandon_untimed_seconds
+            elif time_control["type"] == "realtime":
+                abandon = self.settings.abandon_seconds
         join = options.get("join_timeout_seconds") or self.settings.join_timeout_seconds
         return {
             "variant": options.get("variant", "standard"),
@@ -389,10 +391,7 @@ class MatchService:
                     raise MatchIsOver("time ran out before this action")
                 if not await self._only_talk_since(rec, version):
                     return await self._resent(rec, colour, wanted, version, client_id)
-            if rec.status == "finished":
-                raise MatchIsOver()
-            if rec.status == "waiting":
-                raise Forbidden("the match waits for an opponent to join")
+            self._guard_running(rec)
             if rec.seat_to_move() != colour:
                 raise NotYourTurn(f"it is {rec.seat_to_move()}'s turn, not {colour}'s")
             try:
@@ -408,7 +407,7 @@ class MatchService:
                 rec.draw_ops.append(("lapsed", None))
             for i, (mover, step, state) in enumerate(steps):
                 rec.state = state
-                self._turn_done(rec, COLOURS[mover], now, moved=i == 0)
+                self._turn_done(rec, now, moved=i == 0)
                 self._log(rec, COLOURS[mover], action_json(step), i > 0, now, client_id if i == 0 else None)
             return None
 
@@ -420,8 +419,6 @@ class MatchService:
         except store.ClientIdTaken:
             rec = await self._get(match_id, fresh=True)
             answer = await self._resent(rec, colour, wanted, version, client_id)
-            if answer is None:
-                raise BadRequest(f"the action id {client_id!r} is used by another action of this match") from None
         if answer is not None:
             return answer
         last = rec.entries[-1]
@@ -593,7 +590,7 @@ class MatchService:
             rec.clock.start(COLOURS[rec.state.to_move], now)
         rec.due_at_ms = rec.clock.deadline() if rec.clock else None
 
-    def _turn_done(self, rec: Record, mover: str, now: int, moved: bool) -> None:
+    def _turn_done(self, rec: Record, now: int, moved: bool) -> None:
         if rec.state.over:
             self._finish(rec, now)
             return
@@ -648,7 +645,7 @@ class MatchService:
         try:
             while True:
                 await asyncio.sleep(self.settings.bot_delay_seconds)
-                rec = self._cache.get(match_id) or await self._get(match_id)
+                rec = await self._get(match_id)
                 colour = self._bot_to_move(rec)
                 if colour is None:
                     newest = self._cache.get(match_id)

@@ -404,7 +404,6 @@ class Hub:
     async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
         if not updates:
             return
-        updates = sorted(updates, key=lambda u: u["version"])
         room = self.rooms.get(match_id)
         if room is not None:
             room.broadcast(updates)

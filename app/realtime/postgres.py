@@ -24,6 +24,7 @@ log = logging.getLogger("magery.realtime")
 
 CHANNEL = "magery_online"
 MAX_PAYLOAD = 7900  # Postgres refuses NOTIFY payloads of 8000 bytes or more.
+MAX_PENDING = 10_000  # announcements held while NOTIFY cannot be sent
 
 
 def asyncpg_dsn(database_url: str) -> str:
@@ -55,6 +56,10 @@ class PostgresBus:
                        asyncio.create_task(self._watch_loop(), name="bus-listen")]
 
     def send(self, message: Message) -> None:
+        if len(self._pending) >= MAX_PENDING:
+            # The database is away: drop the oldest; every process catches up
+            # from the log when its link comes back (on_reconnect).
+            del self._pending[0]
         self._pending.append(message.encode())
         self._wake.set()
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.api.deps import count_write
 from app.matches.errors import NotFound, Unauthorized
 
 
@@ -52,11 +53,10 @@ class ServiceSource:
 
     async def act(self, match_id: str, token: str, action: dict[str, Any], version: int,
                   client_id: str | None, address: str = "-") -> int:
-        colour = await self.service.authenticate(match_id, token)
+        # The REST route's steps in its order: count the write, then prove the seat.
         if self.limiter is not None:
-            from app.matches.service import hash_token
-
-            self.limiter.hit(f"addr:{address}", f"seat:{hash_token(token)[:24]}")
+            count_write(self.limiter, address, token)
+        colour = await self.service.authenticate(match_id, token)
         acted = await self.service.act(match_id, colour, action, version, client_id)
         return int(acted.version)
 

@@ -194,12 +194,13 @@ async def test_draw_offer_decline_and_accept(api: Api) -> None:
 
 async def test_claim_after_the_opponent_is_gone(api: Api, service: MatchService) -> None:
     time = FakeTime(service)
-    game = await api.start()
+    game = await api.start(time_control={"type": "realtime", "minutes": 10, "increment": 0})
     await api.setups(game)
+    await api.act(game, "white", {"type": "pass"})  # Black is to move, and goes away
     claim = f"/api/v1/matches/{game.id}/claim"
     early = await api.client.post(claim, json={"result": "win"}, headers=game.auth("white"))
     assert early.status_code == 403
-    time.advance(61)
+    time.advance(61)  # past the real-time default of 60 s, within Black's 10 minutes
     await api.legal(game, "white")  # White is here; Black has not been seen for 61 s
     r = await api.client.post(claim, json={"result": "win"}, headers=game.auth("white"))
     assert r.status_code == 200, r.text
