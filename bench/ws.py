@@ -464,7 +464,7 @@ def measure_bus(pool: Any, procs: int, writers: int, warm: float, window: float,
     asyncio.run(api._pg(f'CREATE DATABASE "{db}"'))
     procs_up: list[subprocess.Popen[bytes]] = []
     try:
-        bases = {}
+        bases, pids = {}, {}
         for label, bus, extra in (("without", "memory", 0), ("with", "postgres", 1)):
             env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "REALTIME_BUS": bus}
             for k in range(1 + extra):
@@ -473,10 +473,11 @@ def measure_bus(pool: Any, procs: int, writers: int, warm: float, window: float,
                 procs_up.append(proc)
                 api.wait_ready(f"http://127.0.0.1:{port}/api/v1/matches?limit=1", proc)
                 if k == 0:
-                    bases[label] = f"http://127.0.0.1:{port}"
+                    bases[label], pids[label] = f"http://127.0.0.1:{port}", proc.pid
         heard = NotifyCounter(PG + "/" + db)
         for label in ["without", "with", "with", "without"] * rounds:
-            load = api.run_load(pool, procs, "app", bases[label], writers, None, warm, window)
+            load = api.run_load(pool, procs, "app", bases[label], writers, None, warm, window,
+                                pids[label])
             out["runs"][label].append(load["per_second"])
             print(f"  {label} the bus: {load['per_second']:.0f} actions/s "
                   f"(p50 {load['p50_ms']:.2f} ms)", flush=True)
