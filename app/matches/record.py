@@ -102,6 +102,10 @@ class Record:
             self.view_of = self.state
         return self.view
 
+    def due(self, now_ms: int) -> bool:
+        """Whether something falls due by itself now: a flag, a join timeout."""
+        return self.due_at_ms is not None and self.due_at_ms <= now_ms and self.status != "finished"
+
     def seat_to_move(self) -> str | None:
         if self.status != "active" or self.state.over:
             return None

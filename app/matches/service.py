@@ -180,7 +180,7 @@ class MatchService:
     async def _settled(self, match_id: str, with_seats: bool = True) -> Record:
         """The stored match, with a fallen flag or a join timeout applied (R16)."""
         rec = await self._get(match_id, fresh=True, with_seats=with_seats)
-        if rec.due_at_ms is not None and rec.due_at_ms <= self.now_ms() and rec.status != "finished":
+        if rec.due(self.now_ms()):
             rec, _ = await self._mutate(match_id, _nothing)
         return rec
 
@@ -199,7 +199,7 @@ class MatchService:
     async def log(self, match_id: str, since: int = 0) -> list[dict[str, Any]]:
         """The action log (`GET /matches/{id}/actions`)."""
         cached = self._cache.get(match_id)
-        if cached is None or (cached.due_at_ms is not None and cached.due_at_ms <= self.now_ms()):
+        if cached is None or cached.due(self.now_ms()):
             await self._settled(match_id)
         rows = await store.log(self.engine, match_id, since)
         if rows is None:
@@ -246,7 +246,7 @@ class MatchService:
             if cached is not None:
                 rec.view_of, rec.view = cached.view_of, cached.view
             self._cache.put(rec)
-            if rec.due_at_ms is not None and rec.due_at_ms <= now and rec.status != "finished":
+            if rec.due(now):
                 rec, _ = await self._mutate(rec.id, _nothing)
             out.append(self.present(rec, now))
         next_cursor = _make_cursor(rows[-1].created_at, rows[-1].id) if more and rows else None
@@ -574,7 +574,7 @@ class MatchService:
             flagged = rec.clock.flagged(now)
             if flagged is not None:
                 self._end(rec, flagged, {"type": "timeout"}, now, automatic=True)
-        elif rec.status == "waiting" and rec.due_at_ms is not None and rec.due_at_ms <= now:
+        elif rec.status == "waiting" and rec.due(now):
             self._end(rec, None, {"type": "abort"}, now, automatic=True)
 
     def _guard_running(self, rec: Record) -> None:

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from .minions import FEY, KNIGHT_LEAPS, LEAPS, SLIDES, TYPES, backrow, owner_of, type_of
+from .errors import IllegalAction
+from .minions import (
+    FEY,
+    KNIGHT_LEAPS,
+    LEAPS,
+    SLIDES,
+    SQUARE_NAMES,
+    TYPES,
+    backrow,
+    owner_of,
+    type_of,
+)
 
 
 def destinations(
@@ -56,22 +67,20 @@ def destinations(
 
 def refusal(
     arena: tuple[int, ...], wards: int, square: int, target: int, knight: bool, capture: bool
-) -> str:
-    """Why the minion on `square` may not move to `target`: a rule-naming sentence."""
-    from .minions import SQUARE_NAMES
-
+) -> IllegalAction:
+    """Why the minion on `square` may not move to `target`, naming the rule."""
     piece = arena[square]
     name = TYPES[type_of(piece)]
     found = arena[target]
     a, b = SQUARE_NAMES[square], SQUARE_NAMES[target]
     if found and owner_of(found) == owner_of(piece):
-        return f"R3: a minion never moves onto its owner's minion ({b})"
+        return IllegalAction("R3", f"a minion never moves onto its owner's minion ({b})")
     if found and not capture:
-        return f"R14: this move may not capture, and {b} is occupied"
+        return IllegalAction("R14", f"this move may not capture, and {b} is occupied")
     if found and (wards >> target) & 1:
-        return f"R14: the minion on {b} is warded by the Force Mage and cannot be captured"
+        return IllegalAction("R14", f"the minion on {b} is warded by the Force Mage and cannot be captured")
     if target in destinations(arena, wards, square, knight, capture, backrow_rule=False):
         own = backrow(owner_of(piece)) + 1
-        return (f"R4: a {name} on its own backrow (rank {own}) cannot reach the opponent's "
-                f"backrow in one move")
-    return f"R3: a {name} cannot move from {a} to {b}"
+        return IllegalAction("R4", f"a {name} on its own backrow (rank {own}) cannot reach the "
+                                   f"opponent's backrow in one move")
+    return IllegalAction("R3", f"a {name} cannot move from {a} to {b}")

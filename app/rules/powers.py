@@ -277,12 +277,18 @@ def use(s: State, colour: int, mage: int, piece: int, power: Power) -> None:
     Returns normally when the removed minion stays in its owner's reserve;
     the Magus and the Conjurer take it from there themselves.
     """
+    _use_as(s, colour, mage, piece, mage, power)
+
+
+def _use_as(s: State, colour: int, left: int, piece: int, mage: int, power: Power) -> None:
+    """Use `mage`'s power for a minion that left chamber `left` (the same mage,
+    or the Dream Lord's chamber when it borrows `mage`)."""
     assert power is not None
     forms = FORMS[mage]
     if power[0] not in forms:
         shapes = " or ".join(SHAPES[f] for f in forms)
         raise IllegalAction(_rule(mage), f"the {_name(mage)}'s power takes {shapes}")
-    _USE[mage](s, colour, mage, piece, power)
+    _USE[mage](s, colour, left, piece, power)
 
 
 def _require(condition: bool, rule: str, detail: str) -> None:
@@ -300,12 +306,7 @@ def _check_mover(s: State, sq: int, colour: int, rule: str, who: str) -> None:
 
 def _check_move(s: State, a: int, b: int, knight: bool, capture: bool) -> None:
     if b not in destinations(s.arena, s.wards, a, knight, capture):
-        raise_refusal(refusal(s.arena, s.wards, a, b, knight, capture))
-
-
-def raise_refusal(sentence: str) -> None:
-    rule, _, detail = sentence.partition(": ")
-    raise IllegalAction(rule, detail)
+        raise refusal(s.arena, s.wards, a, b, knight, capture)
 
 
 def _check_summon(s: State, colour: int, kind: int, sq: int) -> None:
@@ -467,18 +468,8 @@ def _use_dream_lord(s: State, colour: int, mage: int, piece: int, power: Power) 
     _require(borrowed in CHAOS_MAGES, "R14", f"the Dream Lord borrows chaos mages only, not the {_name(borrowed)}")
     _require(borrowed != DREAM_LORD and s.seat[borrowed] == OFF, "R14",
              f"the Dream Lord borrows a chaos mage not in play; the {_name(borrowed)} is in play")
-    _use_borrowed(s, colour, mage, piece, borrowed, inner)
-
-
-def _use_borrowed(s: State, colour: int, mage: int, piece: int, borrowed: int, inner: Power) -> None:
-    # The borrowed power acts as if the minion left the Dream Lord's chamber:
-    # `mage` stays the chamber it left (the Magus may not send it back there).
-    assert inner is not None
-    forms = FORMS[borrowed]
-    if inner[0] not in forms:
-        shapes = " or ".join(SHAPES[f] for f in forms)
-        raise IllegalAction("R14", f"the {_name(borrowed)}'s power takes {shapes}")
-    _USE[borrowed](s, colour, mage, piece, inner)
+    # As if the minion left the Dream Lord's chamber: the Magus may not send it back there.
+    _use_as(s, colour, mage, piece, borrowed, inner)
 
 
 _USE: dict[int, Callable[[State, int, int, int, Power], None]] = {
