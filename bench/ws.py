@@ -428,7 +428,7 @@ class NotifyCounter:
     def __init__(self, dsn: str) -> None:
         import threading
 
-        self.count, self.dsn = 0, dsn
+        self.count, self.notifies, self.dsn = 0, 0, dsn
         self.done = threading.Event()
         self.thread = threading.Thread(target=lambda: asyncio.run(self._listen()), daemon=True)
         self.thread.start()
@@ -442,6 +442,7 @@ class NotifyCounter:
 
         def heard(*args: Any) -> None:
             self.count += args[3].count("v|")
+            self.notifies += 1
 
         await conn.add_listener(CHANNEL, heard)
         while not self.done.is_set():
@@ -454,6 +455,19 @@ class NotifyCounter:
         return self.count
 
 
+def postgres_cpu() -> float:
+    """CPU seconds used so far by every Postgres process (Linux /proc)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "postgres":
+                    total += api.cpu_seconds(int(entry.name))
+            except OSError:
+                continue
+    return total
+
+
 def measure_bus(pool: Any, procs: int, writers: int, warm: float, window: float,
                 rounds: int) -> dict[str, Any]:
     """Both servers up at once on one database (the bus's with a second process that
@@ -464,24 +478,36 @@ def measure_bus(pool: Any, procs: int, writers: int, warm: float, window: float,
     asyncio.run(api._pg(f'CREATE DATABASE "{db}"'))
     procs_up: list[subprocess.Popen[bytes]] = []
     try:
-        bases, pids = {}, {}
+        bases, pids, labels = {}, {}, {}
         for label, bus, extra in (("without", "memory", 0), ("with", "postgres", 1)):
             env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "REALTIME_BUS": bus}
             for k in range(1 + extra):
                 port = api.free_port()
                 proc = start_app(port, env)
                 procs_up.append(proc)
+                labels[proc.pid] = label
                 api.wait_ready(f"http://127.0.0.1:{port}/api/v1/matches?limit=1", proc)
                 if k == 0:
                     bases[label], pids[label] = f"http://127.0.0.1:{port}", proc.pid
         heard = NotifyCounter(PG + "/" + db)
+        cpu: dict[str, list[float]] = {"with": [], "without": []}
         for label in ["without", "with", "with", "without"] * rounds:
+            # CPU of every process the configuration runs (its servers and all of
+            # Postgres) per action: steadier than throughput on a shared machine.
+            mine = [p.pid for p in procs_up if labels[p.pid] == label]
+            before = sum(api.cpu_seconds(pid) for pid in mine) + postgres_cpu()
             load = api.run_load(pool, procs, "app", bases[label], writers, None, warm, window,
                                 pids[label])
+            used = sum(api.cpu_seconds(pid) for pid in mine) + postgres_cpu() - before
+            actions = load["per_second"] * (window + warm + 1.0)  # the run's whole length, roughly
+            cpu[label].append(1000 * used / max(1.0, actions))
             out["runs"][label].append(load["per_second"])
             print(f"  {label} the bus: {load['per_second']:.0f} actions/s "
-                  f"(p50 {load['p50_ms']:.2f} ms)", flush=True)
+                  f"(p50 {load['p50_ms']:.2f} ms, servers + Postgres CPU {cpu[label][-1]:.3f} ms/action)",
+                  flush=True)
         out["announcements_heard"] = heard.stop()
+        out["notifies_heard"] = heard.notifies
+        out["cpu_ms_per_action"] = {k: statistics.fmean(v) for k, v in cpu.items()}
     finally:
         for proc in procs_up:
             api.stop_server(proc)
@@ -489,7 +515,10 @@ def measure_bus(pool: Any, procs: int, writers: int, warm: float, window: float,
     out["with"] = statistics.fmean(out["runs"]["with"])
     out["without"] = statistics.fmean(out["runs"]["without"])
     out["ratio"] = out["with"] / out["without"]
-    print(f"  {out['announcements_heard']} announcements heard on the bus's channel", flush=True)
+    print(f"  {out['announcements_heard']} announcements heard on the bus's channel in "
+          f"{out['notifies_heard']} NOTIFYs; CPU per action "
+          f"{out['cpu_ms_per_action']['with']:.3f} ms with the bus, "
+          f"{out['cpu_ms_per_action']['without']:.3f} ms without", flush=True)
     return out
 
 
@@ -546,7 +575,7 @@ def main() -> int:
                              f"= {fan['expected']}", fan["delivered"] == fan["expected"]))
             if "bus" in only:
                 print("bus: 16 writers on PostgreSQL", flush=True)
-                warm, window, rounds = (1.0, 3.0, 1) if args.quick else (1.0, 6.0, 2)
+                warm, window, rounds = (1.0, 3.0, 1) if args.quick else (1.0, 5.0, 4)
                 bus = results["bus"] = measure_bus(pool, 2, 16, warm, window, rounds)
                 rows.append(("actions/s at 16 writers", f"{bus['with']:.0f}",
                              f"{bus['without']:.0f}", f"{bus['ratio']:.2f}x", ">= 0.90x",
