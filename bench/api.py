@@ -28,7 +28,8 @@ version is checked against the mirror), so every timed request is one action.
 Goals (issue 3): actions/s >= 0.7 x the yardstick's requests/s; p50 submit
 latency <= 1.3 x the yardstick's; p99 <= 5 ms at half of peak load. The table
 is printed and written to bench/results/api.json. `--profile` runs the server
-under cProfile and prints its hot spots.
+under cProfile and prints its hot spots. `--sweep 100,200,400` adds p50/p99 of
+both servers at those paced rates: how low this machine's latency tail goes.
 """
 
 from __future__ import annotations
@@ -299,6 +300,8 @@ def main() -> int:
     ap.add_argument("--profile", action="store_true", help="run the server under cProfile")
     ap.add_argument("--clients", type=int, default=32)
     ap.add_argument("--procs", type=int, default=2, help="client processes")
+    ap.add_argument("--sweep", metavar="RATES", help="also measure p50/p99 of both servers at these "
+                    "paced rates (comma-separated requests/s): where this machine's latency floor lies")
     args = ap.parse_args()
     warm, measure = (1.0, 3.0) if args.quick else (3.0, 12.0)
     budget = 120 if args.quick else 420
@@ -336,6 +339,13 @@ def main() -> int:
             print(f"  app at {half:.0f}/s:  p99 {app_half['p99_ms']:.2f} ms", flush=True)
             yard_half = run_load(pool, args.procs, "yardstick", yard_base, args.clients,
                                  yard_peak["per_second"] / 2, warm, measure, yard_proc.pid)
+            sweep = []
+            for rate in [float(r) for r in args.sweep.split(",")] if args.sweep else []:
+                for kind, base, pid in (("yardstick", yard_base, yard_proc.pid), ("app", app_base, app_proc.pid)):
+                    got = run_load(pool, args.procs, kind, base, args.clients, rate, 2.0, 8.0, pid)
+                    sweep.append({"kind": kind, "rate": rate, **got})
+                    print(f"  sweep: {kind:9} at {rate:5.0f}/s: p50 {got['p50_ms']:.2f} ms, "
+                          f"p99 {got['p99_ms']:.2f} ms", flush=True)
     finally:
         stop_server(app_proc)
         stop_server(yard_proc)
@@ -372,7 +382,7 @@ def main() -> int:
         "quick": args.quick, "clients": args.clients, "client_processes": args.procs,
         "window_seconds": measure, "cpus": os.cpu_count(),
         "yardstick_peak": yard_peak, "app_peak": app_peak,
-        "app_half_load": app_half, "yardstick_half_load": yard_half,
+        "app_half_load": app_half, "yardstick_half_load": yard_half, "sweep": sweep,
         "ratios": {"throughput": ratio_tp, "p50": ratio_p50},
         "goals": {r[0]: {"value": r[1], "goal": r[4], "pass": r[5]} for r in rows},
     }, indent=2))
