@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.db.outage import DATABASE_ERRORS, RETRY_AFTER_SECONDS, database_unavailable
 from app.matches.errors import RateLimited, ServiceError
 
 from .schemas import ErrorBody
@@ -18,7 +19,7 @@ log = logging.getLogger(__name__)
 
 _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
                405: "method_not_allowed", 409: "conflict", 413: "too_large", 422: "bad_request",
-               429: "rate_limited"}
+               429: "rate_limited", 503: "unavailable"}
 
 _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
     400: {"bad_request": {"error": "bad_request", "detail": "body.version: Field required"}},
@@ -33,18 +34,22 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
     422: {"illegal_action": {"error": "illegal_action",
                              "detail": "R4: a construct on its own backrow cannot reach the opponent's backrow"}},
     429: {"rate_limited": {"error": "rate_limited", "detail": "too many writes; try again in 3 s"}},
+    503: {"unavailable": {"error": "unavailable", "detail": "the database is out of reach for a moment; "
+                          "retry (an action with the same id, which never applies twice)"}},
 }
 _DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or unknown fields",
                  401: "Missing or wrong seat token", 403: "Not this seat's turn, or not allowed now",
                  404: "No such match", 409: "Stale version, seat taken or match over",
                  422: "An action the rules forbid; the detail names the rule",
-                 429: "Too many writes; see Retry-After"}
+                 429: "Too many writes; see Retry-After",
+                 503: "The database is out of reach for a moment; retry after Retry-After"}
 
 
 def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI documentation of the errors a route may answer, with examples."""
+    """OpenAPI documentation of the errors a route may answer, with examples
+    (503 on every route: each one reads or writes the database)."""
     out: dict[int | str, dict[str, Any]] = {}
-    for status in statuses:
+    for status in (*statuses, 503):
         out[status] = {
             "model": ErrorBody, "description": _DESCRIPTIONS[status],
             "content": {"application/json": {"examples": {
@@ -69,6 +74,19 @@ def service_error_response(exc: ServiceError) -> JSONResponse:
 
 def internal_error_response() -> JSONResponse:
     return error_response(500, "internal_error", "the server failed; the error is logged")
+
+
+UNAVAILABLE = ("the database is out of reach for a moment; retry "
+               "(an action with the same id, which never applies twice)")
+
+
+def unexpected_error_response(exc: BaseException, where: str) -> JSONResponse:
+    """503 when the database is out of reach (a client may retry), else 500 (a bug)."""
+    if database_unavailable(exc):
+        log.warning("database out of reach on %s: %r", where, exc)
+        return error_response(503, "unavailable", UNAVAILABLE, retry_after=RETRY_AFTER_SECONDS)
+    log.error("unhandled error on %s", where, exc_info=exc)
+    return internal_error_response()
 
 
 def _where(loc: tuple[Any, ...]) -> str:
@@ -134,7 +152,14 @@ def install(app: FastAPI) -> None:
             response.headers.update(exc.headers)
         return response
 
+    async def database_error(request: Request, exc: Exception) -> JSONResponse:
+        return unexpected_error_response(exc, f"{request.method} {request.url.path}")
+
+    # Handled here rather than by the catch-all below, which answers and then
+    # re-raises (so the server logs a crash): a database out of reach is no crash.
+    for kind in DATABASE_ERRORS:
+        app.add_exception_handler(kind, database_error)
+
     @app.exception_handler(Exception)
     async def bug(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return internal_error_response()
+        return unexpected_error_response(exc, f"{request.method} {request.url.path}")

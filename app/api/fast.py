@@ -21,7 +21,6 @@ both ways and compares the answers.
 from __future__ import annotations
 
 import json
-import logging
 import re
 from typing import Any
 
@@ -30,10 +29,9 @@ from pydantic import ValidationError
 from app.matches.errors import ServiceError
 
 from .deps import count_write
-from .errors import internal_error_response, service_error_response
+from .errors import service_error_response, unexpected_error_response
 from .schemas import Play
 
-log = logging.getLogger(__name__)
 PATH = re.compile(r"/api/v1/matches/([^/]+)/actions")
 _JSON = (b"content-type", b"application/json")
 
@@ -96,9 +94,8 @@ async def _play(app: Any, stack: Any, match_id: str, scope: dict[str, Any], rece
         acted = await service.act(match_id, colour, play.action, play.version, play.id)
     except ServiceError as exc:
         return await service_error_response(exc)(scope, receive, send)
-    except Exception:
-        log.exception("unhandled error on POST %s", scope["path"])
-        return await internal_error_response()(scope, receive, send)
+    except Exception as exc:
+        return await unexpected_error_response(exc, f"POST {scope['path']}")(scope, receive, send)
     if acted.match_json is not None:
         text = b'{"match":' + acted.match_json.encode() + b"}"
     else:

@@ -17,9 +17,12 @@ from urllib.parse import parse_qs, urlsplit
 
 from starlette.routing import WebSocketRoute
 
+from app.db.outage import database_unavailable
 from app.matches.errors import ServiceError
 from app.matches.ids import is_client_id, is_match_id
 from app.realtime.hub import Hub, Subscriber
+
+from .errors import UNAVAILABLE
 
 log = logging.getLogger("magery.realtime")
 PATH = "/api/v1/matches/{match_id}/ws"
@@ -159,7 +162,10 @@ class MatchSocket:
             except ServiceError as exc:
                 return await self._error(hub, gate, sub, ref, exc.code, exc.detail,
                                          exc.extra.get("version"))
-            except Exception:  # the server's fault (REST would answer 500): say so, live on
+            except Exception as exc:  # REST would answer 503 or 500: say so, live on
+                if database_unavailable(exc):
+                    log.warning("database out of reach for an action over a websocket: %r", exc)
+                    return await self._error(hub, gate, sub, ref, "unavailable", UNAVAILABLE)
                 log.exception("action over a websocket failed")
                 return await self._error(hub, gate, sub, ref, "internal_error",
                                          "the server failed to handle this action; try again")
