@@ -23,6 +23,7 @@ from sqlalchemy import (
     Table,
     TypeDecorator,
     UniqueConstraint,
+    func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -96,13 +97,16 @@ class Seat(Base):
 
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
     colour: Mapped[str] = mapped_column(String(8), primary_key=True)
-    name: Mapped[str] = mapped_column(String(64), index=True)
+    name: Mapped[str] = mapped_column(String(64))
     # sha256 hex of the seat's token; null for a bot.
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)  # bot level, null for a person
     connected: Mapped[bool] = mapped_column(Boolean, default=False)
     last_seen: Mapped[datetime] = mapped_column(UTCDateTime)
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+    # The match list's player filter compares lower(name) (migration 0002).
+    __table_args__ = (Index("ix_seats_name_lower", func.lower(name)),)
 
 
 class ActionEntry(Base):
