@@ -153,7 +153,8 @@ def install(app: FastAPI) -> None:
         return response
 
     async def database_error(request: Request, exc: Exception) -> JSONResponse:
-        return unexpected_error_response(exc, f"{request.method} {request.url.path}")
+        method = getattr(request, "method", "WEBSOCKET")  # a handler may be handed a WebSocket
+        return unexpected_error_response(exc, f"{method} {request.url.path}")
 
     # Handled here rather than by the catch-all below, which answers and then
     # re-raises (so the server logs a crash): a database out of reach is no crash.

@@ -59,7 +59,12 @@ class MatchSocket:
         del admitted
         try:
             if seat is not None and sub.room.local[seat] == 1:
-                await hub.source.seat_presence(match_id, seat, True)
+                try:
+                    await hub.source.seat_presence(match_id, seat, True)
+                except Exception as exc:  # presence is noted again at the next heartbeat
+                    if not database_unavailable(exc):
+                        raise
+                    log.warning("database out of reach noting a seat present: %r", exc)
             settings = state.settings
             window, used = time.monotonic(), 0
             while True:
@@ -120,6 +125,14 @@ class MatchSocket:
                 "bad_request: since must be a version number"
         except ServiceError as exc:
             refusal = f"{exc.code}: {exc.detail}"
+        except Exception as exc:
+            if not database_unavailable(exc):
+                raise
+            log.warning("database out of reach for a websocket: %r", exc)
+            await send({"type": "websocket.accept"})
+            # 1013 (try again later): the client reconnects after a pause.
+            await send({"type": "websocket.close", "code": 1013, "reason": "unavailable: retry shortly"})
+            return None
         await send({"type": "websocket.accept"})
         if refusal is not None:  # accepted first so that the reason reaches the client
             await send({"type": "websocket.close", "code": 1008, "reason": refusal[:120]})

@@ -11,6 +11,8 @@ logged with its stack.
 
 from __future__ import annotations
 
+import errno
+import socket
 import sqlite3
 
 import asyncpg
@@ -33,19 +35,25 @@ DATABASE_ERRORS: tuple[type[Exception], ...] = (
     sqlalchemy.exc.SQLAlchemyError, asyncpg.exceptions.PostgresError, asyncpg.exceptions.InterfaceError,
     sqlite3.Error, OSError,
 )
-_SQLITE_BUSY = ("database is locked", "database is busy", "unable to open database file")
+# Not "unable to open database file": that is a wrong path far more often than a
+# moment's outage, and a 503 would hide it.
+_SQLITE_BUSY = ("database is locked", "database is busy")
+_NETWORK_ERRNOS = {errno.ECONNREFUSED, errno.ECONNRESET, errno.EHOSTUNREACH, errno.ENETUNREACH,
+                   errno.ETIMEDOUT, errno.ECONNABORTED}
 
 
 def database_unavailable(exc: BaseException) -> bool:
-    """Whether `exc` (or what it wraps) says the database is out of reach for now."""
+    """Whether `exc`, or what it wraps (SQLAlchemy's `.orig`, `raise … from`), says
+    the database is out of reach for now. An error merely raised while handling
+    another (`__context__`) is judged on its own."""
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
         seen.add(id(current))
         if _out_of_reach(current):
             return True
-        orig = getattr(current, "orig", None)  # SQLAlchemy's wrapper of the driver's error
-        current = orig if isinstance(orig, BaseException) else (current.__cause__ or current.__context__)
+        orig = getattr(current, "orig", None)
+        current = orig if isinstance(orig, BaseException) else current.__cause__
     return False
 
 
@@ -54,12 +62,16 @@ def _out_of_reach(exc: BaseException) -> bool:
         return True
     if isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated:
         return True
+    if isinstance(exc, asyncpg.exceptions.ProtocolViolationError):  # 08P01: ours, a bug
+        return False
     if isinstance(exc, _ASYNCPG):
         return True
     if isinstance(exc, asyncpg.exceptions.InterfaceError) and "connection is closed" in str(exc):
         return True
-    if isinstance(exc, ConnectionError | TimeoutError):  # refused, reset; connect timed out
+    if isinstance(exc, ConnectionError | TimeoutError | socket.gaierror):  # refused, reset, no such host
         return True
+    if isinstance(exc, OSError) and (exc.errno in _NETWORK_ERRNOS or str(exc).startswith("Multiple exceptions")):
+        return True  # unreachable; every address of a host (IPv6 and IPv4) refused
     if isinstance(exc, sqlite3.OperationalError):
         return any(text in str(exc) for text in _SQLITE_BUSY)
     return False

@@ -169,9 +169,17 @@ class PostgresBus:
                     break
                 batch.append(line)
                 size += len(line) + 1
-            assert self._notify is not None
-            await self._notify.execute("SELECT pg_notify($1, $2)", CHANNEL, "\n".join(batch))
-            # `send` may have dropped the oldest while this was in flight (MAX_PENDING).
-            sent = min(len(batch), len(self._pending))
-            del self._pending[:sent]
+            # Out of the queue before the await: `send` may drop the oldest meanwhile
+            # (MAX_PENDING), and what it drops must not be what this sends.
+            del self._pending[:len(batch)]
             count -= len(batch)
+            assert self._notify is not None
+            try:
+                # Bounded: a half-open link would otherwise hold every announcement
+                # until TCP gives up; the send loop reconnects instead.
+                await asyncio.wait_for(
+                    self._notify.execute("SELECT pg_notify($1, $2)", CHANNEL, "\n".join(batch)),
+                    self._check_seconds)
+            except BaseException:
+                self._pending[:0] = batch  # still to send, oldest first
+                raise

@@ -3,6 +3,9 @@ match: once it is back, the same action lands as if nothing had happened."""
 
 from __future__ import annotations
 
+import errno
+import socket
+import sqlite3
 from typing import Any
 
 import asyncpg
@@ -87,3 +90,32 @@ def test_a_wrapped_cause_is_found() -> None:
             raise RuntimeError("while saving") from inner
     except RuntimeError as outer:
         assert database_unavailable(outer)
+
+
+@pytest.mark.parametrize("error", [
+    socket.gaierror(-2, "Name or service not known"),  # docker-compose's `db` while it is down
+    OSError("Multiple exceptions: [Errno 111] Connect call failed ('::1', 5432, 0, 0), "
+            "[Errno 111] Connect call failed ('127.0.0.1', 5432)"),
+    OSError(errno.EHOSTUNREACH, "No route to host"),
+])
+def test_every_way_of_not_reaching_the_host_counts(error: BaseException) -> None:
+    assert database_unavailable(error)
+
+
+@pytest.mark.parametrize("error", [
+    asyncpg.exceptions.ProtocolViolationError("bind message supplies 2 parameters"),  # our bug
+    sqlite3.OperationalError("unable to open database file"),  # a wrong path, not a moment's outage
+    OSError(errno.ENOENT, "No such file or directory"),
+])
+def test_bugs_that_look_like_outages_stay_bugs(error: BaseException) -> None:
+    assert not database_unavailable(error)
+
+
+def test_an_error_merely_raised_while_handling_an_outage_is_judged_on_its_own() -> None:
+    try:
+        try:
+            raise ConnectionRefusedError(111, "Connection refused")
+        except ConnectionError:
+            raise KeyError("a bug in the handler")  # noqa: B904 (the point of the test)
+    except KeyError as bug:
+        assert not database_unavailable(bug)
