@@ -222,6 +222,7 @@ class Room:
         self._snapshot_head: str | None = None
         self.local = {"white": 0, "black": 0, "spectators": 0}
         self.remote: dict[str, tuple[int, int, int]] = {}
+        self.remote_heard: dict[str, float] = {}  # when each other process last said its counts
         self.shown: tuple[bool, bool, int] | None = None  # the presence last broadcast
         self.announced: tuple[int, int, int] | None = None  # the counts last sent on the bus
         self.presence_timer: asyncio.TimerHandle | None = None
@@ -475,8 +476,10 @@ class Hub:
         before = room.remote.get(message.origin, (0, 0, 0))
         if any(counts):
             room.remote[message.origin] = counts
+            room.remote_heard[message.origin] = time.monotonic()
         else:
             room.remote.pop(message.origin, None)
+            room.remote_heard.pop(message.origin, None)
         if message.hello:
             room.announced = None  # say what this process holds
         room.presence_changed(seats=message.hello or counts[:2] != before[:2])
@@ -486,6 +489,7 @@ class Hub:
         for room in self.rooms.values():
             room.state = None  # it may be behind: the next snapshot comes from the database
             room.remote.clear()
+            room.remote_heard.clear()
             room.hello = True
             room.presence_changed(seats=True)
             for sub in room.subscribers:
@@ -493,12 +497,33 @@ class Hub:
 
     # -- heartbeat -------------------------------------------------------------
 
+    def _refresh_presence(self, now: float) -> None:
+        """Say again what this process holds, and forget what another process has
+        not said for three rounds: a process that died said no goodbye, and its
+        spectators and seats would otherwise count for ever."""
+        for room in self.rooms.values():
+            if not room.subscribers:
+                continue
+            local = room.local
+            self.bus.send(Presence(self.origin, room.match_id, local["white"], local["black"],
+                                   local["spectators"]))
+            gone = [origin for origin, heard in room.remote_heard.items()
+                    if now - heard > 3 * self.ping_seconds]
+            for origin in gone:
+                del room.remote_heard[origin]
+                room.remote.pop(origin, None)
+            if gone:
+                room.presence_changed(seats=True)
+
     async def _beat(self) -> None:
         tick = max(0.05, min(self.ping_seconds, self.dead_after) / 5)
-        touched = time.monotonic()
+        touched = refreshed = time.monotonic()
         while True:
             await asyncio.sleep(tick)
             now = time.monotonic()
+            if now - refreshed >= self.ping_seconds:
+                refreshed = now
+                self._refresh_presence(now)
             seats: list[tuple[str, str]] = []
             for room in list(self.rooms.values()):
                 for sub in list(room.subscribers):

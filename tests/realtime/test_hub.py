@@ -234,3 +234,33 @@ async def test_a_room_too_far_behind_the_log_starts_its_sockets_afresh() -> None
     assert [m["type"] for m in watcher.got if m["type"] != "presence"][-1] == "snapshot"
     await here.close()
     await there.close()
+
+
+async def test_a_process_that_vanished_stops_counting_and_a_live_one_keeps_counting() -> None:
+    log = Log()
+    channel: list[Any] = []
+    here = Hub(log, MemoryBus(channel), ping_seconds=0.1, dead_after_seconds=100)
+    there = Hub(log, MemoryBus(channel), ping_seconds=0.1, dead_after_seconds=100)
+    await here.start()
+    await there.start()
+    watcher = Socket()
+    here.join("m1", watcher, None, None)
+    for _ in range(3):
+        there.join("m1", Socket(), None, None)
+    there.join("m1", Socket(), "black", None)
+
+    def shown() -> tuple[int, bool]:
+        last = [m for m in watcher.got if m.get("type") == "presence"][-1]
+        return last["spectators"], last["players"]["black"]["connected"]
+
+    await settle(0.3)
+    assert shown() == (4, True)
+    await settle(0.6)  # several refresh rounds: a process that keeps saying so still counts
+    assert shown() == (4, True)
+    # `there` dies without a word: its bus leaves the channel, its heartbeat stops.
+    assert there._heartbeat is not None
+    there._heartbeat.cancel()
+    channel.remove(there.bus._mine)  # type: ignore[attr-defined]
+    await settle(0.6)
+    assert shown() == (1, False)
+    await here.close()
