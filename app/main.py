@@ -24,6 +24,7 @@ from app.config import Settings, get_settings
 from app.db import make_engine, upgrade
 from app.matches import MatchService, NullPublisher
 from app.matches.sweeper import sweep_forever
+from app.redact import install as install_redaction
 
 DESCRIPTION = """Magery Online: play Magery, the chess variant with worker placement, over HTTP.
 
@@ -62,6 +63,7 @@ def _freeze_startup_objects() -> None:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    install_redaction()  # seat tokens in websocket URLs never reach the logs
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

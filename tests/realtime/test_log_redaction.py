@@ -1,0 +1,62 @@
+"""A seat's token rides in the websocket URL (browsers cannot set headers on a
+socket); uvicorn logs that URL. A real server at log level info must not write
+the token anywhere."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+from app.redact import RedactTokens, redact
+
+from .test_processes import ROOT, free_port
+
+
+def test_redact_rewrites_every_token_value() -> None:
+    assert redact("/api/v1/matches/a/ws?since=3&token=Abc-_12&x=1") == \
+        "/api/v1/matches/a/ws?since=3&token=[redacted]&x=1"
+    assert redact('"WebSocket /m/ws?TOKEN=zz" 403') == '"WebSocket /m/ws?TOKEN=[redacted]" 403'
+    record = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1, '%s - "WebSocket %s"',
+                               ("1.2.3.4:5", "/ws?token=s3cret"), None)
+    assert RedactTokens().filter(record) and "s3cret" not in record.getMessage()
+
+
+async def test_a_real_server_logs_no_seat_token(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/m.sqlite3",
+           "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
+         "--log-level", "info"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+            for _ in range(100):
+                try:
+                    if (await http.get("/api/v1/matches?limit=1")).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                await asyncio.sleep(0.1)
+            created = (await http.post("/api/v1/matches", json={"options": {}, "seat": "white"})).json()
+        token, match_id = created["token"], created["match"]["id"]
+        async with connect(f"ws://127.0.0.1:{port}/api/v1/matches/{match_id}/ws?token={token}") as ws:
+            assert '"snapshot"' in await asyncio.wait_for(ws.recv(), 10)
+        async with connect(f"ws://127.0.0.1:{port}/api/v1/matches/{match_id}/ws?token=wrong{token}") as ws:
+            await asyncio.wait_for(ws.wait_closed(), 10)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=15)
+    log = out.decode()
+    assert "WebSocket /api/v1/matches/" in log  # the sockets were logged...
+    assert "token=[redacted]" in log
+    assert token not in log  # ...without the token
