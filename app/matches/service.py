@@ -387,8 +387,11 @@ class MatchService:
 
         async def decide(rec: Record, now: int) -> Acted | None:
             if version != rec.version:
-                if rec.entries:  # a flag fell just now: the action is too late
-                    raise MatchIsOver("time ran out before this action")
+                if rec.entries:  # a flag fell just now: too late, unless it landed before
+                    try:
+                        return await self._resent(rec, colour, wanted, version, client_id)
+                    except (StaleVersion, MatchIsOver):
+                        raise MatchIsOver("time ran out before this action") from None
                 if not await self._only_talk_since(rec, version):
                     return await self._resent(rec, colour, wanted, version, client_id)
             self._guard_running(rec)
@@ -440,10 +443,23 @@ class MatchService:
                 first = at
         if first is not None:
             landed, public = await store.answer_of(self.engine, rec.id, first.version)
+            await self._republish(rec.id, first.version)
             return Acted(public, landed, duplicate=True)
         if rec.status == "finished":
             raise MatchIsOver()
         raise StaleVersion(rec.version)
+
+    async def _republish(self, match_id: str, version: int) -> None:
+        """Publish again what landed from `version` on. A resend often follows an
+        answer lost after its commit, and then the updates never went out: without
+        this, watchers would wait for the next action to fill the gap. Each socket
+        skips what it has already."""
+        try:
+            updates = await self.updates_since(match_id, version - 1)
+            if updates:
+                await self.publisher.publish(match_id, updates)
+        except Exception:
+            log.exception("publishing again the updates of match %s failed", match_id)
 
     async def _only_talk_since(self, rec: Record, version: int) -> bool:
         """Whether every entry after `version` left the game as it was (a join, a

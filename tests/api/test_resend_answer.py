@@ -3,7 +3,8 @@ the same match state, even after the match has moved on."""
 
 from __future__ import annotations
 
-from tests.conftest import ROW, Api
+from app.matches import MatchService
+from tests.conftest import ROW, Api, FakeTime
 
 
 def _without_live(match: dict) -> dict:
@@ -52,3 +53,22 @@ async def test_abandonment_defaults_by_time_control(api: Api) -> None:
     assert untimed.match["options"]["abandon_seconds"] == 600
     assert realtime.match["options"]["abandon_seconds"] == 60
     assert correspondence.match["options"]["abandon_seconds"] is None
+
+
+async def test_a_resend_after_the_opponents_flag_fell_still_answers_as_the_first(
+        api: Api, service: MatchService) -> None:
+    time = FakeTime(service)
+    game = await api.start(time_control={"type": "realtime", "minutes": 1, "increment": 0})
+    await api.setups(game)
+    seen = game.version
+    first = await api.post(game, "white", {"type": "pass"}, id="w-pass")
+    assert first.status_code == 200, first.text
+    assert first.json()["match"]["to_move"] == "black"
+    time.advance(61)  # Black's flag falls while White's answer is lost on the way
+    again = await api.post(game, "white", {"type": "pass"}, version=seen, id="w-pass")
+    assert again.status_code == 200, again.text  # it landed: not "time ran out before it"
+    assert again.json()["match"]["version"] == first.json()["match"]["version"]
+    assert (await api.state(game))["result"] == {"winner": "white", "reason": "timeout"}
+    # An action that never landed is still too late.
+    late = await api.post(game, "black", {"type": "pass"}, version=seen + 1, id="b-late")
+    assert late.status_code == 409 and late.json()["error"] == "match_over"

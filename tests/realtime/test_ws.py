@@ -317,3 +317,28 @@ async def test_by_default_only_same_host_pages_and_non_browsers_may_open_sockets
         sock = await sockets(game.id, headers=headers)
         assert (await sock.receive())["type"] == "snapshot"
         await sock.close()
+
+
+async def test_a_resend_after_an_answer_lost_past_its_commit_reaches_the_watchers(
+        app: Any, api: Api, sockets: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.matches import store
+
+    game = await api.start()
+    watcher = await sockets(game.id)
+    await watcher.receive()  # the snapshot
+    real_save = store.save
+
+    async def commits_then_loses_the_link(*args: Any, **kwargs: Any) -> None:
+        await real_save(*args, **kwargs)
+        raise ConnectionResetError(104, "Connection reset by peer")
+
+    monkeypatch.setattr(store, "save", commits_then_loses_the_link)
+    lost = await api.post(game, "white", {"type": "setup", "backrow": ROW}, id="w-setup")
+    assert lost.status_code == 503, lost.text
+    monkeypatch.setattr(store, "save", real_save)
+    assert not [m for m in await watcher.nothing_for(0.2) if is_update(m)]  # landed, nobody told
+    again = await api.post(game, "white", {"type": "setup", "backrow": ROW}, id="w-setup")
+    assert again.status_code == 200, again.text
+    update, _ = await watcher.receive_until(is_update)
+    assert update["version"] == again.json()["match"]["version"] == game.version + 1
+    assert update["action"]["type"] == "setup" and update["player"] == "white"
