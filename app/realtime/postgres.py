@@ -71,9 +71,8 @@ class PostgresBus:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._tasks:  # bounded all the same: shutting down must not hang on the bus
+            await asyncio.wait(self._tasks, timeout=self._check_seconds)
         if self._pending and self._notify is not None and not self._notify.is_closed():
             with contextlib.suppress(Exception):
                 while self._pending:
@@ -101,12 +100,16 @@ class PostgresBus:
     async def _watch_loop(self) -> None:
         delay = 0.1
         while True:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._lost.wait(), self._check_seconds)
+            # asyncio.timeout, not wait_for, here and below: on Python 3.11 wait_for
+            # can swallow a cancel, and close() would wait for this loop in vain.
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self._check_seconds):
+                    await self._lost.wait()
             if not self._lost.is_set():
                 try:  # a half-open TCP link sends no termination: ask.
                     assert self._listen is not None
-                    await asyncio.wait_for(self._listen.fetchval("SELECT 1"), self._check_seconds)
+                    async with asyncio.timeout(self._check_seconds):
+                        await self._listen.fetchval("SELECT 1")
                     continue
                 except Exception:
                     self._lost.set()
@@ -176,10 +179,11 @@ class PostgresBus:
             assert self._notify is not None
             try:
                 # Bounded: a half-open link would otherwise hold every announcement
-                # until TCP gives up; the send loop reconnects instead.
-                await asyncio.wait_for(
-                    self._notify.execute("SELECT pg_notify($1, $2)", CHANNEL, "\n".join(batch)),
-                    self._check_seconds)
+                # until TCP gives up; the send loop reconnects instead. (Not wait_for:
+                # on Python 3.11 it can swallow a cancel that meets a finished NOTIFY,
+                # and close() would then wait for the send loop for ever.)
+                async with asyncio.timeout(self._check_seconds):
+                    await self._notify.execute("SELECT pg_notify($1, $2)", CHANNEL, "\n".join(batch))
             except BaseException:
                 self._pending[:0] = batch  # still to send, oldest first
                 raise

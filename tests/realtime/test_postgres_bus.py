@@ -100,3 +100,26 @@ async def test_what_is_dropped_while_a_notify_is_in_flight_is_never_what_it_sent
     await flushing
     assert slow.sent == ["\n".join(Announcement("o", "m", v).encode() for v in (1, 2, 3))]
     assert bus._pending == [Announcement("o", "m", v).encode() for v in (6, 7, 8, 9)]
+
+
+async def test_close_ends_even_when_a_task_of_the_bus_lost_its_cancel() -> None:
+    """On Python 3.11 asyncio.wait_for can swallow a cancel that meets a finished
+    call (a NOTIFY, a SELECT 1), leaving a loop of the bus running: close() must
+    end all the same, or the server's shutdown hangs."""
+    bus = PostgresBus("postgresql://unused", check_seconds=0.3)
+
+    async def deaf() -> None:
+        while True:
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                continue  # the cancel is lost
+
+    task = asyncio.create_task(deaf())
+    bus._tasks = [task]
+    await asyncio.sleep(0)
+    closing = asyncio.create_task(bus.close())
+    done, _ = await asyncio.wait([closing], timeout=5)
+    for stuck in (closing, task):  # whatever the outcome, leave nothing running
+        stuck.get_coro().close()  # type: ignore[union-attr]
+    assert closing in done  # it used to wait for the task for ever
