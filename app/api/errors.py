@@ -21,6 +21,9 @@ _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "
                405: "method_not_allowed", 409: "conflict", 413: "too_large", 422: "bad_request",
                429: "rate_limited", 503: "unavailable"}
 
+UNAVAILABLE = ("the database is out of reach for a moment; retry "
+               "(an action with the same id, which never applies twice)")
+
 _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
     400: {"bad_request": {"error": "bad_request", "detail": "body.version: Field required"}},
     401: {"unauthorized": {"error": "unauthorized", "detail": "this token holds no seat of this match"}},
@@ -34,8 +37,7 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
     422: {"illegal_action": {"error": "illegal_action",
                              "detail": "R4: a construct on its own backrow cannot reach the opponent's backrow"}},
     429: {"rate_limited": {"error": "rate_limited", "detail": "too many writes; try again in 3 s"}},
-    503: {"unavailable": {"error": "unavailable", "detail": "the database is out of reach for a moment; "
-                          "retry (an action with the same id, which never applies twice)"}},
+    503: {"unavailable": {"error": "unavailable", "detail": UNAVAILABLE}},
 }
 _DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or unknown fields",
                  401: "Missing or wrong seat token", 403: "Not this seat's turn, or not allowed now",
@@ -74,10 +76,6 @@ def service_error_response(exc: ServiceError) -> JSONResponse:
 
 def internal_error_response() -> JSONResponse:
     return error_response(500, "internal_error", "the server failed; the error is logged")
-
-
-UNAVAILABLE = ("the database is out of reach for a moment; retry "
-               "(an action with the same id, which never applies twice)")
 
 
 def unexpected_error_response(exc: BaseException, where: str) -> JSONResponse:

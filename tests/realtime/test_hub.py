@@ -164,12 +164,19 @@ async def test_since_replays_what_was_missed_or_sends_a_snapshot_when_too_old() 
     await hub.close()
 
 
-async def test_announcements_from_another_process_are_fetched_from_the_log() -> None:
-    log = Log()
+async def two_processes(log: Log, **options: Any) -> tuple[Hub, Hub, list[Any]]:
+    """Two started hubs on one in-memory channel, as two server processes would be
+    on the Postgres bus; and the channel, for a test that takes one away."""
     channel: list[Any] = []
-    here, there = Hub(log, MemoryBus(channel)), Hub(log, MemoryBus(channel))
+    here, there = Hub(log, MemoryBus(channel), **options), Hub(log, MemoryBus(channel), **options)
     await here.start()
     await there.start()
+    return here, there, channel
+
+
+async def test_announcements_from_another_process_are_fetched_from_the_log() -> None:
+    log = Log()
+    here, there, _ = await two_processes(log)
     watcher = Socket()
     there.join("m1", watcher, None, None)
     seat = Socket()
@@ -217,10 +224,7 @@ def test_bus_payloads_round_trip() -> None:
 
 async def test_a_room_too_far_behind_the_log_starts_its_sockets_afresh() -> None:
     log = Log(keep=2)
-    channel: list[Any] = []
-    here, there = Hub(log, MemoryBus(channel)), Hub(log, MemoryBus(channel))
-    await here.start()
-    await there.start()
+    here, there, _ = await two_processes(log)
     watcher = Socket()
     there.join("m1", watcher, None, None)
     await settle()
@@ -238,11 +242,7 @@ async def test_a_room_too_far_behind_the_log_starts_its_sockets_afresh() -> None
 
 async def test_a_process_that_vanished_stops_counting_and_a_live_one_keeps_counting() -> None:
     log = Log()
-    channel: list[Any] = []
-    here = Hub(log, MemoryBus(channel), ping_seconds=0.1, dead_after_seconds=100)
-    there = Hub(log, MemoryBus(channel), ping_seconds=0.1, dead_after_seconds=100)
-    await here.start()
-    await there.start()
+    here, there, channel = await two_processes(log, ping_seconds=0.1, dead_after_seconds=100)
     watcher = Socket()
     here.join("m1", watcher, None, None)
     for _ in range(3):
