@@ -40,6 +40,12 @@ class Settings(BaseSettings):
     max_replay_updates: int = 500
     # A bot waits this long before it acts (0 in tests and benchmarks).
     bot_delay_seconds: float = 0.3
+    # How long a bot may think about one action, the worker processes its
+    # searches run in, and how often each process looks for bot turns that a
+    # stopped process left pending.
+    bot_think_seconds: float = 1.0
+    bot_workers: int = 1
+    bot_resume_seconds: float = 30.0
     # Websocket limits (issue 4).
     ws_messages_per_10s: int = 200
     ws_max_frame_bytes: int = 16 * 1024
@@ -48,6 +54,9 @@ class Settings(BaseSettings):
     # Carries committed actions between server processes: "auto" (Postgres
     # LISTEN/NOTIFY on Postgres, in-process on SQLite), "postgres" or "memory".
     realtime_bus: str = "auto"
+    # POST …/actions answered by app/api/fast.py ahead of FastAPI's routing
+    # (bench/api.py measures the server both ways).
+    fast_path: bool = True
 
 
 @lru_cache

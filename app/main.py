@@ -1,8 +1,12 @@
-"""The ASGI application: `uvicorn app.main:app`.
+"""The ASGI application, `uvicorn app.main:app`, and the one place its parts are
+built and wired, in order:
 
-At start it applies the Alembic migrations to DATABASE_URL (an SQLite file in
-the working directory by default), opens the match service and starts the
-background sweeper; at stop it ends them in the reverse order.
+    settings → database engine → match service → door → realtime hub → bot runner → routes
+
+Each part is handed the parts it needs; none finds another through `app.state`
+(which holds them only for tests and tools, as `app.state.parts`). At start the
+database is migrated to head, then the hub, the sweeper and the bot runner
+start; at stop they end in the reverse order.
 """
 
 from __future__ import annotations
@@ -10,20 +14,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import RedirectResponse
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app import api, realtime
+from app import api, bots
+from app.api import ws
 from app.api.errors import install as install_errors
-from app.api.fast import install as install_fast_path
-from app.api.ratelimit import SlidingWindow
+from app.api.fast import FastPlay
+from app.bots.runner import BotRunner
 from app.config import Settings, get_settings
-from app.db import make_engine, upgrade
-from app.matches import MatchService, NullPublisher
+from app.db import head, make_engine, revision, upgrade
+from app.matches import Door, Fanout, MatchService, SlidingWindow
 from app.matches.sweeper import sweep_forever
+from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_hub
 from app.redact import install as install_redaction
 
 DESCRIPTION = """Magery Online: play Magery, the chess variant with worker placement, over HTTP.
@@ -33,17 +43,31 @@ create or join. Errors are JSON `{"error": code, "detail": sentence}`. Every act
 names the `version` it was chosen on; a resend of one that landed is answered as
 before and applies nothing twice.
 """
+log = logging.getLogger("uvicorn.error")  # the logger uvicorn shows at start
 
 
-class AppPublisher:
-    """Forwards to whatever publisher `app.state.publisher` holds now (the realtime
-    hub, once it is started; a no-op before)."""
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """What the app is made of, for tests and tools to reach."""
 
-    def __init__(self, app: FastAPI) -> None:
-        self.app = app
+    settings: Settings
+    engine: AsyncEngine
+    service: MatchService
+    door: Door
+    hub: Hub
+    bots: BotRunner
 
-    async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
-        await self.app.state.publisher.publish(match_id, updates)
+
+def build(settings: Settings) -> Parts:
+    engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
+    listeners = Fanout()  # who hears each commit: the hub, then the bot runner
+    service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS)
+    door = Door(service, SlidingWindow(settings.rate_limit_writes, settings.rate_window_seconds))
+    hub = make_hub(ServiceSource(service), settings)
+    runner = BotRunner(door, service, settings)
+    listeners.add(hub)
+    listeners.add(runner)
+    return Parts(settings, engine, service, door, hub, runner)
 
 
 _frozen = False
@@ -61,39 +85,48 @@ def _freeze_startup_objects() -> None:
         gc.freeze()
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    settings = settings or get_settings()
-    install_redaction()  # seat tokens in websocket URLs never reach the logs
-
+def _lifespan(parts: Parts) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
     @contextlib.asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
-        await upgrade(engine)
-        service = MatchService(engine, settings, AppPublisher(app))
-        app.state.engine = engine
-        app.state.matches = service
-        sweeper = asyncio.create_task(sweep_forever(service, settings.sweep_seconds))
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        settings = parts.settings
+        await upgrade(parts.engine)
+        log.info("Database: %s, migrated to %s (head %s)",
+                 make_url(settings.database_url).render_as_string(hide_password=True),
+                 await revision(parts.engine), head())
+        await parts.hub.start()
+        close_sockets_on_signal(parts.hub)
+        sweeper = asyncio.create_task(sweep_forever(parts.service.finisher, settings.sweep_seconds))
+        await parts.bots.start()
         _freeze_startup_objects()
         try:
             yield
         finally:
+            await parts.bots.close()
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
-            await service.close()
-            await engine.dispose()
+            await parts.hub.close(1001)
+            await parts.engine.dispose()
 
+    return lifespan
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    install_redaction()  # seat tokens in websocket URLs never reach the logs
+    parts = build(settings)
     app = FastAPI(
-        title="Magery Online", version="1.0.0", description=DESCRIPTION, lifespan=lifespan,
+        title="Magery Online", version="1.0.0", description=DESCRIPTION, lifespan=_lifespan(parts),
         docs_url="/docs", openapi_url="/openapi.json",
     )
-    app.state.settings = settings
-    app.state.publisher = NullPublisher()
-    app.state.write_limiter = SlidingWindow(settings.rate_limit_writes, settings.rate_window_seconds)
+    app.state.parts = parts
     install_errors(app)
-    app.include_router(api.router)
-    realtime.install(app)  # issue 4: the hub as publisher, and /api/v1/matches/{id}/ws
-    install_fast_path(app)  # POST /api/v1/matches/{id}/actions past FastAPI's per-request machinery
+    app.include_router(api.router(parts.door, parts.service.reads))
+    socket = ws.MatchSocket(parts.hub, parts.door, settings)
+    app.router.routes.append(ws.route(socket))
+    if settings.fast_path:
+        app.add_middleware(FastPlay, door=parts.door)  # added first: the innermost middleware
+    _in_front(app, ws.SocketsInFront, socket)
 
     @app.get("/", include_in_schema=False)
     async def home() -> RedirectResponse:
@@ -101,6 +134,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return RedirectResponse("/docs")
 
     return app
+
+
+def _in_front(app: FastAPI, layer: Any, *args: Any) -> None:
+    """Put `layer` in front of the whole stack, error middleware included."""
+    build_stack = app.build_middleware_stack
+
+    def build_with_layer() -> Any:
+        return layer(build_stack(), *args)
+
+    app.build_middleware_stack = build_with_layer  # type: ignore[method-assign]
 
 
 app = create_app()

@@ -25,6 +25,10 @@ Clients choose their moves with the rules engine locally (the matches are
 custom, so the clients know the seed and mirror the state exactly; each answer's
 version is checked against the mirror), so every timed request is one action.
 
+The same server with `FAST_PATH=false` (app/api/fast.py off) is measured at
+peak in turns with the real one: the fast path stays only while it is worth
+>= 10% of throughput (issue 8).
+
 Goals (issue 3): actions/s >= 0.7 x the yardstick's requests/s; p50 submit
 latency <= 1.3 x the yardstick's; p99 <= 5 ms at half of peak load. The table
 is printed and written to bench/results/api.json. `--profile` runs the server
@@ -315,12 +319,17 @@ def main() -> int:
     profile = str(ROOT / "bench" / "results" / "api-server.prof") if args.profile else None
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     asyncio.run(_pg(f'CREATE DATABASE "{db}"'))
-    app_proc = yard_proc = None
+    app_proc = yard_proc = slow_proc = None
     mp_ctx = mp.get_context("spawn")
     try:
         app_port, yard_port = free_port(), free_port()
         app_proc = start_server("app.main:app", app_port, env, profile)
         yard_proc = start_server("bench.api_yardstick:app", yard_port, env, None)
+        # The same server without app/api/fast.py: every action through FastAPI's routing.
+        slow_port = free_port()
+        slow_proc = start_server("app.main:app", slow_port, {**env, "FAST_PATH": "false"}, None)
+        slow_base = f"http://127.0.0.1:{slow_port}"
+        wait_ready(f"{slow_base}/api/v1/matches?limit=1", slow_proc)
         app_base, yard_base = f"http://127.0.0.1:{app_port}", f"http://127.0.0.1:{yard_port}"
         wait_ready(f"{app_base}/api/v1/matches?limit=1", app_proc)
         wait_ready(f"{yard_base}/health", yard_proc)
@@ -333,6 +342,21 @@ def main() -> int:
             app_peak = run_load(pool, args.procs, "app", app_base, args.clients, None, warm, measure,
                                 app_proc.pid)
             print(f"  app peak:       {app_peak['per_second']:.0f} actions/s", flush=True)
+            # With and without the fast path, twice each in turns, so drift falls on both.
+            fast_runs, slow_runs = [app_peak], []
+            for turn in range(3):
+                if turn % 2 == 0:
+                    slow_runs.append(run_load(pool, args.procs, "app", slow_base, args.clients, None, warm,
+                                              measure, slow_proc.pid))
+                else:
+                    fast_runs.append(run_load(pool, args.procs, "app", app_base, args.clients, None, warm,
+                                              measure, app_proc.pid))
+            fast_tp = statistics.median(r["per_second"] for r in fast_runs)
+            slow_tp = statistics.median(r["per_second"] for r in slow_runs)
+            fast_p50 = statistics.median(r["p50_ms"] for r in fast_runs)
+            slow_p50 = statistics.median(r["p50_ms"] for r in slow_runs)
+            print(f"  fast path on:   {fast_tp:.0f} actions/s, p50 {fast_p50:.2f} ms; "
+                  f"off: {slow_tp:.0f} actions/s, p50 {slow_p50:.2f} ms", flush=True)
             half = app_peak["per_second"] / 2
             app_half = run_load(pool, args.procs, "app", app_base, args.clients, half, warm, measure,
                                 app_proc.pid)
@@ -349,6 +373,7 @@ def main() -> int:
     finally:
         stop_server(app_proc)
         stop_server(yard_proc)
+        stop_server(slow_proc)
         signal.alarm(0)
         asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)'))
 
@@ -359,6 +384,10 @@ def main() -> int:
          f"{yard_peak['per_second']:.0f} req/s", f"{ratio_tp:.2f}x", ">= 0.70x", ratio_tp >= 0.7),
         ("p50 submit latency", f"{app_peak['p50_ms']:.2f} ms", f"{yard_peak['p50_ms']:.2f} ms",
          f"{ratio_p50:.2f}x", "<= 1.30x", ratio_p50 <= 1.3),
+        ("fast path: actions/s on vs off", f"{fast_tp:.0f}", f"{slow_tp:.0f} (off)",
+         f"{fast_tp / slow_tp:.2f}x", ">= 1.10x", fast_tp / slow_tp >= 1.10),
+        ("fast path: p50 on vs off", f"{fast_p50:.2f} ms", f"{slow_p50:.2f} ms (off)",
+         f"{fast_p50 / slow_p50:.2f}x", "", True),
         (f"p99 at half peak ({half:.0f}/s)", f"{app_half['p99_ms']:.2f} ms",
          f"{yard_half['p99_ms']:.2f} ms", "", "<= 5 ms", app_half["p99_ms"] <= 5.0),
     ]
@@ -382,7 +411,7 @@ def main() -> int:
         "quick": args.quick, "clients": args.clients, "client_processes": args.procs,
         "window_seconds": measure, "cpus": os.cpu_count(),
         "yardstick_peak": yard_peak, "app_peak": app_peak,
-        "app_half_load": app_half, "yardstick_half_load": yard_half, "sweep": sweep,
+        "app_half_load": app_half, "fast_path_on": fast_runs, "fast_path_off": slow_runs, "yardstick_half_load": yard_half, "sweep": sweep,
         "ratios": {"throughput": ratio_tp, "p50": ratio_p50},
         "goals": {r[0]: {"value": r[1], "goal": r[4], "pass": r[5]} for r in rows},
     }, indent=2))

@@ -154,7 +154,7 @@ async def client(app: Any) -> AsyncIterator[httpx.AsyncClient]:
 
 @pytest.fixture
 def service(app: Any) -> MatchService:
-    return app.state.matches
+    return app.state.parts.service
 
 
 # ---- helpers ----------------------------------------------------------------------

@@ -2,9 +2,16 @@
 
 from fastapi import APIRouter
 
+from app.matches import Door
+from app.matches.reads import Reads
+
 from . import matches
 
-router = APIRouter(prefix="/api/v1")
-router.include_router(matches.router)
+
+def router(door: Door, reads: Reads) -> APIRouter:
+    api = APIRouter(prefix="/api/v1")
+    api.include_router(matches.router(door, reads))
+    return api
+
 
 __all__ = ["router"]

@@ -1,57 +1,31 @@
-"""What routes depend on: the match service, the seat a token proves, write limits."""
+"""Who is calling: the `Caller` the door needs, read from the request."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from app.matches import MatchService
-from app.matches.service import hash_token
-
-from .ratelimit import SlidingWindow
+from app.matches import Caller
 
 bearer = HTTPBearer(auto_error=False, description="the seat's token, handed out once by create or join")
-
-
-async def get_service(request: Request) -> MatchService:  # async: no thread hop
-    service: MatchService = request.app.state.matches
-    return service
-
-
-ServiceDep = Annotated[MatchService, Depends(get_service)]
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-def count_write(limiter: SlidingWindow, host: str | None, token: str | None) -> None:
-    """Counts a write against the client's address and its token (429 when over)."""
-    keys = [f"addr:{host or '-'}"]
-    if token is not None:
-        keys.append(f"seat:{hash_token(token)[:24]}")
-    limiter.hit(*keys)
+def address_of(request: Request) -> str | None:
+    return request.client.host if request.client else None
 
 
-async def limit_writes(request: Request, credentials: Token) -> None:
-    count_write(request.app.state.write_limiter, request.client.host if request.client else None,
-                credentials.credentials if credentials is not None else None)
+async def seat_caller(request: Request, credentials: Token) -> Caller:
+    """A caller that proves a seat with `Authorization: Bearer <token>`."""
+    return Caller(credentials.credentials if credentials is not None else None, address_of(request))
 
 
-Write = Depends(limit_writes)
+async def anonymous_caller(request: Request) -> Caller:
+    """A caller that needs no seat (create, join): only its address is counted."""
+    return Caller(None, address_of(request))
 
 
-@dataclass(frozen=True, slots=True)
-class Seat:
-    match_id: str
-    colour: str
-
-
-async def current_seat(match_id: str, service: ServiceDep, credentials: Token) -> Seat:
-    """The seat `Authorization: Bearer <token>` proves in this match (401 otherwise)."""
-    colour = await service.authenticate(match_id, credentials.credentials if credentials else None)
-    await service.touch(match_id, colour)
-    return Seat(match_id, colour)
-
-
-CurrentSeat = Annotated[Seat, Depends(current_seat)]
+SeatCaller = Annotated[Caller, Depends(seat_caller)]
+AnonymousCaller = Annotated[Caller, Depends(anonymous_caller)]

@@ -140,11 +140,13 @@ def install(app: FastAPI) -> None:
         return error_response(400, "bad_request", "; ".join(problems) or "the request is malformed")
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = _HTTP_CODES.get(exc.status_code, "error")
         detail = exc.detail if isinstance(exc.detail, str) else code
         if exc.status_code == 404 and detail == "Not Found":
             detail = "no such path"
+        elif exc.status_code == 405 and detail == "Method Not Allowed":
+            detail = f"this path does not take {request.method}"
         response = error_response(exc.status_code, code, detail)
         if exc.headers:
             response.headers.update(exc.headers)

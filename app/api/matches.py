@@ -1,4 +1,5 @@
-"""`/api/v1/matches`: the REST calls of the contract, one service call each."""
+"""`/api/v1/matches`: the REST calls of the contract. Reads go to the service's
+reads; everything a seat does, and create and join, goes through the door."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 
-from app.matches import ids
+from app.matches import Door, ids
+from app.matches.reads import Reads
 from app.rules import VARIANTS
 
-from .deps import CurrentSeat, ServiceDep, Write
+from .deps import AnonymousCaller, SeatCaller
 from .errors import responses
 from .schemas import (
     Claim,
@@ -26,136 +28,134 @@ from .schemas import (
     SeatBody,
 )
 
-router = APIRouter(prefix="/matches", tags=["matches"])
 
+def router(door: Door, reads: Reads) -> APIRouter:
+    """The routes, bound to this app's door and reads."""
+    routes = APIRouter(prefix="/matches", tags=["matches"])
 
-@router.post(
-    "", status_code=201, response_model=None, dependencies=[Write],
-    responses={201: {"model": SeatBody, "description": "The match, your seat and its token (shown once)"},
-               **responses(400, 429)},
-    summary="Create a match and take a seat",
-)
-async def create_match(body: CreateMatch, service: ServiceDep) -> JSONResponse:
-    """Options: `variant`, `no_progress_rounds` (R16), `time_control` (null, real-time
-    `{"type": "realtime", "minutes", "increment"}` or `{"type": "correspondence", "days"}`),
-    `seed` and/or `chaos` (a custom match: its seed is public, R20), `join_timeout_seconds`,
-    `abandon_seconds`. `opponent` is `human` or `bot:random`."""
-    seated = await service.create(body.options.model_dump(exclude_none=True), seat=body.seat,
-                                  opponent=body.opponent, name=body.name)
-    return JSONResponse({"match": seated.match, "seat": seated.seat, "token": seated.token}, status_code=201)
+    @routes.post(
+        "", status_code=201, response_model=None,
+        responses={201: {"model": SeatBody, "description": "The match, your seat and its token (shown once)"},
+                   **responses(400, 429)},
+        summary="Create a match and take a seat",
+    )
+    async def create_match(caller: AnonymousCaller, body: CreateMatch | None = None) -> JSONResponse:
+        """Every field has a default, so the body may be left out. Options: `variant`,
+        `no_progress_rounds` (R16), `time_control` (null, real-time
+        `{"type": "realtime", "minutes", "increment"}` or `{"type": "correspondence", "days"}`),
+        `seed` and/or `chaos` (a custom match: its seed is public, R20), `join_timeout_seconds`,
+        `abandon_seconds`. `opponent` is `human` or `bot:<level>`."""
+        body = body or CreateMatch()
+        seated = await door.create(caller, body.options.model_dump(exclude_none=True), seat=body.seat,
+                                   opponent=body.opponent, name=body.name)
+        return JSONResponse({"match": seated.match, "seat": seated.seat, "token": seated.token},
+                            status_code=201)
 
+    @routes.get(
+        "", response_model=None, responses={200: {"model": MatchPage}, **responses(400)},
+        summary="List matches, newest first",
+    )
+    async def list_matches(
+        status: Literal["waiting", "active", "finished"] | None = None,
+        variant: Literal[VARIANTS] | None = None,  # type: ignore[valid-type]
+        player: Annotated[str | None, Query(max_length=40, pattern=ids.NAME,
+                                            description="a player's name, any case")] = None,
+        limit: Annotated[int, Query(ge=1, le=100)] = 20,
+        cursor: Annotated[str | None, Query(max_length=200,
+                                            description="next_cursor of the previous page")] = None,
+    ) -> JSONResponse:
+        page = await reads.list(status=status, variant=variant, player=player, limit=limit, cursor=cursor)
+        return JSONResponse(page)
 
-@router.get(
-    "", response_model=None, responses={200: {"model": MatchPage}, **responses(400)},
-    summary="List matches, newest first",
-)
-async def list_matches(
-    service: ServiceDep,
-    status: Literal["waiting", "active", "finished"] | None = None,
-    variant: Literal[VARIANTS] | None = None,  # type: ignore[valid-type]
-    player: Annotated[str | None, Query(max_length=40, pattern=ids.NAME,
-                                        description="a player's name, any case")] = None,
-    limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    cursor: Annotated[str | None, Query(max_length=200, description="next_cursor of the previous page")] = None,
-) -> JSONResponse:
-    page = await service.list(status=status, variant=variant, player=player, limit=limit, cursor=cursor)
-    return JSONResponse(page)
+    @routes.get(
+        "/{match_id}", response_model=None, responses={200: {"model": MatchState}, **responses(404)},
+        summary="The public state of a match",
+    )
+    async def get_match(match_id: str) -> JSONResponse:
+        return JSONResponse(await reads.get(match_id))
 
+    @routes.post(
+        "/{match_id}/join", response_model=None,
+        responses={200: {"model": SeatBody}, **responses(400, 404, 409, 429)},
+        summary="Take the free seat",
+    )
+    async def join_match(match_id: str, caller: AnonymousCaller, body: JoinMatch | None = None) -> JSONResponse:
+        seated = await door.join(match_id, caller, (body or JoinMatch()).name)
+        return JSONResponse({"match": seated.match, "seat": seated.seat, "token": seated.token})
 
-@router.get(
-    "/{match_id}", response_model=None, responses={200: {"model": MatchState}, **responses(404)},
-    summary="The public state of a match",
-)
-async def get_match(match_id: str, service: ServiceDep) -> JSONResponse:
-    return JSONResponse(await service.get(match_id))
+    @routes.get(
+        "/{match_id}/legal", response_model=None,
+        responses={200: {"model": Legal}, **responses(401, 404)},
+        summary="Your legal actions now",
+    )
+    async def legal_actions(match_id: str, caller: SeatCaller) -> JSONResponse:
+        """Each legal action once; empty when it is not your turn. In the setup phase
+        `actions` is empty and `setup` lists the 8 types: any order of them is legal."""
+        return JSONResponse(await door.legal(match_id, caller))
 
+    @routes.post(
+        "/{match_id}/actions", response_model=None,
+        responses={200: {"model": MatchBody}, **responses(400, 401, 403, 404, 409, 422, 429)},
+        summary="Play an action",
+    )
+    async def play(match_id: str, body: Play, caller: SeatCaller) -> Response:
+        """Plays `action` on state `version`. A resend of an action that landed (same
+        `id`, or the same action on the same version) answers 200 again and applies
+        nothing twice; an action on an older version answers 409 `stale_version`."""
+        acted = await door.play(match_id, caller, body.action, body.version, body.id)
+        if acted.match_json is not None:  # encoded once already, for the log
+            return Response(b'{"match":' + acted.match_json.encode() + b"}", media_type="application/json")
+        return JSONResponse({"match": acted.match})
 
-@router.post(
-    "/{match_id}/join", response_model=None, dependencies=[Write],
-    responses={200: {"model": SeatBody}, **responses(400, 404, 409, 429)},
-    summary="Take the free seat",
-)
-async def join_match(match_id: str, body: JoinMatch, service: ServiceDep) -> JSONResponse:
-    seated = await service.join(match_id, body.name)
-    return JSONResponse({"match": seated.match, "seat": seated.seat, "token": seated.token})
+    @routes.get(
+        "/{match_id}/actions", response_model=None,
+        responses={200: {"model": list[LogEntry]}, **responses(404)},
+        summary="The action log",
+    )
+    async def action_log(
+        match_id: str,
+        since: Annotated[int, Query(ge=0, le=2**31 - 1, description="only entries after this version")] = 0,
+    ) -> JSONResponse:
+        return JSONResponse(await reads.log(match_id, since))
 
+    @routes.post(
+        "/{match_id}/resign", response_model=None,
+        responses={200: {"model": MatchBody}, **responses(401, 403, 404, 409, 429)},
+        summary="Resign",
+    )
+    async def resign(match_id: str, caller: SeatCaller) -> JSONResponse:
+        return JSONResponse({"match": await door.resign(match_id, caller)})
 
-@router.get(
-    "/{match_id}/legal", response_model=None,
-    responses={200: {"model": Legal}, **responses(401, 404)},
-    summary="Your legal actions now",
-)
-async def legal_actions(seat: CurrentSeat, service: ServiceDep) -> JSONResponse:
-    """Each legal action once; empty when it is not your turn. In the setup phase
-    `actions` is empty and `setup` lists the 8 types: any order of them is legal."""
-    return JSONResponse(await service.legal(seat.match_id, seat.colour))
+    @routes.post(
+        "/{match_id}/draw", response_model=None,
+        responses={200: {"model": MatchBody}, **responses(400, 401, 403, 404, 409, 429)},
+        summary="Offer, accept, decline or withdraw a draw",
+    )
+    async def draw(match_id: str, body: Draw, caller: SeatCaller) -> JSONResponse:
+        """`{"offer": true}` offers a draw, or accepts the opponent's offer; `{"offer": false}`
+        declines the opponent's offer or withdraws your own. Making a move declines an offer."""
+        return JSONResponse({"match": await door.draw(match_id, caller, body.offer)})
 
+    @routes.post(
+        "/{match_id}/claim", response_model=None,
+        responses={200: {"model": MatchBody}, **responses(400, 401, 403, 404, 409, 429)},
+        summary="Claim a win or a draw against an absent opponent",
+    )
+    async def claim(match_id: str, body: Claim, caller: SeatCaller) -> JSONResponse:
+        """Allowed once the opponent's seat has been gone longer than the match's
+        `abandon_seconds` (default 60 s in real-time matches, 600 s in untimed ones, none
+        in correspondence matches). A seat is seen
+        through its websocket or any call made with its token, so a client waiting by
+        polling should poll `GET /legal`. The result's reason is `timeout`, with
+        `"abandoned": colour`."""
+        return JSONResponse({"match": await door.claim(match_id, caller, body.result)})
 
-@router.post(
-    "/{match_id}/actions", response_model=None, dependencies=[Write],
-    responses={200: {"model": MatchBody}, **responses(400, 401, 403, 404, 409, 422, 429)},
-    summary="Play an action",
-)
-async def play(body: Play, seat: CurrentSeat, service: ServiceDep) -> Response:
-    """Plays `action` on state `version`. A resend of an action that landed (same
-    `id`, or the same action on the same version) answers 200 again and applies
-    nothing twice; an action on an older version answers 409 `stale_version`."""
-    acted = await service.act(seat.match_id, seat.colour, body.action, body.version, body.id)
-    if acted.match_json is not None:  # encoded once already, for the log
-        return Response(b'{"match":' + acted.match_json.encode() + b"}", media_type="application/json")
-    return JSONResponse({"match": acted.match})
+    @routes.post(
+        "/{match_id}/abort", response_model=None,
+        responses={200: {"model": MatchBody}, **responses(401, 403, 404, 409, 429)},
+        summary="Abort the match before both setups are done",
+    )
+    async def abort(match_id: str, caller: SeatCaller) -> JSONResponse:
+        return JSONResponse({"match": await door.abort(match_id, caller)})
 
-
-@router.get(
-    "/{match_id}/actions", response_model=None,
-    responses={200: {"model": list[LogEntry]}, **responses(404)},
-    summary="The action log",
-)
-async def action_log(match_id: str, service: ServiceDep,
-                     since: Annotated[int, Query(ge=0, le=2**31 - 1, description="only entries after this version")] = 0,
-                     ) -> JSONResponse:
-    return JSONResponse(await service.log(match_id, since))
-
-
-@router.post(
-    "/{match_id}/resign", response_model=None, dependencies=[Write],
-    responses={200: {"model": MatchBody}, **responses(401, 403, 404, 409, 429)},
-    summary="Resign",
-)
-async def resign(seat: CurrentSeat, service: ServiceDep) -> JSONResponse:
-    return JSONResponse({"match": await service.resign(seat.match_id, seat.colour)})
-
-
-@router.post(
-    "/{match_id}/draw", response_model=None, dependencies=[Write],
-    responses={200: {"model": MatchBody}, **responses(400, 401, 403, 404, 409, 429)},
-    summary="Offer, accept, decline or withdraw a draw",
-)
-async def draw(body: Draw, seat: CurrentSeat, service: ServiceDep) -> JSONResponse:
-    """`{"offer": true}` offers a draw, or accepts the opponent's offer; `{"offer": false}`
-    declines the opponent's offer or withdraws your own. Making a move declines an offer."""
-    return JSONResponse({"match": await service.draw(seat.match_id, seat.colour, body.offer)})
-
-
-@router.post(
-    "/{match_id}/claim", response_model=None, dependencies=[Write],
-    responses={200: {"model": MatchBody}, **responses(400, 401, 403, 404, 409, 429)},
-    summary="Claim a win or a draw against an absent opponent",
-)
-async def claim(body: Claim, seat: CurrentSeat, service: ServiceDep) -> JSONResponse:
-    """Allowed once the opponent's seat has been gone longer than the match's
-    `abandon_seconds` (default 60 s in real-time matches, 600 s in untimed ones, none
-    in correspondence matches). A seat is seen
-    through its websocket or any call made with its token, so a client waiting by
-    polling should poll `GET /legal`. The result's reason is `timeout`, with
-    `"abandoned": colour`."""
-    return JSONResponse({"match": await service.claim(seat.match_id, seat.colour, body.result)})
-
-
-@router.post(
-    "/{match_id}/abort", response_model=None, dependencies=[Write],
-    responses={200: {"model": MatchBody}, **responses(401, 403, 404, 409, 429)},
-    summary="Abort the match before both setups are done",
-)
-async def abort(seat: CurrentSeat, service: ServiceDep) -> JSONResponse:
-    return JSONResponse({"match": await service.abort(seat.match_id, seat.colour)})
+    return routes

@@ -17,7 +17,9 @@ from urllib.parse import parse_qs, urlsplit
 
 from starlette.routing import WebSocketRoute
 
+from app.config import Settings
 from app.db.outage import database_unavailable
+from app.matches import Caller, Door
 from app.matches.errors import ServiceError
 from app.matches.ids import is_client_id, is_match_id
 from app.realtime.hub import Hub, Subscriber
@@ -42,16 +44,19 @@ def origin_allowed(headers: dict[bytes, bytes], allowed: list[str]) -> bool:
 
 
 class MatchSocket:
-    """One socket's life: check, accept, join the hub, read until it closes."""
+    """One socket's life: check, accept, join the hub, read until it closes.
+    An action it carries goes through the door like a REST one."""
+
+    def __init__(self, hub: Hub, door: Door, settings: Settings) -> None:
+        self.hub, self.door, self.settings = hub, door, settings
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         await self.serve(scope, receive, send, scope["path_params"]["match_id"])
 
     async def serve(self, scope: dict[str, Any], receive: Any, send: Any, match_id: str) -> None:
         # The frame of this coroutine lives as long as the socket: it keeps few locals.
-        state = scope["app"].state
-        hub: Hub = state.hub
-        admitted = await self._admit(scope, receive, send, hub, state, match_id)
+        hub = self.hub
+        admitted = await self._admit(scope, receive, send, hub, match_id)
         if admitted is None:
             return
         sub, token = admitted
@@ -65,7 +70,7 @@ class MatchSocket:
                     if not database_unavailable(exc):
                         raise
                     log.warning("database out of reach noting a seat present: %r", exc)
-            settings = state.settings
+            settings = self.settings
             window, used = time.monotonic(), 0
             while True:
                 message = await receive()
@@ -84,7 +89,7 @@ class MatchSocket:
                     return await self._close(
                         sub, 1009, f"frame over {settings.ws_max_frame_bytes} bytes")
                 address = (scope.get("client") or ("-",))[0]
-                await self._handle(hub, state.realtime_gate, sub, match_id, token, address, text)
+                await self._handle(hub, sub, match_id, token, address, text)
         except asyncio.CancelledError:
             if sub.task is not None:  # not the hub's doing: let it through
                 raise
@@ -95,12 +100,12 @@ class MatchSocket:
                 with contextlib.suppress(Exception):
                     await hub.source.seat_presence(match_id, seat, False)
 
-    async def _admit(self, scope: dict[str, Any], receive: Any, send: Any, hub: Hub, state: Any,
+    async def _admit(self, scope: dict[str, Any], receive: Any, send: Any, hub: Hub,
                      match_id: str) -> tuple[Subscriber, str | None] | None:
         """Check the Origin and the token, accept, and join the hub; None if refused."""
         if (await receive())["type"] != "websocket.connect":
             return None
-        if not origin_allowed(dict(scope["headers"]), state.settings.allowed_origins):
+        if not origin_allowed(dict(scope["headers"]), self.settings.allowed_origins):
             await send({"type": "websocket.close", "code": 1008})  # answered 403
             return None
         if hub.closed:  # shutting down: come back (to another process)
@@ -119,7 +124,7 @@ class MatchSocket:
             if token is None and room is not None and room.state is not None:
                 seat, version = None, room.latest  # watched here already: no database read
             else:
-                seat, version = await state.realtime_gate.authorize(match_id, token)
+                seat, version = await self.door.watch(match_id, token)
         except ValueError as bad:
             refusal = str(bad) if str(bad).startswith("not_found") else \
                 "bad_request: since must be a version number"
@@ -143,19 +148,19 @@ class MatchSocket:
         sub.task = asyncio.current_task()
         return sub, token
 
-    async def _handle(self, hub: Hub, gate: Any, sub: Subscriber, match_id: str,
+    async def _handle(self, hub: Hub, sub: Subscriber, match_id: str,
                       token: str | None, address: str, text: str | None) -> None:
         try:
             message = json.loads(text) if text is not None else None
         except ValueError:
             message = None
         if not isinstance(message, dict):
-            return await self._error(hub, gate, sub, None, "bad_request",
+            return await self._error(hub, sub, None, "bad_request",
                                      "a message is a JSON object, sent as text")
         kind, ref = message.get("type"), message.get("id")
         if ref is not None and not is_client_id(ref):
             # Never echo it: it may not even encode (a lone surrogate).
-            return await self._error(hub, gate, sub, None, "bad_request",
+            return await self._error(hub, sub, None, "bad_request",
                                      "id is 1-64 printable ASCII characters without spaces")
         if kind == "ping":
             hub.reply(sub, {"type": "pong"})
@@ -164,36 +169,36 @@ class MatchSocket:
         elif kind == "action":
             action, version = message.get("action"), message.get("version")
             if not isinstance(action, dict) or not isinstance(version, int) or isinstance(version, bool):
-                return await self._error(hub, gate, sub, ref, "bad_request",
+                return await self._error(hub, sub, ref, "bad_request",
                                          'an action message is {"type": "action", "action": {...}, '
                                          '"version": n, "id": "..."}')
             if sub.seat is None:
-                return await self._error(hub, gate, sub, ref, "unauthorized",
+                return await self._error(hub, sub, ref, "unauthorized",
                                          "this socket watches; connect with ?token= to play")
             try:
-                landed = await gate.act(match_id, token, action, version, ref, address)
+                acted = await self.door.play(match_id, Caller(token, address), action, version, ref)
             except ServiceError as exc:
-                return await self._error(hub, gate, sub, ref, exc.code, exc.detail,
+                return await self._error(hub, sub, ref, exc.code, exc.detail,
                                          exc.extra.get("version"))
             except Exception as exc:  # REST would answer 503 or 500: say so, live on
                 if database_unavailable(exc):
                     log.warning("database out of reach for an action over a websocket: %r", exc)
-                    return await self._error(hub, gate, sub, ref, "unavailable", UNAVAILABLE)
+                    return await self._error(hub, sub, ref, "unavailable", UNAVAILABLE)
                 log.exception("action over a websocket failed")
-                return await self._error(hub, gate, sub, ref, "internal_error",
+                return await self._error(hub, sub, ref, "internal_error",
                                          "the server failed to handle this action; try again")
-            hub.reply(sub, {"type": "ack", "id": ref, "version": landed})
+            hub.reply(sub, {"type": "ack", "id": ref, "version": acted.version})
         else:
-            await self._error(hub, gate, sub, ref, "bad_request",
+            await self._error(hub, sub, ref, "bad_request",
                               f"unknown message type {str(kind)[:40]!r}")
 
-    async def _error(self, hub: Hub, gate: Any, sub: Subscriber, ref: Any, code: str,
+    async def _error(self, hub: Hub, sub: Subscriber, ref: Any, code: str,
                      detail: str, version: int | None = None) -> None:
         if version is None and sub.room.state is not None:
             version = sub.room.latest  # what this socket was last told: no database read
         elif version is None:
             with contextlib.suppress(Exception):
-                version = await gate.version(sub.room.match_id)
+                version = int((await self.door.service.reads.get(sub.room.match_id))["version"])
         hub.reply(sub, {"type": "error", "id": ref, "error": code, "detail": detail,
                         "version": version})
 
@@ -204,28 +209,28 @@ class MatchSocket:
                 await asyncio.wait_for(asyncio.shield(sub.writer), 5)
 
 
-endpoint = MatchSocket()
-route = WebSocketRoute(PATH, endpoint, name="match_socket")
 PATH_RE = re.compile(r"/api/v1/matches/([^/]+)/ws")
 
 
-def fast_path(app: Any) -> None:
-    """Send this route's sockets straight to the endpoint, past the HTTP middleware
-    and the router: a socket lives long, and every frame of the stack above it is
-    memory held per socket (about a third of what a socket costs here)."""
-    build = app.build_middleware_stack
+def route(socket: MatchSocket) -> WebSocketRoute:
+    """The declared route (what the router would answer, and what lists the path)."""
+    return WebSocketRoute(PATH, socket, name="match_socket")
 
-    def build_with_sockets() -> Any:
-        stack = build()
 
-        def dispatch(scope: dict[str, Any], receive: Any, send: Any) -> Any:
-            # A plain function handing back the coroutine to await: no frame of its own.
-            if scope["type"] == "websocket":
-                found = PATH_RE.fullmatch(scope["path"])
-                if found is not None:
-                    return endpoint.serve(scope, receive, send, found.group(1))
-            return stack(scope, receive, send)
+class SocketsInFront:
+    """Sends this route's sockets straight to the endpoint, past the HTTP
+    middleware and the router: a socket lives long, and every frame of the stack
+    above it is memory held per socket (about a third of what a socket costs
+    here, bench/ws.py). The HTTP middleware has nothing to do for them: what a
+    socket's action needs (limits, the seat, presence) happens in the door."""
 
-        return dispatch
+    def __init__(self, app: Any, socket: MatchSocket) -> None:
+        self.app, self.socket = app, socket
 
-    app.build_middleware_stack = build_with_sockets
+    def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        # A plain function handing back the coroutine to await: no frame of its own.
+        if scope["type"] == "websocket":
+            found = PATH_RE.fullmatch(scope["path"])
+            if found is not None:
+                return self.socket.serve(scope, receive, send, found.group(1))
+        return self.app(scope, receive, send)

@@ -1,5 +1,8 @@
-"""Computer opponents. A bot chooses an action; the match service plays it
-through the same `act` path a person's action takes.
+"""Computer opponents: what a bot chooses, as pure functions over the rules.
+
+`choose(level, state, seed, think_seconds)` is what the bot runner
+(app/bots/runner.py) calls in a worker process; it takes the engine state in
+its JSON form, so it crosses a process boundary as plain data.
 
 Levels: "random" plays a uniformly random legal action (and a random setup).
 """
@@ -23,4 +26,10 @@ def random_bot(state: State, rng: random.Random) -> dict[str, Any]:
     return action_json(rng.choice(legal_actions(state)))
 
 
-LEVELS: dict[str, Bot] = {"random": random_bot}
+BRAINS: dict[str, Bot] = {"random": random_bot}
+LEVELS: tuple[str, ...] = tuple(BRAINS)
+
+
+def choose(level: str, state: dict[str, Any], seed: int, think_seconds: float) -> dict[str, Any]:
+    """One legal action for the player to move in `state` (State.to_json form)."""
+    return BRAINS[level](State.from_json(state), random.Random(seed))

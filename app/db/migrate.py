@@ -47,3 +47,17 @@ async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
 async def downgrade(engine: AsyncEngine, revision: str = "base") -> None:
     async with engine.begin() as conn:
         await conn.run_sync(_run, revision, True)
+
+
+async def revision(engine: AsyncEngine) -> str | None:
+    """The revision the database stands at (None before any migration)."""
+    async with engine.connect() as conn:
+        found = await conn.execute(text("SELECT version_num FROM alembic_version"))
+        return found.scalar_one_or_none()
+
+
+def head() -> str | None:
+    """The newest revision of migrations/."""
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()

@@ -1,10 +1,16 @@
 """The match service: the lifecycle of a match, from create to its end.
 
-    guard → rules (app.rules) → save (app.db) → publish (app.state.publisher)
+    the door (door.py) → guard → rules (app.rules) → save (app.db) → publish (publisher.py)
 """
 
+from .door import Caller, Door
 from .errors import ServiceError
-from .publisher import NullPublisher, Publisher, RecordingPublisher
-from .service import Acted, MatchService, Seated
+from .limits import SlidingWindow
+from .lobby import Seated
+from .mover import Acted
+from .publisher import Fanout, NullPublisher, Publisher, RecordingPublisher
+from .seats import hash_token
+from .service import MatchService
 
-__all__ = ["Acted", "MatchService", "NullPublisher", "Publisher", "RecordingPublisher", "Seated", "ServiceError"]
+__all__ = ["Acted", "Caller", "Door", "Fanout", "MatchService", "NullPublisher", "Publisher",
+           "RecordingPublisher", "Seated", "ServiceError", "SlidingWindow", "hash_token"]

@@ -1,14 +1,15 @@
-"""Where committed updates go: the realtime layer plugs its hub in here.
+"""Where committed changes go: the realtime hub and the bot runner plug in here.
 
-The service calls `await publisher.publish(match_id, updates)` after each
-commit, never before, with the contract's websocket update messages of that
-commit in version order:
+The service calls `await publisher.publish(match_id, messages)` after each
+commit, never before. `messages` are the contract's websocket update messages
+of that commit in version order,
 
     {"type": "update", "version": n, "action": {...}, "player": colour | None,
      "automatic": bool, "match": public_state_at_n}
 
-A publisher must not raise for a slow or absent audience; the service logs
-and swallows what it does raise (the commit has happened either way).
+or, once when a match is made, `[{"type": "created", "version": 0, "match": state}]`.
+A publisher must not raise for a slow or absent audience; the service logs and
+swallows what it does raise (the commit has happened either way).
 """
 
 from __future__ import annotations
@@ -21,10 +22,31 @@ class Publisher(Protocol):
 
 
 class NullPublisher:
-    """Publishes to nobody: the default until a realtime hub is plugged in."""
+    """Publishes to nobody."""
 
     async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
         return None
+
+
+class Fanout:
+    """Publishes to each of its listeners in turn, in the order they were added;
+    one that raises does not keep the others from hearing."""
+
+    def __init__(self, *listeners: Publisher) -> None:
+        self.listeners: list[Publisher] = list(listeners)
+
+    def add(self, listener: Publisher) -> None:
+        self.listeners.append(listener)
+
+    async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
+        failed: BaseException | None = None
+        for listener in self.listeners:
+            try:
+                await listener.publish(match_id, updates)
+            except Exception as exc:
+                failed = exc
+        if failed is not None:
+            raise failed
 
 
 class RecordingPublisher:
@@ -34,4 +56,4 @@ class RecordingPublisher:
         self.updates: dict[str, list[dict[str, Any]]] = {}
 
     async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
-        self.updates.setdefault(match_id, []).extend(updates)
+        self.updates.setdefault(match_id, []).extend(u for u in updates if u["type"] == "update")

@@ -27,6 +27,12 @@ def ms_of(when: datetime) -> int:
     return round(when.timestamp() * 1000)
 
 
+def stamp(ms: int) -> str:
+    """The one form every timestamp the server sends takes: RFC 3339, UTC, `Z`,
+    milliseconds ("2026-11-22T13:02:45.410Z")."""
+    return moment(ms).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+
+
 @dataclass(slots=True)
 class SeatInfo:
     name: str
@@ -131,7 +137,7 @@ class Record:
         out["clock"] = self.clock.public(now_ms) if self.clock else None
         out["draw_offer"] = self.draw_offer
         out["result"] = self.result
-        out["created_at"] = moment(self.created_ms).isoformat()
+        out["created_at"] = stamp(self.created_ms)
         return out
 
     def row(self) -> dict[str, Any]:

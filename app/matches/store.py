@@ -282,3 +282,14 @@ async def replay_match(engine: AsyncEngine, match_id: str) -> tuple[State, State
             .where(actions.c.match_id == match_id).order_by(actions.c.version))).all()
     replayed = replay(row.seed, row.options, row.chaos, row.custom, [tuple(r) for r in log_rows])
     return replayed, State.from_json(row.state)
+
+
+async def with_bots(engine: AsyncEngine, limit: int = 1000) -> list[str]:
+    """Running matches that have a bot seat (the bot runner looks for its turns
+    there after a restart)."""
+    async with engine.connect() as conn:
+        return list((await conn.execute(
+            select(matches.c.id).where(
+                matches.c.status == "active",
+                matches.c.id.in_(select(seats.c.match_id).where(seats.c.bot.is_not(None))))
+            .order_by(matches.c.updated_at).limit(limit))).scalars())

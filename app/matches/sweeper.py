@@ -7,15 +7,15 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from .service import MatchService
+from .finisher import Finisher
 
 log = logging.getLogger(__name__)
 
 
-async def sweep_forever(service: MatchService, period: float) -> None:
+async def sweep_forever(finisher: Finisher, period: float) -> None:
     while True:
         try:
-            await service.sweep()
+            await finisher.sweep()
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -207,9 +207,9 @@ async def test_loss_on_time_by_the_sweeper_when_nobody_reads(api: Api, service: 
     game = await api.start(time_control={"type": "realtime", "minutes": 1, "increment": 0})
     await api.setups(game)
     time.advance(59)
-    assert await service.sweep() == 0
+    assert await service.finisher.sweep() == 0
     time.advance(2)
-    assert await service.sweep() == 1
+    assert await service.finisher.sweep() == 1
     await _assert_finished(api, service, game, {"winner": "black", "reason": "timeout"})
     entry = (await _log(api, game))[-1]
     assert entry["action"] == {"type": "timeout"} and entry["automatic"] is True

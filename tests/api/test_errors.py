@@ -34,13 +34,28 @@ def _posts(game: Game) -> list[tuple[str, dict[str, str]]]:
     ]
 
 
+NO_BODY = (b"", b"null")  # create and join have defaults for every field: no body is a body
+
+
 @pytest.mark.parametrize("raw", [b"{not json", b"", b"[1, 2", b"\xff\xfe", b"null", b"[]", b'"text"', b"42"])
 async def test_malformed_json_is_400_on_every_post(api: Api, raw: bytes) -> None:
     game = await api.start()
-    for url, headers in _posts(game):
+    for url, headers in _posts(game)[0 if raw not in NO_BODY else 2:]:
         r = await api.client.post(url, content=raw, headers={**headers, "Content-Type": "application/json"})
         _err(r, 400, "bad_request")
     assert (await api.state(game))["version"] == game.version
+
+
+@pytest.mark.parametrize("raw", NO_BODY)
+async def test_create_and_join_need_no_body(api: Api, raw: bytes) -> None:
+    made = await api.client.post(BASE, content=raw, headers={"Content-Type": "application/json"})
+    assert made.status_code == 201, made.text
+    match = made.json()["match"]
+    assert match["options"]["variant"] == "standard" and made.json()["seat"] in ("white", "black")
+    joined = await api.client.post(f"{BASE}/{match['id']}/join")  # no body, no content type
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["match"]["status"] == "active"
+    assert joined.json()["match"]["players"][joined.json()["seat"]]["name"] == "anonymous"
 
 
 UNKNOWN_FIELDS: list[tuple[str, dict[str, Any]]] = [

@@ -76,13 +76,13 @@ async def test_a_resend_answers_as_the_route_does(api: Api) -> None:
 
 async def test_an_ordinary_action_takes_the_fast_path(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
     handed_on = []
-    real = fast._hand_on
+    real = fast.FastPlay._hand_on
 
-    async def spy(*args: Any) -> None:
-        handed_on.append(args[1]["headers"])
-        await real(*args)
+    async def spy(self: Any, *args: Any) -> None:
+        handed_on.append(args[0]["headers"])
+        await real(self, *args)
 
-    monkeypatch.setattr(fast, "_hand_on", spy)
+    monkeypatch.setattr(fast.FastPlay, "_hand_on", spy)
     game = await api.start()
     await api.act(game, "white", SETUP)
     assert handed_on == []

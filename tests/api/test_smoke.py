@@ -85,12 +85,12 @@ async def test_two_processes_racing_on_one_database_land_once(settings: Any, api
     game = await api.start()
     second = create_app(settings)
     async with second.router.lifespan_context(second):
-        a: MatchService = api.client._transport.app.state.matches  # type: ignore[attr-defined]
-        b: MatchService = second.state.matches
-        await b.get(game.id)  # b caches the same version
+        a: MatchService = api.client._transport.app.state.parts.service  # type: ignore[attr-defined]
+        b: MatchService = second.state.parts.service
+        await b.reads.get(game.id)  # b caches the same version
         results = await asyncio.gather(
-            a.act(game.id, "white", SETUP, game.version, None),
-            b.act(game.id, "white", {"type": "setup", "backrow": ROW[::-1]}, game.version, None),
+            a.mover.act(game.id, "white", SETUP, game.version, None),
+            b.mover.act(game.id, "white", {"type": "setup", "backrow": ROW[::-1]}, game.version, None),
             return_exceptions=True)
         ok = [r for r in results if not isinstance(r, Exception)]
         errors = [r for r in results if isinstance(r, Exception)]
@@ -98,7 +98,7 @@ async def test_two_processes_racing_on_one_database_land_once(settings: Any, api
         assert getattr(errors[0], "code", None) == "stale_version"
         # b, whose cache is now behind, still acts correctly for Black.
         state = await api.state(game)
-        acted = await b.act(game.id, "black", SETUP, state["version"], None)
+        acted = await b.mover.act(game.id, "black", SETUP, state["version"], None)
         assert acted.version == state["version"] + 1
 
 
@@ -171,7 +171,7 @@ async def test_a_flag_falls_on_read_and_by_the_sweeper(api: Api, service: MatchS
 
     other = await api.start(time_control={"type": "correspondence", "days": 1})
     time.advance(86_401)
-    assert await service.sweep() == 1  # nobody read it: the sweeper ends it
+    assert await service.finisher.sweep() == 1  # nobody read it: the sweeper ends it
     replayed, snapshot = await replay_match(service.engine, other.id)  # type: ignore[misc]
     assert replayed == snapshot and snapshot.result == {"winner": "black", "reason": "timeout"}
 
@@ -220,19 +220,19 @@ async def test_abort_before_setups_and_join_timeout(api: Api, service: MatchServ
     time = FakeTime(service)
     lonely = await api.create(join_timeout_seconds=30)
     time.advance(31)
-    await service.sweep()
+    await service.finisher.sweep()
     state = await api.state(lonely)
     assert state["status"] == "finished" and state["result"]["reason"] == "aborted"
     r = await api.client.post(f"/api/v1/matches/{lonely.id}/join", json={"name": "Late"})
     assert r.status_code == 409 and r.json()["error"] == "match_over"
 
 
-async def test_bot_plays_through_the_service(api: Api, service: MatchService) -> None:
+async def test_bot_plays_through_the_service(app: Any, api: Api) -> None:
     rng = random.Random(3)
     game = await api.create(seat="black", opponent="bot:random", no_progress_rounds=2)
     assert game.match["players"]["white"]["bot"] == "random"
     for _ in range(3000):
-        await service.idle()
+        await app.state.parts.bots.idle()
         state = await api.state(game)
         if state["status"] == "finished":
             break
@@ -250,21 +250,21 @@ async def test_updates_are_published_after_commit_and_replayable(database_url: s
     app = create_app(make_settings(database_url))
     async with app.router.lifespan_context(app):
         recorder = RecordingPublisher()
-        app.state.publisher = recorder
+        app.state.parts.service.cycle.publisher.add(recorder)
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
             api = Api(c)
             game = await api.start()
             await api.setups(game)
             await api.act(game, "white", {"type": "pass"})
-            service: MatchService = app.state.matches
+            service: MatchService = app.state.parts.service
             sent = recorder.updates[game.id]
             assert [u["version"] for u in sent] == list(range(1, game.version + 1))
             assert any(u["automatic"] for u in sent) or game.match["to_move"] == "black"
             assert sent[-1]["match"]["version"] == game.version
-            assert await service.updates_since(game.id, 0) == sent
-            assert await service.updates_since(game.id, 2) == sent[2:]
-            assert await service.updates_since(game.id, game.version) == []
-            assert await service.updates_since(game.id, game.version + 5) is None
+            assert await service.reads.updates_since(game.id, 0) == sent
+            assert await service.reads.updates_since(game.id, 2) == sent[2:]
+            assert await service.reads.updates_since(game.id, game.version) == []
+            assert await service.reads.updates_since(game.id, game.version + 5) is None
 
 
 async def test_list_filters_and_pages(api: Api) -> None:
@@ -302,12 +302,11 @@ async def test_custom_match_seed_is_public_and_seats_are_private(api: Api, clien
 async def test_a_bot_left_waiting_by_a_stopped_process_resumes(database_url: str) -> None:
     first = create_app(make_settings(database_url, bot_delay_seconds=3600))
     async with first.router.lifespan_context(first):
-        made = await first.state.matches.create({}, seat="black", opponent="bot:random")
+        made = await first.state.parts.service.lobby.create({}, seat="black", opponent="bot:random")
     match_id = made.match["id"]  # the process stopped before its bot (White) set up
     second = create_app(make_settings(database_url))
     async with second.router.lifespan_context(second):
-        service: MatchService = second.state.matches
-        assert (await service.get(match_id))["version"] == 0
-        await service.idle()
-        state = await service.get(match_id)
+        service: MatchService = second.state.parts.service
+        await second.state.parts.bots.idle()
+        state = await service.reads.get(match_id)
         assert state["version"] == 1 and state["to_move"] == "black"

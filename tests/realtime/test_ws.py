@@ -255,7 +255,7 @@ async def test_shutdown_closes_sockets_with_1001(database_url: str) -> None:
         game = await api.start()
         sock = await Socket.open(app, ws_path(game.id))
         await sock.receive()
-        await app.state.hub.close(1001)
+        await app.state.parts.hub.close(1001)
         with pytest.raises(Closed) as closed:
             while True:
                 await sock.receive()

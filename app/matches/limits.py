@@ -6,7 +6,7 @@ import math
 import time
 from collections import deque
 
-from app.matches.errors import RateLimited
+from .errors import RateLimited
 
 
 class SlidingWindow:

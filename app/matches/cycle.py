@@ -1,0 +1,194 @@
+"""The mutation cycle every change of a match goes through, and the reads it rests on.
+
+    lock → draft → decide (guard, then the engine) → save → publish
+
+Under the match's in-process lock, a draft of the current record is changed by
+the verb's `decide`, saved in one short transaction whose UPDATE lands only if
+the stored version is still the one the draft was made from, and then
+published. When another process got there first, the record is reloaded and the
+verb decided again. The current record of each match lives in an in-process
+cache, so the hot path does no read before its one write.
+
+The small helpers that change a draft the same way for every verb (begin, a
+turn done, an ending, a log entry) live here too, so each verb's module holds
+only what that verb decides.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.config import Settings
+from app.rules import conclude
+
+from . import store
+from .errors import Forbidden, MatchIsOver, NotFound, ServiceError
+from .ids import is_match_id
+from .memory import Cache, Locks
+from .publisher import Publisher
+from .record import COLOURS, Entry, Record
+from .replay import ending
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+Decide = Callable[[Record, int], Awaitable[T]]
+TRIES = 8  # conflicts with other processes before a change gives up
+
+
+class Cycle:
+    def __init__(self, engine: AsyncEngine, settings: Settings, publisher: Publisher) -> None:
+        self.engine = engine
+        self.settings = settings
+        self.publisher = publisher
+        # Seconds since the epoch; tests replace it to move time.
+        self.clock: Callable[[], float] = time.time
+        self.cache = Cache(settings.state_cache_size)
+        self.locks = Locks()
+        self.presence_ttl_ms = round(settings.ws_dead_after_seconds * 2000)
+
+    def now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    # ---- reading ----------------------------------------------------------
+
+    async def get(self, match_id: str, fresh: bool = False, with_seats: bool = True) -> Record:
+        """The match's record: the cached one, or (`fresh`) as stored now."""
+        if not is_match_id(match_id):  # never sent to the database (NUL, ...)
+            raise NotFound(f"no match {match_id!r}")
+        cached = self.cache.get(match_id)
+        if cached is not None and not fresh:
+            return cached
+        rec = await store.load(self.engine, match_id, cached, with_seats)
+        if rec is None:
+            raise NotFound(f"no match {match_id!r}")
+        self.cache.put(rec)
+        return rec
+
+    def present(self, rec: Record, now_ms: int | None = None) -> dict[str, Any]:
+        return rec.present(self.now_ms() if now_ms is None else now_ms, self.presence_ttl_ms)
+
+    async def settled(self, match_id: str, with_seats: bool = True) -> Record:
+        """The stored match, with a fallen flag or a join timeout applied (R16)."""
+        rec = await self.get(match_id, fresh=True, with_seats=with_seats)
+        if rec.due(self.now_ms()):
+            rec, _ = await self.mutate(match_id, nothing)
+        return rec
+
+    # ---- changing -----------------------------------------------------------
+
+    async def mutate(self, match_id: str, decide: Decide[T], fresh: bool = False) -> tuple[Record, T]:
+        """Run `decide` on a draft of the match and land what it changed; answers
+        the record as it stands after, and what `decide` answered. A refusal
+        raised by `decide` is raised again, after saving what fell due by itself."""
+        async with self.locks.hold(match_id):
+            rec = await self.get(match_id, fresh=fresh)
+            for _ in range(TRIES):
+                now = self.now_ms()
+                draft = rec.draft()
+                self.settle(draft, now)
+                error: ServiceError | None = None
+                try:
+                    answer = await decide(draft, now)
+                except ServiceError as refused:
+                    error = refused  # what fell due by itself is kept all the same
+                if draft.version == rec.version:
+                    if error is not None:
+                        raise error
+                    return rec, answer
+                try:
+                    await self._save(rec, draft)
+                except store.Conflict:
+                    rec = await self.get(match_id, fresh=True)
+                    continue
+                if error is not None:
+                    raise error
+                return draft, answer
+        raise RuntimeError(f"match {match_id}: no change could land after {TRIES} tries")
+
+    async def _save(self, rec: Record, draft: Record) -> None:
+        draft.updated_ms = draft.entries[-1].at_ms if draft.entries else self.now_ms()
+        await store.save(self.engine, rec.version, draft)
+        self.cache.put(draft)
+        await self.publish(draft.id, [e.update() for e in draft.entries])
+
+    async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
+        """Hand committed updates on; never raises (the commit has happened either way)."""
+        try:
+            await self.publisher.publish(match_id, updates)
+        except Exception:
+            log.exception("publishing updates of match %s failed", match_id)
+
+    def settle(self, rec: Record, now: int) -> None:
+        """What falls due by itself: a flag (R16), an unjoined match's timeout."""
+        if rec.status == "active" and rec.clock is not None:
+            flagged = rec.clock.flagged(now)
+            if flagged is not None:
+                self.end(rec, flagged, {"type": "timeout"}, now, automatic=True)
+        elif rec.status == "waiting" and rec.due(now):
+            self.end(rec, None, {"type": "abort"}, now, automatic=True)
+
+    # ---- what every verb does to a draft the same way -------------------------
+
+    @staticmethod
+    def guard_running(rec: Record) -> None:
+        if rec.status == "finished":
+            raise MatchIsOver()
+        if rec.status == "waiting":
+            raise Forbidden("the match waits for an opponent to join")
+
+    @staticmethod
+    def begin(rec: Record, now: int) -> None:
+        """Both seats are taken: the match is on and the clock of the player to move runs."""
+        rec.status = "active"
+        if rec.clock is not None:
+            rec.clock.start(COLOURS[rec.state.to_move], now)
+        rec.due_at_ms = rec.clock.deadline() if rec.clock else None
+
+    def turn_done(self, rec: Record, now: int, moved: bool) -> None:
+        if rec.state.over:
+            self.finish(rec, now)
+            return
+        if rec.clock is not None:
+            rec.clock.stop(now, moved=moved)
+            rec.clock.start(COLOURS[rec.state.to_move], now)
+            rec.due_at_ms = rec.clock.deadline()
+
+    def end(self, rec: Record, player: str | None, action: dict[str, Any], now: int,
+            automatic: bool = False, abandoned: str | None = None) -> None:
+        """A service event that ends the match, applied with the engine's `conclude`."""
+        end = ending(action["type"], player, action)
+        assert end is not None
+        rec.state = conclude(rec.state, *end)
+        self.finish(rec, now)
+        if abandoned is not None and rec.result is not None:
+            rec.result = {**rec.result, "abandoned": abandoned}
+        self.log(rec, player, action, automatic, now)
+
+    @staticmethod
+    def finish(rec: Record, now: int) -> None:
+        rec.status = "finished"
+        rec.result = rec.state.result
+        rec.finished_ms = now
+        rec.due_at_ms = None
+        if rec.clock is not None:
+            rec.clock.stop(now)
+        if rec.draw_offer is not None:
+            rec.draw_offer = None
+            if not any(op == "accepted" for op, _ in rec.draw_ops):
+                rec.draw_ops.append(("ended", None))
+
+    def log(self, rec: Record, player: str | None, action: dict[str, Any], automatic: bool, now: int,
+            client_id: str | None = None) -> None:
+        rec.version += 1
+        rec.updated_ms = now
+        rec.entries.append(Entry(rec.version, player, action, automatic, now, client_id, self.present(rec, now)))
+
+
+async def nothing(rec: Record, now: int) -> None:
+    """A decision that changes nothing: what falls due by itself still lands."""
+    return None

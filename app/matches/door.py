@@ -1,0 +1,112 @@
+"""The one door: every way a seat acts on a match comes in here.
+
+    count the write → prove the seat → note it present → the verb
+
+The declared REST routes, the HTTP fast path, the websocket and the bot runner
+all call these methods and nothing below them, so a concern added here (a
+limit, a metric, an audit line) holds for every entry at once. A caller is
+named by what it brings: a seat's token and the address it came from, or, for
+the server's own bot runner, the bot's colour (a bot seat has no token).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import Unauthorized
+from .limits import SlidingWindow
+from .lobby import Seated
+from .mover import Acted
+from .seats import hash_token
+from .service import MatchService
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who knocks. `token`: the Bearer token given, if any; `address`: the client
+    address the write limit counts; `bot`: the colour of a bot seat, when the
+    server's bot runner acts (never set from a request)."""
+
+    token: str | None = None
+    address: str | None = None
+    bot: str | None = None
+
+
+class Door:
+    def __init__(self, service: MatchService, limiter: SlidingWindow) -> None:
+        self.service = service
+        self.limiter = limiter
+
+    # ---- the steps every entry shares -------------------------------------------
+
+    def count_write(self, caller: Caller) -> None:
+        """One write against the caller's address and token (RateLimited when over)."""
+        if caller.bot is not None:
+            return  # the server's own runner: paced by its think time, not by a limit
+        keys = [f"addr:{caller.address or '-'}"]
+        if caller.token is not None:
+            keys.append(f"seat:{hash_token(caller.token)[:24]}")
+        self.limiter.hit(*keys)
+
+    async def enter(self, match_id: str, caller: Caller, write: bool = True) -> str:
+        """The colour whose seat the caller proves, counted and noted present."""
+        if write:
+            self.count_write(caller)
+        seats = self.service.seats
+        if caller.bot is not None:
+            rec = await self.service.cycle.get(match_id)
+            seat = rec.seats.get(caller.bot)
+            if seat is None or seat.bot is None:
+                raise Unauthorized(f"{caller.bot} is not a bot's seat in this match")
+            return caller.bot
+        colour = await seats.authenticate(match_id, caller.token)
+        await seats.touch(match_id, colour)
+        return colour
+
+    # ---- what a caller may do -----------------------------------------------------
+
+    async def create(self, caller: Caller, options: dict[str, Any], seat: str = "random",
+                     opponent: str = "human", name: str = "anonymous") -> Seated:
+        self.count_write(caller)
+        return await self.service.lobby.create(options, seat=seat, opponent=opponent, name=name)
+
+    async def join(self, match_id: str, caller: Caller, name: str = "anonymous") -> Seated:
+        self.count_write(caller)
+        return await self.service.lobby.join(match_id, name)
+
+    async def play(self, match_id: str, caller: Caller, action: Any, version: int,
+                   client_id: str | None = None) -> Acted:
+        colour = await self.enter(match_id, caller)
+        return await self.service.mover.act(match_id, colour, action, version, client_id)
+
+    async def legal(self, match_id: str, caller: Caller) -> dict[str, Any]:
+        colour = await self.enter(match_id, caller, write=False)
+        return await self.service.reads.legal(match_id, colour)
+
+    async def resign(self, match_id: str, caller: Caller) -> dict[str, Any]:
+        colour = await self.enter(match_id, caller)
+        return await self.service.finisher.resign(match_id, colour)
+
+    async def draw(self, match_id: str, caller: Caller, offer: bool) -> dict[str, Any]:
+        colour = await self.enter(match_id, caller)
+        return await self.service.finisher.draw(match_id, colour, offer)
+
+    async def claim(self, match_id: str, caller: Caller, result: str) -> dict[str, Any]:
+        colour = await self.enter(match_id, caller)
+        return await self.service.finisher.claim(match_id, colour, result)
+
+    async def abort(self, match_id: str, caller: Caller) -> dict[str, Any]:
+        colour = await self.enter(match_id, caller)
+        return await self.service.finisher.abort(match_id, colour)
+
+    async def watch(self, match_id: str, token: str | None) -> tuple[str | None, int]:
+        """A socket's admission: the seat `token` proves (None without one: a
+        watcher) and the match's version now. Raises NotFound, or Unauthorized
+        for a token that proves no seat."""
+        state = await self.service.reads.get(match_id)
+        if token is None:
+            return None, int(state["version"])
+        if not token:
+            raise Unauthorized("an empty token proves no seat; leave it out to watch")
+        return await self.service.seats.authenticate(match_id, token), int(state["version"])

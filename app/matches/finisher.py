@@ -1,0 +1,100 @@
+"""The ways a match ends besides the rules: resignation, draw by agreement, a
+claim against an absent opponent, an abort, and what falls due by itself (R16)."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from app.rules import SETUP
+
+from . import store
+from .cycle import Cycle, nothing
+from .errors import BadRequest, Forbidden, MatchIsOver, ServiceError
+from .record import Record, other
+
+
+class Finisher:
+    def __init__(self, cycle: Cycle) -> None:
+        self.cycle = cycle
+
+    async def resign(self, match_id: str, colour: str) -> dict[str, Any]:
+        cycle = self.cycle
+
+        async def decide(rec: Record, now: int) -> None:
+            cycle.guard_running(rec)
+            cycle.end(rec, colour, {"type": "resign"}, now)
+
+        rec, _ = await cycle.mutate(match_id, decide)
+        return cycle.present(rec)
+
+    async def draw(self, match_id: str, colour: str, offer: bool) -> dict[str, Any]:
+        """Offer or accept (`offer`), decline or withdraw (not `offer`) a draw (R16)."""
+        cycle = self.cycle
+
+        async def decide(rec: Record, now: int) -> None:
+            cycle.guard_running(rec)
+            pending = rec.draw_offer
+            if offer and pending == other(colour):
+                rec.draw_ops.append(("accepted", None))
+                cycle.end(rec, colour, {"type": "draw_accept"}, now)
+            elif offer and pending is None:
+                rec.draw_offer = colour
+                rec.draw_ops.append(("offer", colour))
+                cycle.log(rec, colour, {"type": "draw_offer"}, False, now)
+            elif not offer and pending is not None:
+                mine = pending == colour
+                rec.draw_offer = None
+                rec.draw_ops.append(("withdrawn" if mine else "declined", None))
+                cycle.log(rec, colour, {"type": "draw_withdraw" if mine else "draw_decline"}, False, now)
+            # else: the offer stands already, or there is none to answer: nothing to do
+
+        rec, _ = await cycle.mutate(match_id, decide)
+        return cycle.present(rec)
+
+    async def claim(self, match_id: str, colour: str, result: str) -> dict[str, Any]:
+        """Claim a win or a draw once the opponent's seat has been gone longer than
+        the match's abandon_seconds."""
+        cycle = self.cycle
+        if result not in ("win", "draw"):
+            raise BadRequest('result is "win" or "draw"')
+
+        async def decide(rec: Record, now: int) -> None:
+            cycle.guard_running(rec)
+            absent = rec.seats[other(colour)]
+            limit = rec.options.get("abandon_seconds")
+            if absent.bot is not None:
+                raise Forbidden("a bot never abandons its seat")
+            if limit is None:
+                raise Forbidden("this match has no abandonment claims; its clock decides")
+            gone_ms = now - absent.last_seen_ms
+            here = absent.connected and gone_ms <= cycle.presence_ttl_ms
+            if here or gone_ms <= limit * 1000:
+                raise Forbidden(
+                    f"{other(colour)} was seen {gone_ms // 1000} s ago; a claim needs {limit:g} s away")
+            cycle.end(rec, colour, {"type": "claim", "result": result}, now, abandoned=other(colour))
+
+        rec, _ = await cycle.mutate(match_id, decide, fresh=True)
+        return cycle.present(rec)
+
+    async def abort(self, match_id: str, colour: str | None) -> dict[str, Any]:
+        """Call the match off before both setups are done; `colour` None is the server."""
+        cycle = self.cycle
+
+        async def decide(rec: Record, now: int) -> None:
+            if rec.status == "finished":
+                raise MatchIsOver()
+            if rec.status == "active" and rec.state.phase != SETUP:
+                raise Forbidden("a match can be aborted only before both setups are done")
+            cycle.end(rec, colour, {"type": "abort"}, now, automatic=colour is None)
+
+        rec, _ = await cycle.mutate(match_id, decide)
+        return cycle.present(rec)
+
+    async def sweep(self) -> int:
+        """Apply every fallen flag and join timeout; the background sweeper's job."""
+        ids = await store.due(self.cycle.engine, self.cycle.now_ms())
+        for match_id in ids:
+            with contextlib.suppress(ServiceError):
+                await self.cycle.mutate(match_id, nothing, fresh=True)
+        return len(ids)

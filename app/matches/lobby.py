@@ -1,0 +1,125 @@
+"""Making a match and taking its free seat."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from app.rules import MalformedAction, commitment
+
+from . import store
+from .clock import Clock
+from .cycle import Cycle
+from .errors import BadRequest, MatchIsOver, SeatTaken
+from .record import COLOURS, Record, SeatInfo, other
+from .replay import initial_state
+from .seats import Seats, hash_token
+
+
+@dataclass(slots=True)
+class Seated:
+    """What create and join answer: the match, the seat taken and its token (shown once)."""
+
+    match: dict[str, Any]
+    seat: str
+    token: str
+
+
+class Lobby:
+    def __init__(self, cycle: Cycle, seats: Seats, bot_levels: Collection[str]) -> None:
+        self.cycle, self.seats = cycle, seats
+        self.bot_levels = tuple(bot_levels)
+
+    async def create(
+        self, options: dict[str, Any], seat: str = "random", opponent: str = "human", name: str = "anonymous",
+    ) -> Seated:
+        cycle = self.cycle
+        # guard
+        bot = self._bot_level(opponent)
+        if seat not in ("white", "black", "random"):
+            raise BadRequest("seat is white, black or random")
+        colour = secrets.choice(COLOURS) if seat == "random" else seat
+        opts = self._options(options)
+        chosen_seed = options.get("seed")
+        chaos = options.get("chaos") or None
+        seed = chosen_seed or secrets.token_hex(16)  # 128 bits (R20)
+        custom = bool(chosen_seed or chaos)
+        # rules
+        try:
+            state = initial_state(seed, opts, chaos, custom)
+        except MalformedAction as error:
+            raise BadRequest(str(error)) from None
+        now = cycle.now_ms()
+        token = secrets.token_urlsafe(32)
+        seats = {colour: SeatInfo(name, hash_token(token), None, False, now, now)}
+        if bot:
+            seats[other(colour)] = SeatInfo(f"{bot} bot", None, bot, True, now, now)
+        rec = Record(
+            id=secrets.token_urlsafe(9), status="waiting", options=opts, seed=seed,
+            seed_commitment=commitment(seed), custom=custom, chaos=chaos, state=state, version=0,
+            clock=Clock.from_options(opts["time_control"]), due_at_ms=None, draw_offer=None, result=None,
+            created_ms=now, updated_ms=now, finished_ms=None, seats=seats,
+        )
+        if bot:
+            cycle.begin(rec, now)
+        elif opts["join_timeout_seconds"] is not None:
+            rec.due_at_ms = now + opts["join_timeout_seconds"] * 1000
+        # save
+        await store.insert(cycle.engine, rec)
+        cycle.cache.put(rec)
+        self.seats.seen(rec.id, colour, now)
+        # publish: version 0 has no update; listeners (a bot holding White) hear of it
+        present = cycle.present(rec, now)
+        await cycle.publish(rec.id, [{"type": "created", "version": 0, "match": present}])
+        return Seated(present, colour, token)
+
+    def _bot_level(self, opponent: str) -> str | None:
+        if opponent == "human":
+            return None
+        if opponent.startswith("bot:") and opponent[4:] in self.bot_levels:
+            return opponent[4:]
+        raise BadRequest(
+            f"opponent is \"human\" or \"bot:<level>\"; the levels are {', '.join(self.bot_levels)}")
+
+    def _options(self, options: dict[str, Any]) -> dict[str, Any]:
+        settings = self.cycle.settings
+        time_control = options.get("time_control")
+        abandon = options.get("abandon_seconds")
+        if abandon is None:  # correspondence matches have no claims: the clock decides
+            if time_control is None:
+                abandon = settings.abandon_untimed_seconds
+            elif time_control["type"] == "realtime":
+                abandon = settings.abandon_seconds
+        if isinstance(abandon, float) and abandon.is_integer():
+            abandon = int(abandon)  # 600, as a creator's own choice is written, not 600.0
+        join = options.get("join_timeout_seconds") or settings.join_timeout_seconds
+        return {
+            "variant": options.get("variant", "standard"),
+            "no_progress_rounds": options.get("no_progress_rounds", 10),
+            "time_control": time_control,
+            "join_timeout_seconds": join,
+            "abandon_seconds": abandon,
+        }
+
+    async def join(self, match_id: str, name: str = "anonymous") -> Seated:
+        cycle = self.cycle
+        token = secrets.token_urlsafe(32)
+
+        async def decide(rec: Record, now: int) -> str:
+            if rec.status == "finished":
+                raise MatchIsOver("the match is over; nobody can join it")
+            free = [c for c in COLOURS if c not in rec.seats]
+            if not free:
+                raise SeatTaken("both seats of this match are taken")
+            colour = free[0]
+            rec.seats[colour] = SeatInfo(name, hash_token(token), None, False, now, now)
+            rec.new_seats.append(colour)
+            cycle.begin(rec, now)
+            cycle.log(rec, colour, {"type": "join"}, False, now)
+            return colour
+
+        rec, colour = await cycle.mutate(match_id, decide, fresh=True)
+        self.seats.seen(match_id, colour, rec.updated_ms)
+        return Seated(rec.entries[-1].public if rec.entries else cycle.present(rec), colour, token)

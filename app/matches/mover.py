@@ -1,0 +1,147 @@
+"""Playing an action: the engine's step, and the answer to a resend.
+
+An action names the version it was chosen on. On the current version it is
+played; on an older one it is either a resend of an action that landed (answered
+as the first time, applying nothing twice) or stale.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from app.rules import (
+    IllegalAction,
+    MalformedAction,
+    MatchOver,
+    action_json,
+    apply_steps,
+    parse_action,
+)
+
+from . import store
+from .cycle import Cycle
+from .errors import BadRequest, Illegal, MatchIsOver, NotYourTurn, StaleVersion
+from .reads import Reads
+from .record import COLOURS, Record, other
+
+log = logging.getLogger(__name__)
+# Log entries that change neither the position nor whose turn it is.
+TALK = frozenset({"join", "draw_offer", "draw_decline", "draw_withdraw"})
+
+
+@dataclass(slots=True)
+class Acted:
+    """What act answers: the match now, the version the action reached, and
+    whether it had landed before (a resend)."""
+
+    match: dict[str, Any]
+    version: int
+    duplicate: bool = False
+    match_json: str | None = None  # `match` encoded already, when it is
+    resent_from: int | None = None  # a resend: the version its first landing made
+
+
+class Mover:
+    def __init__(self, cycle: Cycle, reads: Reads) -> None:
+        self.cycle, self.reads = cycle, reads
+
+    async def act(
+        self, match_id: str, colour: str, action: Any, version: int, client_id: str | None = None,
+    ) -> Acted:
+        """Play `action` for `colour` on `version` (`POST /matches/{id}/actions`)."""
+        cycle = self.cycle
+        try:
+            parsed = parse_action(action)
+        except MalformedAction as error:
+            raise BadRequest(str(error)) from None
+        wanted = action_json(parsed)
+
+        async def decide(rec: Record, now: int) -> Acted | None:
+            if version != rec.version:
+                if rec.entries:  # a flag fell just now: too late, unless it landed before
+                    try:
+                        return await self._resent(rec, colour, wanted, version, client_id)
+                    except (StaleVersion, MatchIsOver):
+                        raise MatchIsOver("time ran out before this action") from None
+                if not await self._only_talk_since(rec, version):
+                    return await self._resent(rec, colour, wanted, version, client_id)
+            cycle.guard_running(rec)
+            if rec.seat_to_move() != colour:
+                raise NotYourTurn(f"it is {rec.seat_to_move()}'s turn, not {colour}'s")
+            try:
+                steps = apply_steps(rec.state, parsed)
+            except MatchOver:
+                raise MatchIsOver() from None
+            except IllegalAction as error:
+                raise Illegal(str(error)) from None
+            except MalformedAction as error:
+                raise BadRequest(str(error)) from None
+            if rec.draw_offer == other(colour):  # moving on answers an offer: no
+                rec.draw_offer = None
+                rec.draw_ops.append(("lapsed", None))
+            for i, (mover, step, state) in enumerate(steps):
+                rec.state = state
+                cycle.turn_done(rec, now, moved=i == 0)
+                cycle.log(rec, COLOURS[mover], action_json(step), i > 0, now, client_id if i == 0 else None)
+            return None
+
+        # A version behind the cache may only mean another process moved on.
+        cached = cycle.cache.get(match_id)
+        fresh = cached is None or cached.version != version
+        try:
+            rec, answer = await cycle.mutate(match_id, decide, fresh=fresh)
+        except store.ClientIdTaken:
+            rec = await cycle.get(match_id, fresh=True)
+            answer = await self._resent(rec, colour, wanted, version, client_id)
+        if answer is not None:
+            if answer.resent_from is not None:  # outside the match's lock
+                await self._republish(match_id, answer.resent_from)
+            return answer
+        last = rec.entries[-1]
+        return Acted(last.public, rec.version, match_json=last.public_text())
+
+    async def _resent(
+        self, rec: Record, colour: str, wanted: dict[str, Any], version: int, client_id: str | None,
+    ) -> Acted:
+        """An action on a version that is not the current one: a resend of one
+        that landed answers as it did; anything else is stale."""
+        engine = self.cycle.engine
+        first = None
+        if client_id:
+            first = await store.entry_by_client_id(engine, rec.id, client_id)
+            if first is not None and (first.player != colour or first.action != wanted):
+                raise BadRequest(f"the action id {client_id!r} is used by another action of this match")
+        if first is None and 0 <= version < rec.version:
+            at = await store.entry_after(engine, rec.id, version, skip=TALK)
+            if at is not None and not at.automatic and at.player == colour and at.action == wanted:
+                first = at
+        if first is not None:
+            landed, public = await store.answer_of(engine, rec.id, first.version)
+            return Acted(public, landed, duplicate=True, resent_from=first.version)
+        if rec.status == "finished":
+            raise MatchIsOver()
+        raise StaleVersion(rec.version)
+
+    async def _republish(self, match_id: str, version: int) -> None:
+        """Publish again what landed from `version` on. A resend often follows an
+        answer lost after its commit, and then the updates never went out: without
+        this, watchers would wait for the next action to fill the gap. Each socket
+        skips what it has already."""
+        try:
+            updates = await self.reads.updates_since(match_id, version - 1)
+        except Exception:
+            log.exception("reading again the updates of match %s failed", match_id)
+            return
+        if updates:
+            await self.cycle.publish(match_id, updates)
+
+    async def _only_talk_since(self, rec: Record, version: int) -> bool:
+        """Whether every entry after `version` left the game as it was (a join, a
+        draw offer or its answer): an action made on `version` still fits, and
+        refusing it as stale would let an opponent stall a player with offers."""
+        if not 0 <= version < rec.version:
+            return False
+        since = await store.log(self.cycle.engine, rec.id, version)
+        return since is not None and all(row.action.get("type") in TALK for row in since)

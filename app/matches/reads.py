@@ -1,0 +1,93 @@
+"""What anyone may read of a match, and what a seat may read of its own turn:
+the public state, the legal actions, the log, missed updates, the match list."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules import State, action_json, legal_actions, setup_choices
+
+from . import store
+from .cursor import make_cursor, read_cursor
+from .cycle import Cycle, nothing
+from .errors import NotFound
+from .ids import is_match_id
+from .record import ms_of, record_from_rows, stamp
+
+
+class Reads:
+    def __init__(self, cycle: Cycle) -> None:
+        self.cycle = cycle
+
+    async def get(self, match_id: str) -> dict[str, Any]:
+        """The public state (`GET /matches/{id}`)."""
+        return self.cycle.present(await self.cycle.settled(match_id))
+
+    async def legal(self, match_id: str, colour: str) -> dict[str, Any]:
+        """`colour`'s legal actions now: empty when it is not their turn."""
+        rec = await self.cycle.settled(match_id, with_seats=False)
+        mine = rec.seat_to_move() == colour
+        setup = setup_choices(rec.state) if mine else []
+        actions = [action_json(a) for a in legal_actions(rec.state)] if mine else []
+        return {"version": rec.version, "actions": actions, "setup": setup}
+
+    async def log(self, match_id: str, since: int = 0) -> list[dict[str, Any]]:
+        """The action log (`GET /matches/{id}/actions`)."""
+        cached = self.cycle.cache.get(match_id)
+        if cached is None or cached.due(self.cycle.now_ms()):
+            await self.cycle.settled(match_id)
+        rows = await store.log(self.cycle.engine, match_id, since)
+        if rows is None:
+            raise NotFound(f"no match {match_id!r}")
+        return [{"version": r.version, "player": r.player, "action": r.action, "automatic": r.automatic,
+                 "at": stamp(ms_of(r.at))} for r in rows]
+
+    async def updates_since(self, match_id: str, version: int) -> list[dict[str, Any]] | None:
+        """The update messages after `version`, in order, for a client that
+        reconnects; None when there are too many (or `version` is unknown):
+        send a snapshot instead. Raises NotFound for an unknown match."""
+        if not is_match_id(match_id):
+            raise NotFound(f"no match {match_id!r}")
+        found = await store.updates(self.cycle.engine, match_id, version, self.cycle.settings.max_replay_updates)
+        if found is None:
+            raise NotFound(f"no match {match_id!r}")
+        current, rows = found
+        if version == current:
+            return []
+        if not rows or version < 0:
+            return None
+        return [{"type": "update", "version": r.version, "action": r.action, "player": r.player,
+                 "automatic": r.automatic, "match": r.public} for r in rows]
+
+    async def with_bots(self) -> list[str]:
+        """Running matches with a bot seat (where a bot's turn may be pending)."""
+        return await store.with_bots(self.cycle.engine)
+
+    async def list(
+        self, *, status: str | None = None, variant: str | None = None, player: str | None = None,
+        limit: int = 20, cursor: str | None = None,
+    ) -> dict[str, Any]:
+        """Matches newest first, `limit` at a time; `next_cursor` fetches the next page."""
+        cycle = self.cycle
+        after = read_cursor(cursor) if cursor else None
+        rows, seat_rows = await store.page(
+            cycle.engine, status=status, variant=variant, player=player, limit=limit + 1, after=after)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        # Decided once, before the await: the cache may drop or move on meanwhile.
+        hit = {r.id: c for r in rows if (c := cycle.cache.get(r.id)) is not None and c.version == r.version}
+        loaded = await store.states(cycle.engine, [r.id for r in rows if r.id not in hit])
+        now = cycle.now_ms()
+        out = []
+        for row in rows:
+            cached = hit.get(row.id)
+            state = cached.state if cached is not None else State.from_json(loaded[row.id])
+            rec = record_from_rows(row, seat_rows[row.id], state)
+            if cached is not None:
+                rec.view_of, rec.view = cached.view_of, cached.view
+            cycle.cache.put(rec)
+            if rec.due(now):
+                rec, _ = await cycle.mutate(rec.id, nothing)
+            out.append(cycle.present(rec, now))
+        next_cursor = make_cursor(rows[-1].created_at, rows[-1].id) if more and rows else None
+        return {"matches": out, "next_cursor": next_cursor}

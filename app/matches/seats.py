@@ -1,0 +1,68 @@
+"""Seats: which colour a token proves, and whether a seat's player is here."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Any
+
+from . import store
+from .cycle import Cycle
+from .errors import Unauthorized
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Seats:
+    def __init__(self, cycle: Cycle) -> None:
+        self.cycle = cycle
+        self._touched: dict[tuple[str, str], int] = {}
+
+    async def authenticate(self, match_id: str, token: str | None) -> str:
+        """The colour whose seat `token` proves; raises Unauthorized or NotFound."""
+        if not token:
+            raise Unauthorized("this call needs the seat's token: Authorization: Bearer <token>")
+        digest = hash_token(token)
+        for fresh in (False, True):  # a seat taken on another process is not cached here yet
+            rec = await self.cycle.get(match_id, fresh=fresh)
+            for colour, seat in rec.seats.items():
+                if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                    return colour
+        raise Unauthorized("this token holds no seat of this match")
+
+    def seen(self, match_id: str, colour: str, now_ms: int) -> None:
+        """The seat was just written as present (create, join): no touch needed soon."""
+        self._touched[(match_id, colour)] = now_ms
+
+    async def touch(self, match_id: str, colour: str) -> None:
+        """Note that the seat is here (its last_seen); written at most every
+        `touch_seconds` per seat and process."""
+        cycle = self.cycle
+        now = cycle.now_ms()
+        key = (match_id, colour)
+        if now - self._touched.get(key, 0) < cycle.settings.touch_seconds * 1000:
+            return
+        self._touched[key] = now
+        if len(self._touched) > 4 * cycle.settings.state_cache_size:
+            self._touched.clear()
+        await store.touch(cycle.engine, match_id, colour, now, None)
+        rec = cycle.cache.get(match_id)
+        if rec is not None and colour in rec.seats:
+            rec.seats[colour].last_seen_ms = now
+
+    async def set_connected(self, match_id: str, colour: str, connected: bool) -> dict[str, Any]:
+        """The realtime layer says a seat's socket came or went; answers the public
+        state (players.*.connected). While connected, call `touch` at least every
+        ws_ping_seconds: a seat counts as connected only if seen within
+        2 × ws_dead_after_seconds. Does not change the version."""
+        cycle = self.cycle
+        now = cycle.now_ms()
+        await store.touch(cycle.engine, match_id, colour, now, connected)
+        self._touched[(match_id, colour)] = now
+        rec = cycle.cache.get(match_id)
+        if rec is not None and colour in rec.seats:
+            seat = rec.seats[colour]
+            seat.connected, seat.last_seen_ms = connected, now
+        return cycle.present(await cycle.settled(match_id))
