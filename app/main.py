@@ -17,6 +17,7 @@ from fastapi import FastAPI
 from fastapi.responses import RedirectResponse
 
 from app import api, realtime
+from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
 from app.api.fast import install as install_fast_path
 from app.api.ratelimit import SlidingWindow
@@ -85,12 +86,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(
         title="Magery Online", version="1.0.0", description=DESCRIPTION, lifespan=lifespan,
-        docs_url="/docs", openapi_url="/openapi.json",
+        docs_url=None, redoc_url=None, openapi_url="/openapi.json",
     )
     app.state.settings = settings
     app.state.publisher = NullPublisher()
     app.state.write_limiter = SlidingWindow(settings.rate_limit_writes, settings.rate_window_seconds)
     install_errors(app)
+    install_docs_page(app)  # /docs and /redoc from local files: they work offline
     app.include_router(api.router)
     realtime.install(app)  # issue 4: the hub as publisher, and /api/v1/matches/{id}/ws
     install_fast_path(app)  # POST /api/v1/matches/{id}/actions past FastAPI's per-request machinery
