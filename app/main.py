@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app import api, bots
 from app.api import ws
+from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
 from app.bots.runner import BotRunner
@@ -117,10 +118,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     parts = build(settings)
     app = FastAPI(
         title="Magery Online", version="1.0.0", description=DESCRIPTION, lifespan=_lifespan(parts),
-        docs_url="/docs", openapi_url="/openapi.json",
+        docs_url=None, redoc_url=None, openapi_url="/openapi.json",
     )
     app.state.parts = parts
     install_errors(app)
+    install_docs_page(app)  # /docs and /redoc from local files: they work offline
     app.include_router(api.router(parts.door, parts.service.reads))
     socket = ws.MatchSocket(parts.hub, parts.door, settings)
     app.router.routes.append(ws.route(socket))

@@ -20,7 +20,7 @@ run as python-chess:
 
 It prints a table with the goals and PASS/MISS per goal, and writes the
 results to bench/results/rules.json. The tests never import this file: tests
-never assert a time (../shared/design.md).
+never assert a time (it depends on the machine and its load).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """app/rules is the game and nothing else: no web, database or application
-layer (design.md), and its docstring example runs."""
+layer (README, "What is where"), and its docstring example runs."""
 
 from __future__ import annotations
 
