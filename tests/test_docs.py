@@ -99,8 +99,6 @@ async def test_every_field_of_the_state_and_the_log_is_documented(api: Any, clie
     assert state["players"]["white"].keys() == {"name", "connected", "bot"}
 
 
-@pytest.mark.xfail(strict=True, reason="the server sends isoformat (+00:00, microseconds) until the "
-                                       "lead's timestamp change lands; then drop this marker")
 async def test_the_server_sends_timestamps_in_the_documented_form(api: Any, client: httpx.AsyncClient) -> None:
     game = await api.start()
     state = await api.state(game)
@@ -109,8 +107,6 @@ async def test_the_server_sends_timestamps_in_the_documented_form(api: Any, clie
         assert TIMESTAMP.fullmatch(stamp), stamp
 
 
-@pytest.mark.xfail(strict=True, reason="create refuses a missing body until the lead's change "
-                                       "lands; then drop this marker")
 async def test_create_needs_no_body(client: httpx.AsyncClient) -> None:
     r = await client.post("/api/v1/matches")
     assert r.status_code == 201, r.text

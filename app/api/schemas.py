@@ -107,7 +107,7 @@ MATCH_EXAMPLE: dict[str, Any] = {
     "clock": {"type": "realtime", "white": 600000, "black": 598000, "running": "black", "increment": 5000},
     "draw_offer": None, "result": None, "custom": False,
     "seed_commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "seed": None,
-    "created_at": "2026-11-21T15:00:00+00:00",
+    "created_at": "2026-11-21T15:00:00.000Z",
 }
 
 
@@ -149,7 +149,7 @@ class LogEntry(BaseModel):
     player: Colour | None
     action: dict[str, Any]
     automatic: bool
-    at: str = Field(examples=["2026-11-21T15:00:03.120000+00:00"])
+    at: str = Field(examples=["2026-11-21T15:00:03.120Z"], description="RFC 3339, UTC, milliseconds")
 
 
 class ErrorBody(BaseModel):
