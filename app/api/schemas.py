@@ -48,6 +48,9 @@ class Options(Strict):
                                              description="abort the match if nobody joins in time")
     abandon_seconds: int | None = Field(None, ge=10, le=30 * 86400,
                                         description="how long a seat may be gone before its opponent may claim")
+    bot_think_seconds: float | None = Field(None, gt=0, le=10,
+                                            description="how long a computer opponent may think per action "
+                                                        "(default: the server's BOT_THINK_SECONDS)")
 
 
 class CreateMatch(Strict):

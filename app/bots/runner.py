@@ -101,7 +101,8 @@ class BotRunner:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
         loop = asyncio.get_running_loop()
         seed = self._rng.getrandbits(64)
-        return await loop.run_in_executor(self._pool, choose, level, rec.state.to_json(), seed, self.think)
+        think = float(rec.options.get("bot_think_seconds") or self.think)
+        return await loop.run_in_executor(self._pool, choose, level, rec.state.to_json(), seed, think)
 
     # ---- finding turns left pending ---------------------------------------------
 

@@ -42,6 +42,8 @@ class Lobby:
             raise BadRequest("seat is white, black or random")
         colour = secrets.choice(COLOURS) if seat == "random" else seat
         opts = self._options(options)
+        if not bot:
+            del opts["bot_think_seconds"]  # nobody to think
         chosen_seed = options.get("seed")
         chaos = options.get("chaos") or None
         seed = chosen_seed or secrets.token_hex(16)  # 128 bits (R20)
@@ -101,6 +103,7 @@ class Lobby:
             "time_control": time_control,
             "join_timeout_seconds": join,
             "abandon_seconds": abandon,
+            "bot_think_seconds": options.get("bot_think_seconds") or settings.bot_think_seconds,
         }
 
     async def join(self, match_id: str, name: str = "anonymous") -> Seated:

@@ -1,0 +1,36 @@
+"""The layers of the application, lowest first: the one place they are declared.
+
+A module may import from its own package and from the packages of any lower
+layer, never from a higher layer nor from a sibling package of its own layer.
+tests/test_layers.py reads every import under app/ and holds the code to this
+(and to having no import cycle). A new wing is one more name in its layer.
+"""
+
+from __future__ import annotations
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("app.rules",),                        # the game: pure, no I/O
+    ("app.config", "app.redact"),          # settings; log hygiene
+    ("app.db",),                           # tables, engine, migrations
+    ("app.matches",),                      # the match service and its one door
+    ("app.realtime",),                     # hub and bus: committed actions, live
+    ("app.bots",),                         # computer opponents: a client of the door
+    ("app.api", "app.web", "app.admin"),   # the wings people and programs talk to
+    ("app.main",),                         # builds and wires every part
+)
+
+
+def package_of(module: str) -> str | None:
+    """The declared package `module` belongs to (None: not under a declared one)."""
+    for layer in LAYERS:
+        for package in layer:
+            if module == package or module.startswith(package + "."):
+                return package
+    return None
+
+
+def rank_of(package: str) -> int:
+    for rank, layer in enumerate(LAYERS):
+        if package in layer:
+            return rank
+    raise KeyError(package)
