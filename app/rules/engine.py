@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Action, parse_action
+from .colours import COLOURS
 from .deck import shuffle
 from .errors import IllegalAction, MalformedAction, MatchOver
 from .mages import MAGES, OFF, private_seat
-from .minions import COLOURS, COPIES, TYPES, code
+from .minions import COPIES, TYPES, code
 from .powers import _may_place, options, use
 from .state import ACTION, DECISION, DRAW, OVER, REASONS, SETUP, State
 from .variants import VARIANT_RULES

@@ -33,9 +33,10 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
+from .colours import COLOUR_LETTERS
 from .errors import BadPosition
 from .mages import MAGE_BY_CODE, MAGE_CODES, OFF, PRIVATE_WHITE
-from .minions import COLOUR_LETTERS, SQUARE_INDEX, SQUARE_NAMES, TYPE_LETTERS, piece_letter
+from .minions import SQUARE_INDEX, SQUARE_NAMES, TYPE_LETTERS, piece_letter
 from .state import DRAW, NO_WINNER, OVER, REASONS, State, _check_shape
 from .variants import VARIANT_RULES, VARIANTS
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .colours import COLOURS
 from .deck import commitment
 from .mages import CHAOS_MAGES, MAGES, OFF, PRIVATE_WHITE
-from .minions import COLOURS, SQUARE_NAMES, TYPES
+from .minions import SQUARE_NAMES, TYPES
 from .state import OVER, PHASES, State
 
 
