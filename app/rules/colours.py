@@ -29,8 +29,12 @@ def other(colour: str) -> str: ...
 def other(colour: int | str) -> int | str:
     """The opponent of `colour`: 0 <-> 1, or "white" <-> "black".
 
-    A name that is no colour raises ValueError rather than guessing.
+    Anything else raises ValueError rather than guessing.
     """
-    if isinstance(colour, str):
-        return COLOURS[1 - COLOURS.index(colour)]
-    return 1 - colour
+    try:
+        return _OTHER[colour]  # one lookup for both forms: the engine calls this per action
+    except KeyError:
+        raise ValueError(f"not a colour: {colour!r}") from None
+
+
+_OTHER: dict[int | str, int | str] = {WHITE: BLACK, BLACK: WHITE, "white": "black", "black": "white"}

@@ -44,6 +44,10 @@ def type_of(piece: int) -> int:
     return (piece - 1) & 7
 
 
+# The minion codes of each colour, for set tests that run in C.
+CODES_OF = tuple(frozenset(code(colour, kind) for kind in range(8)) for colour in (WHITE, BLACK))
+
+
 def owned_by(piece: int, colour: int) -> bool:
     """Whether `piece` is a minion (not 0) of `colour`."""
     return piece != 0 and (piece - 1) >> 3 == colour
@@ -81,6 +85,11 @@ def file_of(square: int) -> int:
 
 def square_at(file: int, rank: int) -> int:
     return file + 8 * rank
+
+
+def has_bit(bits: int, index: int) -> bool:
+    """Whether a bit set (the state's wards, runes, passed) holds `index`."""
+    return bool((bits >> index) & 1)
 
 
 def piece_letter(piece: int) -> str:

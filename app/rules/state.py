@@ -129,8 +129,8 @@ class State:
         return (f"<State round {self.round}, {PHASES[self.phase]} phase, "
                 f"{COLOURS[self.to_move]} to move, {arena} minions in the arena>")
 
-    # The bit sets, read by name: bit `colour` of passed and runes, bit
-    # `square` of wards.
+    # The bit sets, read by name. Each spells its bit out rather than call
+    # minions.has_bit: these run on every move checked.
     def warded(self, square: int) -> bool:
         """Whether the minion on `square` is warded by the Force Mage (R14)."""
         return bool((self.wards >> square) & 1)
