@@ -44,6 +44,7 @@ from .moves import destinations
 from .power_base import (
     MagePower,
     Payload,
+    a_or_an,
     add,
     check_arena_minion,
     check_move,
@@ -59,7 +60,6 @@ from .power_base import (
     summon,
     summon_targets,
     tell_move,
-    tell_summon,
     title,
     to_reserve,
     unwarded_minions,
@@ -112,7 +112,7 @@ def _magus_apply(s: State, colour: int, left: int, piece: int, power: Payload) -
 
 
 def _magus_tell(s: State, colour: int, left: int, piece: int, power: Payload) -> str:
-    return f"sends the {TYPES[type_of(piece)]} on to {title(power[1])}"
+    return f"sends it on to {title(power[1])}"
 
 
 MAGUS_POWER = MagePower(
@@ -158,8 +158,8 @@ def _alchemist_apply(s: State, colour: int, left: int, piece: int, power: Payloa
 
 def _alchemist_tell(s: State, colour: int, left: int, piece: int, power: Payload) -> str:
     sq, kind = power[1], power[2]
-    return (f"exchanges the {TYPES[type_of(s.arena[sq])]} on {SQUARE_NAMES[sq]} for a "
-            f"{TYPES[kind]} from the reserve")
+    return (f"exchanges the {TYPES[type_of(s.arena[sq])]} on {SQUARE_NAMES[sq]} for "
+            f"{a_or_an(kind)} from their reserve")
 
 
 ALCHEMIST_POWER = MagePower(
@@ -233,7 +233,7 @@ def _enchanter_apply(s: State, colour: int, left: int, piece: int, power: Payloa
 def _enchanter_tell(s: State, colour: int, left: int, piece: int, power: Payload) -> str:
     sq = power[1]
     victim = s.arena[sq]
-    return (f"replaces {whose(victim)} on {SQUARE_NAMES[sq]} with a {TYPES[type_of(victim)]} "
+    return (f"replaces {whose(victim)} on {SQUARE_NAMES[sq]} with {a_or_an(type_of(victim))} "
             f"from their reserve")
 
 
@@ -378,7 +378,7 @@ def _conjurer_apply(s: State, colour: int, left: int, piece: int, power: Payload
 
 
 def _conjurer_tell(s: State, colour: int, left: int, piece: int, power: Payload) -> str:
-    return tell_summon(type_of(piece), power[1])
+    return f"summons it on {SQUARE_NAMES[power[1]]}"
 
 
 CONJURER_POWER = MagePower(
@@ -420,7 +420,7 @@ def _dream_lord_apply(s: State, colour: int, left: int, piece: int, power: Paylo
 
 def _dream_lord_tell(s: State, colour: int, left: int, piece: int, power: Payload) -> str:
     told = _BY_MAGE[power[1]].tell(s, colour, left, piece, power[2])
-    return f"borrows {title(power[1])} and {told}"
+    return f"{told}, borrowing {title(power[1])}'s power"
 
 
 DREAM_LORD_POWER = MagePower(

@@ -91,13 +91,13 @@ def _legal_removals(s: State) -> list[Action]:
         piece = s.occupant[mage]
         if piece not in mine:
             continue
-        after = _removed(s, mage, piece)
+        after = after_removal(s, mage, piece)
         out.append(("remove", mage, None))
         out += [("remove", mage, p) for p in options(after, colour, mage, piece)]
     return out
 
 
-def _removed(s: State, mage: int, piece: int) -> State:
+def after_removal(s: State, mage: int, piece: int) -> State:
     """A working copy with `piece` taken off `mage` and put in reserve (R10)."""
     after = s.copy()
     occupant = list(s.occupant)
@@ -224,7 +224,7 @@ def _remove(s: State, mage: int, power: Any) -> State:
         raise IllegalAction("R6", f"the {spaced(mage)} is not in this match's tower")
     if not owned_by(piece, colour):
         raise IllegalAction("R10", f"you have no minion on the {spaced(mage)} chamber")
-    new = _removed(s, mage, piece)
+    new = after_removal(s, mage, piece)
     if power is not None:
         use(new, colour, mage, piece, power)
     return new

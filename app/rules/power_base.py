@@ -105,6 +105,12 @@ def player(colour: int) -> str:
     return COLOURS[colour].capitalize()
 
 
+def a_or_an(kind: int) -> str:
+    """"a dragon", "an elemental": a minion type with its article."""
+    name = TYPES[kind]
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
 def whose(piece: int) -> str:
     """"Black's fey": a minion named with its owner."""
     return f"{player(owner_of(piece))}'s {TYPES[type_of(piece)]}"
@@ -258,4 +264,4 @@ def tell_move(s: State, colour: int, a: int, b: int) -> str:
 
 
 def tell_summon(kind: int, sq: int) -> str:
-    return f"summons a {TYPES[kind]} on {SQUARE_NAMES[sq]}"
+    return f"summons {a_or_an(kind)} on {SQUARE_NAMES[sq]}"
