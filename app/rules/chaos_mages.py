@@ -68,7 +68,7 @@ from .power_base import (
 )
 from .state import State
 
-# ---- Seer: who takes the next two turns ---------------------------------------------
+# ---- Seer: who takes the next two turns ----------------------------------------------
 
 
 def _seer_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
@@ -92,7 +92,7 @@ SEER_POWER = MagePower(
 )
 
 
-# ---- Magus: the minion goes on to another chamber -----------------------------------
+# ---- Magus: the minion goes on to another chamber ------------------------------------
 
 def _magus_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
     return [("target", m) for m in range(len(MAGES)) if m != left and may_place(s, m, colour)]
@@ -122,7 +122,7 @@ MAGUS_POWER = MagePower(
 )
 
 
-# ---- Alchemist: exchange an arena minion for another type from the reserve -------------
+# ---- Alchemist: exchange an arena minion for another type from the reserve -----------
 
 def _alchemist_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
     # (type, its code) of each type in reserve: a code is compared, not decoded, per minion.
@@ -169,7 +169,7 @@ ALCHEMIST_POWER = MagePower(
 )
 
 
-# ---- Mentalist: move an opponent's minion, without capture -----------------------------
+# ---- Mentalist: move an opponent's minion, without capture ---------------------------
 
 def _mentalist_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
     enemy = other(colour)
@@ -203,7 +203,7 @@ MENTALIST_POWER = MagePower(
 )
 
 
-# ---- Enchanter: replace an opponent's minion with your own of its type ---------------------
+# ---- Enchanter: replace an opponent's minion with your own of its type ---------------
 
 def _enchanter_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
     held = counts_of(s.reserve, colour)
@@ -245,7 +245,7 @@ ENCHANTER_POWER = MagePower(
 )
 
 
-# ---- Force Mage: ward a minion for the round ---------------------------------------------
+# ---- Force Mage: ward a minion for the round -----------------------------------------
 
 def _force_mage_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
     return [("square", sq) for sq in unwarded_minions(s, None)]
@@ -276,7 +276,7 @@ FORCE_MAGE_POWER = MagePower(
 )
 
 
-# ---- Illusionist: swap two minions ----------------------------------------------------------
+# ---- Illusionist: swap two minions ---------------------------------------------------
 
 def _illusionist_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
     squares = sorted(unwarded_minions(s, None), key=swap_key)
@@ -314,7 +314,7 @@ ILLUSIONIST_POWER = MagePower(
 )
 
 
-# ---- Shadow Mage: send home a minion beside one of yours --------------------------------------
+# ---- Shadow Mage: send home a minion beside one of yours -----------------------------
 
 def _shadow_mage_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
     arena = s.arena
@@ -346,7 +346,7 @@ SHADOW_MAGE_POWER = MagePower(
 )
 
 
-# ---- Rune Master: knight leaps for the round ---------------------------------------------------
+# ---- Rune Master: knight leaps for the round -----------------------------------------
 
 def _rune_master_apply(s: State, colour: int, left: int, piece: int, power: Payload) -> None:
     s.runes |= 1 << colour
@@ -363,7 +363,7 @@ RUNE_MASTER_POWER = MagePower(
 )
 
 
-# ---- Conjurer: the minion is summoned at once -------------------------------------------------
+# ---- Conjurer: the minion is summoned at once ----------------------------------------
 
 def _conjurer_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
     return [("summon", sq) for sq in summon_targets(s, colour, type_of(piece))]
@@ -387,7 +387,7 @@ CONJURER_POWER = MagePower(
 )
 
 
-# ---- Dream Lord: borrow a chaos mage that is not in play ------------------------------------------
+# ---- Dream Lord: borrow a chaos mage that is not in play -----------------------------
 
 def _borrowable(s: State) -> list[MagePower]:
     return [_BY_MAGE[m] for m in CHAOS_MAGES if m != DREAM_LORD and s.seat[m] == OFF]

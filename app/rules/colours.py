@@ -37,4 +37,6 @@ def other(colour: int | str) -> int | str:
         raise ValueError(f"not a colour: {colour!r}") from None
 
 
-_OTHER: dict[int | str, int | str] = {WHITE: BLACK, BLACK: WHITE, "white": "black", "black": "white"}
+_OTHER: dict[int | str, int | str] = {
+    WHITE: BLACK, BLACK: WHITE, "white": "black", "black": "white",
+}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Action, parse_action
-from .colours import COLOURS, WHITE, other
+from .colours import BLACK, COLOURS, WHITE, other
 from .deck import shuffle
 from .errors import IllegalAction, MalformedAction, MatchOver
 from .mages import MAGES, OFF, TOP_FLOOR, private_seat
@@ -253,8 +253,8 @@ def _begin_action_phase(s: State) -> None:
 
 
 def _after_action_turn(s: State, mover: int) -> None:
-    has = (in_tower(s, 0), in_tower(s, 1))
-    if not has[0] and not has[1]:
+    has = (in_tower(s, WHITE), in_tower(s, BLACK))
+    if not has[WHITE] and not has[BLACK]:
         _end_round(s)
         return
     owed, last = s.owed, mover
@@ -265,8 +265,8 @@ def _after_action_turn(s: State, mover: int) -> None:
             s.owed, s.to_move = owed, nxt
             return
     s.owed = ()
-    nxt = 1 - last
-    s.to_move = nxt if has[nxt] else 1 - nxt
+    nxt = other(last)
+    s.to_move = nxt if has[nxt] else last
 
 
 def _end_round(s: State) -> None:

@@ -69,7 +69,7 @@ from .power_base import (
 )
 from .state import State
 
-# ---- floors 1-8: move one minion of a type, or summon one ----------------------
+# ---- floors 1-8: move one minion of a type, or summon one ----------------------------
 
 
 def _commander(mage: int, kind: int, plural: str) -> MagePower:
@@ -120,7 +120,7 @@ ELEMENTAL_MASTER_POWER = _commander(ELEMENTAL_MASTER, ELEMENTAL, "elementals")
 DRAGON_LORD_POWER = _commander(DRAGON_LORD, DRAGON, "dragons")
 
 
-# ---- Animist (9): move any one of your minions --------------------------------
+# ---- Animist (9): move any one of your minions ---------------------------------------
 
 def _animist_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
     return moves_of(s, colour, None)
@@ -146,7 +146,7 @@ ANIMIST_POWER = MagePower(
 )
 
 
-# ---- Mystic (10): a minion of yours jumps to any empty square ---------------------
+# ---- Mystic (10): a minion of yours jumps to any empty square ------------------------
 
 def _mystic_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
     arena = s.arena
@@ -182,7 +182,7 @@ MYSTIC_POWER = MagePower(
 )
 
 
-# ---- Oracle (11): take the Orb ---------------------------------------------------
+# ---- Oracle (11): take the Orb -------------------------------------------------------
 
 def _oracle_apply(s: State, colour: int, left: int, piece: int, power: Payload) -> None:
     s.orb = colour  # from the next phase on (R13)
@@ -198,7 +198,7 @@ ORACLE_POWER = MagePower(
 )
 
 
-# ---- Magician (12): clear another chamber -----------------------------------------
+# ---- Magician (12): clear another chamber --------------------------------------------
 
 def _magician_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
     return [("target", m) for m in range(len(MAGES)) if s.occupant[m] and m != left]

@@ -89,7 +89,7 @@ class MagePower:
             raise IllegalAction(self.rule, f"the {spaced(self.mage)}'s power takes {shapes}")
 
 
-# ---- names in words --------------------------------------------------------
+# ---- names in words ------------------------------------------------------------------
 
 def spaced(mage: int) -> str:
     """"dragon lord": the mage's name as the refusals write it."""
@@ -121,7 +121,7 @@ def minion_of(piece: int, colour: int) -> str:
     return f"the {TYPES[type_of(piece)]}" if owned_by(piece, colour) else whose(piece)
 
 
-# ---- small reads of the working state --------------------------------------
+# ---- small reads of the working state ------------------------------------------------
 
 def may_place(s: State, mage: int, colour: int) -> bool:
     """An empty chamber in play that this colour may place on (R9, R18)."""
@@ -167,7 +167,7 @@ def use_only(s: State, colour: int, left: int, piece: int) -> list[Payload]:
     return [("use",)]
 
 
-# ---- checks ------------------------------------------------------------------
+# ---- checks --------------------------------------------------------------------------
 
 def no_check(s: State, colour: int, left: int, piece: int, power: Payload) -> None:
     """The check of a power that is always allowed (R12, R14)."""
@@ -209,7 +209,7 @@ def check_arena_minion(s: State, sq: int) -> None:
         raise IllegalAction("R14", f"the minion on {where} is warded by the Force Mage")
 
 
-# ---- changes to the working state --------------------------------------------
+# ---- changes to the working state ----------------------------------------------------
 
 def put(s: State, changes: dict[int, int]) -> None:
     """Set arena squares to minion codes (0 to empty them)."""
@@ -251,7 +251,7 @@ def set_occupant(s: State, mage: int, piece: int) -> None:
     s.occupant = tuple(occupant)
 
 
-# ---- words for a move ----------------------------------------------------------
+# ---- words for a move ----------------------------------------------------------------
 
 def tell_move(s: State, colour: int, a: int, b: int) -> str:
     """"moves the beast from b2 to c3", or "takes Black's fey on c6 with the

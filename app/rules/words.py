@@ -3,8 +3,8 @@
     >>> from app.rules import new_match, apply, describe
     >>> s = new_match(seed="0123456789abcdef0123456789abcdef")
     >>> row = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"]
-    >>> describe(s, {"type": "setup", "backrow": row})
-    'White sets up their backrow, a to h: construct, fey, elemental, dragon, undead, beast, spirit, myrmidon.'
+    >>> describe(s, {"type": "setup", "backrow": row[::-1]})[:56]
+    'White sets up their backrow, a to h: myrmidon, spirit, b'
     >>> s, _ = apply(s, {"type": "setup", "backrow": row})
     >>> s, _ = apply(s, {"type": "setup", "backrow": row})
     >>> describe(s, {"type": "place", "mage": "dragon_lord", "minion": "elemental"})

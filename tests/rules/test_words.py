@@ -185,7 +185,8 @@ def test_conjurer_summons_the_minion_itself():
     ("seer", {"player": "black"}, "gives the next two turns to Black"),
     ("magus", {"target": "oracle"}, "sends it on to the Oracle"),
     ("conjurer", {"summon": "f1"}, "summons it on f1"),
-    ("illusionist", {"swap": ["d4", "e5"]}, "swaps White's undead on d4 with Black's construct on e5"),
+    ("illusionist", {"swap": ["d4", "e5"]},
+     "swaps White's undead on d4 with Black's construct on e5"),
     ("rune_master", {}, "lets their minions leap like a knight until the round ends"),
 ])
 def test_dream_lord_tells_the_borrowed_power_and_whose_it_is(borrowed, payload, told):
