@@ -10,6 +10,7 @@
 """
 
 from .actions import Action, action_json, parse_action, parse_power, power_json
+from .colours import BLACK, COLOURS, WHITE, other
 from .deck import commitment, shuffle
 from .engine import (
     apply,
@@ -28,11 +29,14 @@ from .start import DEFAULT_NO_PROGRESS_ROUNDS, new_match
 from .state import ACTION, DECISION, OVER, PHASES, SETUP, State
 from .variants import VARIANTS
 from .view import public_view
+from .words import describe, power_words
 
 __all__ = [
-    "ACTION", "DECISION", "DEFAULT_NO_PROGRESS_ROUNDS", "OVER", "PHASES", "SETUP", "VARIANTS",
+    "ACTION", "BLACK", "COLOURS", "DECISION", "DEFAULT_NO_PROGRESS_ROUNDS", "OVER", "PHASES",
+    "SETUP", "VARIANTS", "WHITE",
     "Action", "BadPosition", "IllegalAction", "MageryError", "MalformedAction", "MatchOver",
-    "State", "action_json", "apply", "apply_steps", "automatic_action", "commitment", "conclude", "from_text", "in_tower",
-    "legal_actions", "new_match", "parse_action", "parse_power", "power_json", "public_view",
-    "setup_choices", "shuffle", "to_text", "usable_chambers", "winning_reason",
+    "State", "action_json", "apply", "apply_steps", "automatic_action", "commitment", "conclude",
+    "describe", "from_text", "in_tower", "legal_actions", "new_match", "other", "parse_action",
+    "parse_power", "power_json", "power_words", "public_view", "setup_choices", "shuffle",
+    "to_text", "usable_chambers", "winning_reason",
 ]

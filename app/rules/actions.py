@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .colours import COLOURS
 from .errors import MalformedAction
 from .mages import MAGE_INDEX, MAGES
-from .minions import COLOURS, SQUARE_INDEX, SQUARE_NAMES, TYPE_INDEX, TYPES
+from .minions import SQUARE_INDEX, SQUARE_NAMES, TYPE_INDEX, TYPES
 
 Action = tuple[Any, ...]
 Power = tuple[Any, ...] | None

@@ -9,38 +9,47 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Action, parse_action
+from .colours import BLACK, COLOURS, WHITE, other
 from .deck import shuffle
 from .errors import IllegalAction, MalformedAction, MatchOver
-from .mages import MAGES, OFF, private_seat
-from .minions import COLOURS, COPIES, TYPES, code
-from .powers import _may_place, options, use
+from .mages import MAGES, OFF, TOP_FLOOR, private_seat
+from .minions import (
+    BACKROW_SQUARES,
+    CODES_OF,
+    COPIES,
+    TYPES,
+    code,
+    counts_of,
+    owned_by,
+    slot,
+    slot_of,
+)
+from .power_base import spaced
+from .powers import may_place, options, use
 from .state import ACTION, DECISION, DRAW, OVER, REASONS, SETUP, State
 from .variants import VARIANT_RULES
 
 PASS: Action = ("pass",)
 Automatic = list[tuple[int, Action]]
 _MAGE_COUNT = len(MAGES)
-# Minion codes of each colour, for set tests that run in C.
-_CODES = (frozenset(range(1, 9)), frozenset(range(9, 17)))
 
 
 # ---- reading the state -----------------------------------------------------
 
 def in_tower(s: State, colour: int) -> bool:
     """Whether `colour` has a minion on any chamber (R10)."""
-    return not _CODES[colour].isdisjoint(s.occupant)
+    return not CODES_OF[colour].isdisjoint(s.occupant)
 
 
 def usable_chambers(s: State, colour: int) -> list[int]:
-    return [m for m in range(_MAGE_COUNT) if _may_place(s, m, colour)]
+    return [m for m in range(_MAGE_COUNT) if may_place(s, m, colour)]
 
 
 def _must_pass(s: State, colour: int) -> bool:
     """R11: a pass is the only thing this colour can do in the decision phase."""
-    base = 8 * colour
-    if not any(s.reserve[base:base + 8]):
+    if not any(counts_of(s.reserve, colour)):
         return True
-    return not any(_may_place(s, m, colour) for m in range(_MAGE_COUNT))
+    return not any(may_place(s, m, colour) for m in range(_MAGE_COUNT))
 
 
 def _tower_full(s: State) -> bool:
@@ -68,8 +77,7 @@ def legal_actions(s: State) -> list[Action]:
 
 def _legal_placements(s: State) -> list[Action]:
     colour = s.to_move
-    base = 8 * colour
-    held = [k for k in range(8) if s.reserve[base + k]]
+    held = [k for k, count in enumerate(counts_of(s.reserve, colour)) if count]
     out: list[Action] = [("place", m, k) for m in usable_chambers(s, colour) for k in held]
     out.append(PASS)
     return out
@@ -77,25 +85,26 @@ def _legal_placements(s: State) -> list[Action]:
 
 def _legal_removals(s: State) -> list[Action]:
     colour = s.to_move
+    mine = CODES_OF[colour]
     out: list[Action] = []
     for mage in range(_MAGE_COUNT):
         piece = s.occupant[mage]
-        if not piece or (piece - 1) >> 3 != colour:
+        if piece not in mine:
             continue
-        after = _removed(s, mage, piece)
+        after = after_removal(s, mage, piece)
         out.append(("remove", mage, None))
         out += [("remove", mage, p) for p in options(after, colour, mage, piece)]
     return out
 
 
-def _removed(s: State, mage: int, piece: int) -> State:
+def after_removal(s: State, mage: int, piece: int) -> State:
     """A working copy with `piece` taken off `mage` and put in reserve (R10)."""
     after = s.copy()
     occupant = list(s.occupant)
     occupant[mage] = 0
     after.occupant = tuple(occupant)
     reserve = list(s.reserve)
-    reserve[piece - 1] += 1
+    reserve[slot_of(piece)] += 1
     after.reserve = tuple(reserve)
     return after
 
@@ -177,13 +186,12 @@ def _apply_setup(s: State, action: Action) -> State:
     new = s.copy()
     arena = list(s.arena)
     reserve = list(s.reserve)
-    first = 0 if colour == 0 else 56
-    for file, kind in enumerate(row):
-        arena[first + file] = code(colour, kind)
-        reserve[8 * colour + kind] -= 1
+    for square, kind in zip(BACKROW_SQUARES[colour], row, strict=True):
+        arena[square] = code(colour, kind)
+        reserve[slot(colour, kind)] -= 1
     new.arena, new.reserve = tuple(arena), tuple(reserve)
-    if colour == 0:
-        new.to_move = 1
+    if colour == WHITE:
+        new.to_move = other(colour)
     else:
         new.phase, new.to_move = DECISION, new.orb
     return new
@@ -192,17 +200,17 @@ def _apply_setup(s: State, action: Action) -> State:
 def _place(s: State, mage: int, kind: int) -> None:
     colour = s.to_move
     seat = s.seat[mage]
-    name = MAGES[mage].replace("_", " ")
+    name = spaced(mage)
     if seat == OFF:
         raise IllegalAction("R6", f"the {name} is not in this match's tower")
     if s.occupant[mage]:
         raise IllegalAction("R9", f"the {name} chamber is occupied; a chamber holds one minion")
-    if seat > 16 and seat != private_seat(colour):
-        raise IllegalAction("R18", f"the {name} is {COLOURS[1 - colour]}'s private chamber")
-    if not s.reserve[8 * colour + kind]:
+    if seat > TOP_FLOOR and seat != private_seat(colour):
+        raise IllegalAction("R18", f"the {name} is {COLOURS[other(colour)]}'s private chamber")
+    if not s.reserve[slot(colour, kind)]:
         raise IllegalAction("R9", f"{COLOURS[colour]} has no {TYPES[kind]} in reserve")
     reserve = list(s.reserve)
-    reserve[8 * colour + kind] -= 1
+    reserve[slot(colour, kind)] -= 1
     s.reserve = tuple(reserve)
     occupant = list(s.occupant)
     occupant[mage] = code(colour, kind)
@@ -211,13 +219,12 @@ def _place(s: State, mage: int, kind: int) -> None:
 
 def _remove(s: State, mage: int, power: Any) -> State:
     colour = s.to_move
-    name = MAGES[mage].replace("_", " ")
     piece = s.occupant[mage]
     if s.seat[mage] == OFF:
-        raise IllegalAction("R6", f"the {name} is not in this match's tower")
-    if not piece or (piece - 1) >> 3 != colour:
-        raise IllegalAction("R10", f"you have no minion on the {name} chamber")
-    new = _removed(s, mage, piece)
+        raise IllegalAction("R6", f"the {spaced(mage)} is not in this match's tower")
+    if not owned_by(piece, colour):
+        raise IllegalAction("R10", f"you have no minion on the {spaced(mage)} chamber")
+    new = after_removal(s, mage, piece)
     if power is not None:
         use(new, colour, mage, piece, power)
     return new
@@ -230,15 +237,15 @@ def _after_decision_turn(s: State, mover: int) -> None:
     if s.passed == 3 or _tower_full(s):
         _begin_action_phase(s)
         return
-    other = 1 - mover
-    s.to_move = mover if (s.passed >> other) & 1 else other
+    opponent = other(mover)
+    s.to_move = mover if s.has_passed(opponent) else opponent
 
 
 def _begin_action_phase(s: State) -> None:
     s.phase = ACTION
     first = s.orb
     if not in_tower(s, first):
-        first = 1 - first  # skipped, not an action (R10, R11)
+        first = other(first)  # skipped, not an action (R10, R11)
         if not in_tower(s, first):
             _end_round(s)
             return
@@ -246,8 +253,8 @@ def _begin_action_phase(s: State) -> None:
 
 
 def _after_action_turn(s: State, mover: int) -> None:
-    has = (in_tower(s, 0), in_tower(s, 1))
-    if not has[0] and not has[1]:
+    has = (in_tower(s, WHITE), in_tower(s, BLACK))
+    if not has[WHITE] and not has[BLACK]:
         _end_round(s)
         return
     owed, last = s.owed, mover
@@ -258,8 +265,8 @@ def _after_action_turn(s: State, mover: int) -> None:
             s.owed, s.to_move = owed, nxt
             return
     s.owed = ()
-    nxt = 1 - last
-    s.to_move = nxt if has[nxt] else 1 - nxt
+    nxt = other(last)
+    s.to_move = nxt if has[nxt] else last
 
 
 def _end_round(s: State) -> None:
@@ -299,8 +306,9 @@ def _rotate(s: State) -> None:
 
 def winning_reason(s: State, colour: int) -> str | None:
     """Why `colour` has won now (R15), or None."""
+    # Arithmetic rather than other() and slot(): this runs twice per action applied.
     enemy = 1 - colour
-    if _CODES[enemy].isdisjoint(s.arena):
+    if CODES_OF[enemy].isdisjoint(s.arena):
         return "eliminated"
     # The greater types are the first three of each colour's counts.
     dragons, elementals, constructs = s.dead[8 * enemy:8 * enemy + 3]
@@ -312,7 +320,7 @@ def winning_reason(s: State, colour: int) -> str | None:
 
 
 def _check_victory(s: State, mover: int) -> bool:
-    for colour in (mover, 1 - mover):  # the player who acted wins a tie (R15)
+    for colour in (mover, other(mover)):  # the player who acted wins a tie (R15)
         reason = winning_reason(s, colour)
         if reason:
             _finish(s, colour, reason)

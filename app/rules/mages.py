@@ -1,13 +1,12 @@
-"""The mages of the tower and the chaos deck (R6, R12, R14).
+"""The mages of the tower and the chaos deck (R6, R12, R14): who they are.
 
 A mage is an int: its index in `MAGES`. The twelve fixed mages are 0-11 and sit
 on floors 1-12 (floor = index + 1); the eleven chaos mages are 12-22 and are
-dealt onto floors 13-16 and private chambers.
+dealt onto floors 13-16 and private chambers. What each mage's power does is
+its record in fixed_mages.py or chaos_mages.py.
 """
 
 from __future__ import annotations
-
-from .minions import BEAST, CONSTRUCT, DRAGON, ELEMENTAL, FEY, MYRMIDON, SPIRIT, UNDEAD
 
 MAGES = (
     "necromancer", "sorcerer", "wizard", "warlock", "druid", "artificer",
@@ -26,12 +25,6 @@ CHAOS_MAGES = tuple(range(12, 23))  # the deck of 11 cards (R6)
 FIXED_FLOORS = 12
 TOP_FLOOR = 16
 CHAOS_FLOORS = (13, 14, 15, 16)
-
-# The eight fixed mages that move or summon one type (R12).
-TYPE_OF_MAGE = {
-    NECROMANCER: UNDEAD, SORCERER: BEAST, WIZARD: MYRMIDON, WARLOCK: SPIRIT,
-    DRUID: FEY, ARTIFICER: CONSTRUCT, ELEMENTAL_MASTER: ELEMENTAL, DRAGON_LORD: DRAGON,
-}
 
 # Two-letter codes of the position text form.
 MAGE_CODES = (

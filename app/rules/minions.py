@@ -1,16 +1,19 @@
-"""Minion types, colours, squares and how each type moves (R1, R3, R5).
+"""Minion types, squares and how each type moves (R1, R3, R5).
 
 Everything here is a small int so the engine's hot path works on ints and
-tuples: a colour is 0 (white) or 1 (black); a type is an index into `TYPES`;
+tuples: a colour is 0 (white) or 1 (black, see colours.py); a type is an index into `TYPES`;
 a square is ``file + 8 * rank`` with a1 = 0 and h8 = 63; a minion standing in
 the arena or a chamber is the code ``1 + 8 * colour + type`` (0 is empty).
 """
 
 from __future__ import annotations
 
-WHITE, BLACK = 0, 1
-COLOURS = ("white", "black")
-COLOUR_LETTERS = "wb"
+# The colours live in colours.py; they are named here too for older imports.
+from .colours import BLACK as BLACK
+from .colours import COLOUR_LETTERS as COLOUR_LETTERS
+from .colours import COLOURS as COLOURS
+from .colours import WHITE as WHITE
+from .colours import other as other
 
 TYPES = ("dragon", "elemental", "construct", "fey", "spirit", "myrmidon", "undead", "beast")
 DRAGON, ELEMENTAL, CONSTRUCT, FEY, SPIRIT, MYRMIDON, UNDEAD, BEAST = range(8)
@@ -25,7 +28,11 @@ COPIES = 3  # of each type per player (R2)
 PER_PLAYER = COPIES * len(TYPES)
 
 
+# The helpers below are the one place the encodings are spelled out; the rest
+# of the engine reads through them, except in a few hot loops that say why.
+
 def code(colour: int, kind: int) -> int:
+    """The minion code of a colour's minion of a type (never 0)."""
     return 1 + 8 * colour + kind
 
 
@@ -37,8 +44,52 @@ def type_of(piece: int) -> int:
     return (piece - 1) & 7
 
 
-def other(colour: int) -> int:
-    return 1 - colour
+# The minion codes of each colour, for set tests that run in C.
+CODES_OF = tuple(frozenset(code(colour, kind) for kind in range(8)) for colour in (WHITE, BLACK))
+
+
+def owned_by(piece: int, colour: int) -> bool:
+    """Whether `piece` is a minion (not 0) of `colour`."""
+    return piece != 0 and (piece - 1) >> 3 == colour
+
+
+def is_greater(kind: int) -> bool:
+    return kind < 3  # the greater types come first in TYPES (R3)
+
+
+def slot(colour: int, kind: int) -> int:
+    """Where a colour's count of a type sits in the 16 counts of a reserve or
+    dead pile (White's eight types, then Black's)."""
+    return 8 * colour + kind
+
+
+def slot_of(piece: int) -> int:
+    """The count slot of a minion's owner and type: its code less one."""
+    return piece - 1
+
+
+def counts_of(counts: tuple[int, ...], colour: int) -> tuple[int, ...]:
+    """One colour's eight counts, in `TYPES` order, from a reserve or dead pile."""
+    return counts[8 * colour:8 * colour + 8]
+
+
+def rank_of(square: int) -> int:
+    """The rank of a square, 0 (rank 1) to 7 (rank 8)."""
+    return square >> 3
+
+
+def file_of(square: int) -> int:
+    """The file of a square, 0 (a) to 7 (h)."""
+    return square & 7
+
+
+def square_at(file: int, rank: int) -> int:
+    return file + 8 * rank
+
+
+def has_bit(bits: int, index: int) -> bool:
+    """Whether a bit set (the state's wards, runes, passed) holds `index`."""
+    return bool((bits >> index) & 1)
 
 
 def piece_letter(piece: int) -> str:
@@ -47,7 +98,7 @@ def piece_letter(piece: int) -> str:
 
 
 def square_name(square: int) -> str:
-    return "abcdefgh"[square & 7] + str((square >> 3) + 1)
+    return "abcdefgh"[file_of(square)] + str(rank_of(square) + 1)
 
 
 SQUARE_NAMES = tuple(square_name(s) for s in range(64))
@@ -61,26 +112,26 @@ def backrow(colour: int) -> int:
 
 def on_side(colour: int, square: int) -> bool:
     """Whether a square is on a colour's own half of the arena (R1)."""
-    return (square >> 3) < 4 if colour == WHITE else (square >> 3) >= 4
+    return rank_of(square) < 4 if colour == WHITE else rank_of(square) >= 4
 
 
 def _leaps(square: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
-    f, r = square & 7, square >> 3
+    f, r = file_of(square), rank_of(square)
     return tuple(
-        (f + df) + 8 * (r + dr)
+        square_at(f + df, r + dr)
         for df, dr in steps
         if 0 <= f + df < 8 and 0 <= r + dr < 8
     )
 
 
 def _rays(square: int, dirs: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
-    f, r = square & 7, square >> 3
+    f, r = file_of(square), rank_of(square)
     rays = []
     for df, dr in dirs:
         ray = []
         nf, nr = f + df, r + dr
         while 0 <= nf < 8 and 0 <= nr < 8:
-            ray.append(nf + 8 * nr)
+            ray.append(square_at(nf, nr))
             nf, nr = nf + df, nr + dr
         if ray:
             rays.append(tuple(ray))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .colours import WHITE
 from .errors import IllegalAction
 from .minions import (
     FEY,
@@ -11,6 +12,7 @@ from .minions import (
     SQUARE_NAMES,
     TYPES,
     backrow,
+    has_bit,
     owner_of,
     type_of,
 )
@@ -31,14 +33,17 @@ def destinations(
     is assumed not warded (the caller checks). A warded minion is never
     captured (R14) but still blocks a slide.
     """
+    # This is the engine's hottest function (every move listed or checked
+    # passes here), so it spells out type_of, owner_of, rank_of and the ward
+    # bit instead of calling them; a call each costs about 10% of perft.
     piece = arena[square]
     kind = (piece - 1) & 7
     colour = (piece - 1) >> 3
     # Enemy codes are 9-16 for White and 1-8 for Black.
-    lo, hi = (9, 16) if colour == 0 else (1, 8)
-    forbidden = -1
-    if backrow_rule and kind < 3 and (square >> 3) == (0 if colour == 0 else 7):
-        forbidden = 7 if colour == 0 else 0  # R4
+    lo, hi = (9, 16) if colour == WHITE else (1, 8)
+    forbidden = -1  # the rank this move may not end on (R4), if any
+    if backrow_rule and kind < 3 and (square >> 3) == (0 if colour == WHITE else 7):
+        forbidden = 7 if colour == WHITE else 0
     out = []
     for ray in SLIDES[kind][square]:
         for target in ray:
@@ -77,7 +82,7 @@ def refusal(
         return IllegalAction("R3", f"a minion never moves onto its owner's minion ({b})")
     if found and not capture:
         return IllegalAction("R14", f"this move may not capture, and {b} is occupied")
-    if found and (wards >> target) & 1:
+    if found and has_bit(wards, target):
         return IllegalAction("R14", f"the minion on {b} is warded by the Force Mage and cannot be captured")
     if target in destinations(arena, wards, square, knight, capture, backrow_rule=False):
         own = backrow(owner_of(piece)) + 1

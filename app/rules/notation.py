@@ -33,9 +33,18 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
+from .colours import BLACK, COLOUR_LETTERS, WHITE
 from .errors import BadPosition
 from .mages import MAGE_BY_CODE, MAGE_CODES, OFF, PRIVATE_WHITE
-from .minions import COLOUR_LETTERS, SQUARE_INDEX, SQUARE_NAMES, TYPE_LETTERS, piece_letter
+from .minions import (
+    SQUARE_INDEX,
+    SQUARE_NAMES,
+    TYPE_LETTERS,
+    code,
+    has_bit,
+    piece_letter,
+    square_at,
+)
 from .state import DRAW, NO_WINNER, OVER, REASONS, State, _check_shape
 from .variants import VARIANT_RULES, VARIANTS
 
@@ -52,11 +61,11 @@ def _read_occ(char: str) -> int:
     kind = TYPE_LETTERS.find(char.upper())
     if kind < 0 or len(char) != 1:
         raise BadPosition(f"not a minion letter: {char!r}")
-    return 1 + kind + (8 if char.islower() else 0)
+    return code(BLACK if char.islower() else WHITE, kind)
 
 
 def _colours(bits: int) -> str:
-    return "".join(COLOUR_LETTERS[c] for c in (0, 1) if (bits >> c) & 1) or "-"
+    return "".join(COLOUR_LETTERS[c] for c in (WHITE, BLACK) if has_bit(bits, c)) or "-"
 
 
 def _read_colours(text: str) -> int:
@@ -95,7 +104,7 @@ def _arena(arena: tuple[int, ...]) -> str:
     for rank in range(7, -1, -1):
         text, gap = "", 0
         for file in range(8):
-            piece = arena[8 * rank + file]
+            piece = arena[square_at(file, rank)]
             if piece:
                 text += (str(gap) if gap else "") + piece_letter(piece)
                 gap = 0
@@ -118,7 +127,7 @@ def _read_arena(text: str) -> tuple[int, ...]:
             else:
                 if file > 7:
                     raise BadPosition(f"rank {rank + 1} is too long")
-                arena[8 * rank + file] = _read_occ(char)
+                arena[square_at(file, rank)] = _read_occ(char)
                 file += 1
         if file != 8:
             raise BadPosition(f"rank {rank + 1} does not hold 8 squares")
@@ -166,7 +175,7 @@ def to_text(s: State, hide_secrets: bool = False) -> str:
         private,
         _colours(s.passed),
         _colours(s.runes),
-        ",".join(SQUARE_NAMES[q] for q in range(64) if (s.wards >> q) & 1) or "-",
+        ",".join(SQUARE_NAMES[q] for q in range(64) if s.warded(q)) or "-",
         "".join(COLOUR_LETTERS[c] for c in s.owed) or "-",
         str(s.quiet) + ("*" if s.captured else ""),
         "?" if hidden else _cards(s.deck) + "/" + _cards(s.discard),

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .colours import WHITE
 from .deck import shuffle
 from .errors import MalformedAction
 from .mages import CHAOS_MAGES, MAGE_INDEX, MAGES, private_seat
-from .minions import COPIES, WHITE
+from .minions import COPIES
 from .state import NO_WINNER, SETUP, State
 from .variants import VARIANT_RULES, VARIANTS
 

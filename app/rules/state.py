@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .colours import COLOURS
 from .errors import BadPosition
 from .mages import MAGES
 from .variants import VARIANTS
@@ -121,9 +122,26 @@ class State:
         return hash(tuple(getattr(self, n) for n in FIELD_NAMES))
 
     def __repr__(self) -> str:
-        from .notation import to_text
+        # A summary, not the position text: notation.py reads text into States,
+        # so writing it from here would make the two modules import each other.
+        # `to_text(state)` gives the whole position.
+        arena = sum(1 for piece in self.arena if piece)
+        return (f"<State round {self.round}, {PHASES[self.phase]} phase, "
+                f"{COLOURS[self.to_move]} to move, {arena} minions in the arena>")
 
-        return f"State({to_text(self)!r})"
+    # The bit sets, read by name. Each spells its bit out rather than call
+    # minions.has_bit: these run on every move checked.
+    def warded(self, square: int) -> bool:
+        """Whether the minion on `square` is warded by the Force Mage (R14)."""
+        return bool((self.wards >> square) & 1)
+
+    def has_runes(self, colour: int) -> bool:
+        """Whether `colour` used the Rune Master this round (R14)."""
+        return bool((self.runes >> colour) & 1)
+
+    def has_passed(self, colour: int) -> bool:
+        """Whether `colour` passed in this decision phase (R9)."""
+        return bool((self.passed >> colour) & 1)
 
     @property
     def over(self) -> bool:
@@ -134,7 +152,7 @@ class State:
         """The contract's `result`: None while the match runs."""
         if self.phase != OVER:
             return None
-        winner = None if self.winner == DRAW else ("white", "black")[self.winner]
+        winner = None if self.winner == DRAW else COLOURS[self.winner]
         return {"winner": winner, "reason": REASONS[self.reason]}
 
     @property

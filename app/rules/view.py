@@ -8,20 +8,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from .colours import COLOURS
 from .deck import commitment
 from .mages import CHAOS_MAGES, MAGES, OFF, PRIVATE_WHITE
-from .minions import COLOURS, SQUARE_NAMES, TYPES
+from .minions import SQUARE_NAMES, TYPES, counts_of, owner_of, type_of
 from .state import OVER, PHASES, State
 
 
 def _minion(piece: int) -> dict[str, str] | None:
     if not piece:
         return None
-    return {"owner": COLOURS[(piece - 1) >> 3], "minion": TYPES[(piece - 1) & 7]}
+    return {"owner": COLOURS[owner_of(piece)], "minion": TYPES[type_of(piece)]}
 
 
 def _counts(counts: tuple[int, ...], colour: int) -> dict[str, int]:
-    return {TYPES[k]: counts[8 * colour + k] for k in range(8)}
+    return dict(zip(TYPES, counts_of(counts, colour), strict=True))
 
 
 def public_view(s: State) -> dict[str, Any]:
@@ -37,9 +38,9 @@ def public_view(s: State) -> dict[str, Any]:
             private[COLOURS[seat - PRIVATE_WHITE]].append(
                 {"mage": MAGES[mage], "occupant": _minion(s.occupant[mage])})
     effects: list[dict[str, Any]] = [
-        {"mage": "force_mage", "square": SQUARE_NAMES[sq]} for sq in range(64) if (s.wards >> sq) & 1
+        {"mage": "force_mage", "square": SQUARE_NAMES[sq]} for sq in range(64) if s.warded(sq)
     ]
-    effects += [{"mage": "rune_master", "player": COLOURS[c]} for c in (0, 1) if (s.runes >> c) & 1]
+    effects += [{"mage": "rune_master", "player": COLOURS[c]} for c in (0, 1) if s.has_runes(c)]
     if s.owed:
         effects.append({"mage": "seer", "owed": [COLOURS[c] for c in s.owed]})
     return {
@@ -53,7 +54,7 @@ def public_view(s: State) -> dict[str, Any]:
         "dead": {"white": _counts(s.dead, 0), "black": _counts(s.dead, 1)},
         "tower": tower,
         "private": private,
-        "passed": {"white": bool(s.passed & 1), "black": bool(s.passed & 2)},
+        "passed": {name: s.has_passed(c) for c, name in enumerate(COLOURS)},
         "effects": effects,
         "quiet_rounds": s.quiet,
         "chaos": {

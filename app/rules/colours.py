@@ -1,0 +1,42 @@
+"""The two players' colours (R1): the one definition the whole app shares.
+
+The engine works on ints, 0 for White and 1 for Black, so a colour indexes a
+tuple; the contract spells them "white" and "black". `other` answers in the
+form it is given.
+
+    >>> COLOURS[WHITE], other(WHITE), other("black")
+    ('white', 1, 'white')
+"""
+
+from __future__ import annotations
+
+from typing import overload
+
+WHITE, BLACK = 0, 1
+COLOURS = ("white", "black")
+# The position text form's letters (docs/notation.md).
+COLOUR_LETTERS = "wb"
+
+
+@overload
+def other(colour: int) -> int: ...
+
+
+@overload
+def other(colour: str) -> str: ...
+
+
+def other(colour: int | str) -> int | str:
+    """The opponent of `colour`: 0 <-> 1, or "white" <-> "black".
+
+    Anything else raises ValueError rather than guessing.
+    """
+    try:
+        return _OTHER[colour]  # one lookup for both forms: the engine calls this per action
+    except KeyError:
+        raise ValueError(f"not a colour: {colour!r}") from None
+
+
+_OTHER: dict[int | str, int | str] = {
+    WHITE: BLACK, BLACK: WHITE, "white": "black", "black": "white",
+}

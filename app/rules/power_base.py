@@ -1,0 +1,267 @@
+"""What a mage's power is made of (R10, R12, R14): the record, and its parts.
+
+Each mage's power is one `MagePower` record, written once, in fixed_mages.py
+(R12) or chaos_mages.py (R14); powers.py gathers the records and derives the
+engine's tables from them. A record holds the forms its payload takes, the
+power in plain words, and four functions. All four work on the state *after*
+the minion has left its chamber and gone to its owner's reserve (R10), and take
+the same first four arguments:
+
+    s       the working state (a copy the engine may change)
+    colour  the player using the power
+    left    the chamber the minion left: the mage itself, or the Dream Lord's
+            when it borrows the mage
+    piece   the minion's code
+
+- `options(s, colour, left, piece)` lists every payload the player may use;
+- `check(..., payload)` raises IllegalAction, naming the rule, if it may not;
+- `apply(..., payload)` carries a checked payload out on `s`;
+- `tell(..., payload)` says what the payload does, as a phrase whose subject
+  is the player ("summons a dragon on d1"), for the match's log.
+
+Below the record are the small reads, checks and changes of the working state
+that the records are built from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .colours import COLOURS
+from .errors import IllegalAction
+from .mages import FIXED_MAGES, MAGES, OFF, TOP_FLOOR, private_seat
+from .minions import (
+    SQUARE_NAMES,
+    TYPES,
+    code,
+    is_greater,
+    owned_by,
+    owner_of,
+    slot,
+    slot_of,
+    summon_squares,
+    type_of,
+)
+from .moves import destinations, refusal
+from .state import State
+
+Payload = tuple[Any, ...]  # a power other than None (see actions.py)
+Lister = Callable[[State, int, int, int], list[Payload]]
+Checker = Callable[[State, int, int, int, Payload], None]
+Applier = Callable[[State, int, int, int, Payload], None]
+Teller = Callable[[State, int, int, int, Payload], str]
+
+# What each payload form looks like in the contract's JSON.
+SHAPES = {
+    "move": '{"move": [from, to]}', "summon": '{"summon": square}', "use": "{}",
+    "target": '{"target": mage}', "player": '{"player": colour}',
+    "alchemy": '{"square": square, "minion": type}', "square": '{"square": square}',
+    "swap": '{"swap": [square, square]}', "dream": '{"mage": chaos_mage, "power": {...}}',
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MagePower:
+    """One mage's power, whole: listed, checked, applied and told in words."""
+
+    mage: int  # index in mages.MAGES
+    forms: tuple[str, ...]  # the payload forms it takes (keys of SHAPES)
+    words: str  # the power in plain words, for people
+    options: Lister
+    check: Checker
+    apply: Applier
+    tell: Teller
+    kind: int | None = None  # the type a floor 1-8 mage moves or summons
+
+    @property
+    def name(self) -> str:
+        return MAGES[self.mage]
+
+    @property
+    def rule(self) -> str:
+        return "R12" if self.mage in FIXED_MAGES else "R14"
+
+    def check_form(self, payload: Payload) -> None:
+        if payload[0] not in self.forms:
+            shapes = " or ".join(SHAPES[f] for f in self.forms)
+            raise IllegalAction(self.rule, f"the {spaced(self.mage)}'s power takes {shapes}")
+
+
+# ---- names in words ------------------------------------------------------------------
+
+def spaced(mage: int) -> str:
+    """"dragon lord": the mage's name as the refusals write it."""
+    return MAGES[mage].replace("_", " ")
+
+
+def title(mage: int) -> str:
+    """"the Dragon Lord": the mage's name as the log writes it."""
+    return "the " + MAGES[mage].replace("_", " ").title()
+
+
+def player(colour: int) -> str:
+    return COLOURS[colour].capitalize()
+
+
+def a_or_an(kind: int) -> str:
+    """"a dragon", "an elemental": a minion type with its article."""
+    name = TYPES[kind]
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
+def whose(piece: int) -> str:
+    """"Black's fey": a minion named with its owner."""
+    return f"{player(owner_of(piece))}'s {TYPES[type_of(piece)]}"
+
+
+def minion_of(piece: int, colour: int) -> str:
+    """"the beast" when the minion is `colour`'s own, else "Black's fey"."""
+    return f"the {TYPES[type_of(piece)]}" if owned_by(piece, colour) else whose(piece)
+
+
+# ---- small reads of the working state ------------------------------------------------
+
+def may_place(s: State, mage: int, colour: int) -> bool:
+    """An empty chamber in play that this colour may place on (R9, R18)."""
+    seat = s.seat[mage]
+    if seat == OFF or s.occupant[mage]:
+        return False
+    return seat <= TOP_FLOOR or seat == private_seat(colour)
+
+
+def unwarded_minions(s: State, colour: int | None) -> list[int]:
+    """Squares of the minions a power may touch: not warded (R14), of
+    `colour` or, for None, of either player."""
+    arena, wards = s.arena, s.wards
+    out = []
+    for sq in range(64):
+        piece = arena[sq]
+        # Bits spelled out: this loop runs for every power listed.
+        if piece and not (wards >> sq) & 1 and (colour is None or (piece - 1) >> 3 == colour):
+            out.append(sq)
+    return out
+
+
+def summon_targets(s: State, colour: int, kind: int) -> list[int]:
+    arena = s.arena
+    return [sq for sq in summon_squares(colour, kind) if not arena[sq]]
+
+
+def moves_of(s: State, colour: int, kind: int | None) -> list[Payload]:
+    """Every ordinary move of `colour`'s minions (of one type, or any)."""
+    knight = s.has_runes(colour)
+    out: list[Payload] = []
+    arena = s.arena
+    wanted = None if kind is None else code(colour, kind)
+    for sq in unwarded_minions(s, colour):
+        if wanted is None or arena[sq] == wanted:
+            for to in destinations(arena, s.wards, sq, knight):
+                out.append(("move", sq, to))
+    return out
+
+
+def use_only(s: State, colour: int, left: int, piece: int) -> list[Payload]:
+    """The one payload of a power that needs no target: `{}`."""
+    return [("use",)]
+
+
+# ---- checks --------------------------------------------------------------------------
+
+def no_check(s: State, colour: int, left: int, piece: int, power: Payload) -> None:
+    """The check of a power that is always allowed (R12, R14)."""
+
+def check_mover(s: State, sq: int, colour: int, rule: str, who: str) -> None:
+    """The minion on `sq` is `colour`'s and free to be used (not warded)."""
+    where = SQUARE_NAMES[sq]
+    if not owned_by(s.arena[sq], colour):
+        raise IllegalAction(rule, f"{where} holds no minion of {who}")
+    if s.warded(sq):
+        raise IllegalAction(
+            "R14", f"the minion on {where} is warded by the Force Mage until the round ends")
+
+
+def check_move(s: State, a: int, b: int, knight: bool, capture: bool) -> None:
+    if b not in destinations(s.arena, s.wards, a, knight, capture):
+        raise refusal(s.arena, s.wards, a, b, knight, capture)
+
+
+def check_summon(s: State, colour: int, kind: int, sq: int) -> None:
+    name, where = TYPES[kind], SQUARE_NAMES[sq]
+    if s.reserve[slot(colour, kind)] <= 0:
+        raise IllegalAction("R5", f"there is no {name} in your reserve to summon")
+    if s.arena[sq]:
+        raise IllegalAction(
+            "R5", f"a minion is summoned onto an empty square; {where} is occupied")
+    if sq not in summon_squares(colour, kind):
+        zone = ("its owner's backrow" if is_greater(kind)
+                else "its owner's side (ranks 1-4 for White, 5-8 for Black)")
+        raise IllegalAction("R5", f"a {name} is summoned onto {zone}, not {where}")
+
+
+def check_arena_minion(s: State, sq: int) -> None:
+    """A minion stands on `sq` and is not warded (R14)."""
+    where = SQUARE_NAMES[sq]
+    if s.arena[sq] == 0:
+        raise IllegalAction("R14", f"there is no minion on {where}")
+    if s.warded(sq):
+        raise IllegalAction("R14", f"the minion on {where} is warded by the Force Mage")
+
+
+# ---- changes to the working state ----------------------------------------------------
+
+def put(s: State, changes: dict[int, int]) -> None:
+    """Set arena squares to minion codes (0 to empty them)."""
+    arena = list(s.arena)
+    for sq, piece in changes.items():
+        arena[sq] = piece
+    s.arena = tuple(arena)
+
+
+def add(counts: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
+    out = list(counts)
+    out[index] += delta
+    return tuple(out)
+
+
+def move(s: State, a: int, b: int) -> None:
+    """The minion on `a` goes to `b`, capturing what stands there (R3)."""
+    victim = s.arena[b]
+    if victim:
+        s.dead = add(s.dead, slot_of(victim), 1)
+        s.captured = True
+    put(s, {a: 0, b: s.arena[a]})
+
+
+def summon(s: State, colour: int, kind: int, sq: int) -> None:
+    s.reserve = add(s.reserve, slot(colour, kind), -1)
+    put(s, {sq: code(colour, kind)})
+
+
+def to_reserve(s: State, sq: int) -> None:
+    """The minion on `sq` goes to its owner's reserve."""
+    s.reserve = add(s.reserve, slot_of(s.arena[sq]), 1)
+    put(s, {sq: 0})
+
+
+def set_occupant(s: State, mage: int, piece: int) -> None:
+    occupant = list(s.occupant)
+    occupant[mage] = piece
+    s.occupant = tuple(occupant)
+
+
+# ---- words for a move ----------------------------------------------------------------
+
+def tell_move(s: State, colour: int, a: int, b: int) -> str:
+    """"moves the beast from b2 to c3", or "takes Black's fey on c6 with the
+    beast from b7" when the move captures."""
+    mover, victim = s.arena[a], s.arena[b]
+    if victim:
+        return (f"takes {whose(victim)} on {SQUARE_NAMES[b]} with {minion_of(mover, colour)} "
+                f"from {SQUARE_NAMES[a]}")
+    return f"moves {minion_of(mover, colour)} from {SQUARE_NAMES[a]} to {SQUARE_NAMES[b]}"
+
+
+def tell_summon(kind: int, sq: int) -> str:
+    return f"summons {a_or_an(kind)} on {SQUARE_NAMES[sq]}"

@@ -1,0 +1,67 @@
+"""Actions and powers told in plain words, for a match's log and its pages.
+
+    >>> from app.rules import new_match, apply, describe
+    >>> s = new_match(seed="0123456789abcdef0123456789abcdef")
+    >>> row = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"]
+    >>> describe(s, {"type": "setup", "backrow": row[::-1]})[:56]
+    'White sets up their backrow, a to h: myrmidon, spirit, b'
+    >>> s, _ = apply(s, {"type": "setup", "backrow": row})
+    >>> s, _ = apply(s, {"type": "setup", "backrow": row})
+    >>> describe(s, {"type": "place", "mage": "dragon_lord", "minion": "elemental"})
+    'White places an elemental on the Dragon Lord.'
+    >>> power_words("oracle")
+    'Take the Orb: you start each phase from the next one on.'
+
+The words come from the state and the action alone, so they are the same
+every time and tell nothing a player may not see: no deck order, no seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .actions import Action, parse_action
+from .engine import after_removal, apply
+from .errors import MalformedAction
+from .mages import MAGE_INDEX
+from .minions import TYPES, type_of
+from .power_base import a_or_an, player, title
+from .powers import POWERS, tell
+from .state import State
+
+
+def describe(s: State, action: Action | dict[str, Any]) -> str:
+    """`action`, played by the player to move in `s`, as one sentence.
+
+    `s` is the state *before* the action; `action` is an engine tuple or the
+    contract's JSON form. The sentence names the player ("White", "Black")
+    and says what the action does: "White removes a beast from the Sorcerer
+    and takes Black's fey on c6 with the beast from b7." Raises what `apply`
+    raises for an action that is malformed or illegal in `s`: the words only
+    tell what may happen.
+    """
+    if isinstance(action, dict):
+        action = parse_action(action)
+    apply(s, action)  # refuses, naming the rule, what the rules refuse
+    who = player(s.to_move)
+    kind = action[0]
+    if kind == "setup":
+        return f"{who} sets up their backrow, a to h: {', '.join(TYPES[t] for t in action[1])}."
+    if kind == "place":
+        return f"{who} places {a_or_an(action[2])} on {title(action[1])}."
+    if kind == "pass":
+        return f"{who} passes."
+    mage, power = action[1], action[2]
+    piece = s.occupant[mage]
+    removed = f"{who} removes {a_or_an(type_of(piece))} from {title(mage)}"
+    if power is None:
+        return f"{removed} and declines the power."
+    told = tell(after_removal(s, mage, piece), s.to_move, mage, piece, power)
+    return f"{removed} and {told}."
+
+
+def power_words(mage: str) -> str:
+    """A mage's power in plain words, by the mage's contract name."""
+    if mage not in MAGE_INDEX:
+        raise MalformedAction(f"not a mage's name: {mage!r}")
+    return POWERS[MAGE_INDEX[mage]].words
