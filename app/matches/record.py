@@ -8,16 +8,11 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from app.rules import State, public_view
+from app.rules import COLOURS, State, other, public_view
 
 from .clock import Clock
 
-COLOURS = ("white", "black")
-
-
-def other(colour: str) -> str:
-    return "black" if colour == "white" else "white"
-
+__all__ = ["COLOURS", "Entry", "Record", "SeatInfo", "other", "record_from_rows"]
 
 def moment(ms: int) -> datetime:
     return datetime.fromtimestamp(ms / 1000, UTC)

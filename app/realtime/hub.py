@@ -27,12 +27,13 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from app.rules import COLOURS
+
 from .bus import Announcement, Bus, MemoryBus, Message, Presence
 
 log = logging.getLogger("magery.realtime")
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
-COLOURS = ("white", "black")
 
 
 class MatchSource(Protocol):
