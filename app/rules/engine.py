@@ -234,7 +234,7 @@ def _remove(s: State, mage: int, power: Any) -> State:
 
 def _after_decision_turn(s: State, mover: int) -> None:
     # A player who must pass is left to move: `automatic_action` plays it.
-    if s.passed == 3 or _tower_full(s):
+    if (s.has_passed(WHITE) and s.has_passed(BLACK)) or _tower_full(s):
         _begin_action_phase(s)
         return
     opponent = other(mover)
