@@ -48,6 +48,13 @@ class Settings(BaseSettings):
     # Carries committed actions between server processes: "auto" (Postgres
     # LISTEN/NOTIFY on Postgres, in-process on SQLite), "postgres" or "memory".
     realtime_bus: str = "auto"
+    # The admin dashboard (issue 10): how long a sign-in lasts; how many failed
+    # sign-ins in a row (per name and per address) are let through before each
+    # further try must wait, the first wait, doubled per failure up to the longest.
+    admin_session_hours: float = 12.0
+    admin_lock_after: int = 5
+    admin_lock_seconds: float = 30.0
+    admin_lock_max_seconds: float = 3600.0
 
 
 @lru_cache

@@ -16,7 +16,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import RedirectResponse
 
-from app import api, realtime
+from app import admin, api, realtime
 from app.api.errors import install as install_errors
 from app.api.fast import install as install_fast_path
 from app.api.ratelimit import SlidingWindow
@@ -94,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     realtime.install(app)  # issue 4: the hub as publisher, and /api/v1/matches/{id}/ws
     install_fast_path(app)  # POST /api/v1/matches/{id}/actions past FastAPI's per-request machinery
+    admin.install(app)  # issue 10: the dashboard under /admin
 
     @app.get("/", include_in_schema=False)
     async def home() -> RedirectResponse:
