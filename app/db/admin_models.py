@@ -10,7 +10,17 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any, cast
 
-from sqlalchemy import JSON, Boolean, Date, ForeignKey, Index, Integer, String, Table, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .models import Base, UTCDateTime
