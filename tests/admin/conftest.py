@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from app.admin import accounts
+from tests.realtime.conftest import sockets  # noqa: F401  (the socket fixture, for the moderation tests)
 
 PASSWORD = "correct horse battery"
 ADMIN_TABLES = "admin_audit, admin_sessions, admin_throttle, admin_users, figure_days, figure_marks"
