@@ -2,9 +2,9 @@
 
 A finished match never changes, so each is summarised once (`match_summaries`:
 its day, variant, opponent kind, result, length in rounds and moves, and a
-histogram of the times between moves) and added to its day's row of
-`figure_days`. The figures then read one row per day, variant and opponent
-kind, whatever the number of matches. Nothing in the match service writes
+histogram of the times between moves) and added to its day's and its month's
+rows of `figure_sums`. The figures then read one row per month (and per day at
+the range's ends), variant and opponent kind, whatever the number of matches. Nothing in the match service writes
 here: `catch_up` reads the matches finished since its mark (the finished_at
 index) whenever figures are asked for, under a lock so two processes never
 count a match twice. `rebuild` starts over from every finished match.
@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, exists, func, literal_column, select
+from sqlalchemy import and_, delete, exists, func, literal_column, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.sql import Select
 from sqlalchemy.sql.elements import ColumnClause
 
-from app.db.admin_models import figure_days, figure_marks, match_summaries
+from app.db.admin_models import figure_marks, figure_sums, match_summaries
 from app.db.models import actions, matches, seats
 from app.matches.replay import ENGINE_ACTIONS
 from app.rules import VARIANTS
@@ -116,13 +117,47 @@ async def _lock_mark(conn: AsyncConnection) -> datetime | None:
     raise RuntimeError("the figures' mark cannot be locked")
 
 
-async def _summarise(conn: AsyncConnection, since: datetime | None) -> list[Summary]:
+def pending_statement(since: datetime | None) -> Select[Any]:
+    """Finished matches not summarised yet, from `since` on, oldest first."""
     q = (select(matches.c.id, matches.c.variant, matches.c.finished_at, matches.c.result, ROUND.label("round"))
          .where(matches.c.status == "finished", matches.c.finished_at.is_not(None))
          .where(~exists().where(match_summaries.c.match_id == matches.c.id)))
     if since is not None:
         q = q.where(matches.c.finished_at >= since)
-    rows = (await conn.execute(q.order_by(matches.c.finished_at, matches.c.id).limit(BATCH))).all()
+    return q.order_by(matches.c.finished_at, matches.c.id).limit(BATCH)
+
+
+def per_day_statement(start: date, end: date) -> Select[Any]:
+    """Matches finished per day and opponent kind: plain columns, no JSON to read."""
+    return (select(figure_sums.c.day, figure_sums.c.against_bot, func.sum(figure_sums.c.finished))
+            .where(figure_sums.c.span == "day", figure_sums.c.day >= start, figure_sums.c.day <= end)
+            .group_by(figure_sums.c.day, figure_sums.c.against_bot))
+
+
+def sums_statement(start: date, end: date) -> Select[Any]:
+    """The rows that add up to the days from `start` to `end`: a month's row for
+    each whole month inside them, a day's row for each day left at either end."""
+    cols = (figure_sums.c.variant, figure_sums.c.finished, figure_sums.c.white_wins, figure_sums.c.black_wins,
+            figure_sums.c.counts)
+    first_month = start if start.day == 1 else _month(start.replace(day=28) + timedelta(days=4))
+    after_end = end + timedelta(days=1)
+    end_month = _month(after_end)  # months start before this one
+    if first_month >= end_month:
+        return select(*cols).where(figure_sums.c.span == "day", figure_sums.c.day >= start,
+                                   figure_sums.c.day <= end)
+    return select(*cols).where(or_(
+        and_(figure_sums.c.span == "month", figure_sums.c.day >= first_month, figure_sums.c.day < end_month),
+        and_(figure_sums.c.span == "day", figure_sums.c.day >= start, figure_sums.c.day < first_month),
+        and_(figure_sums.c.span == "day", figure_sums.c.day >= end_month, figure_sums.c.day <= end)))
+
+
+def playing_statement() -> Select[Any]:
+    return (select(matches.c.status, func.count()).where(matches.c.status.in_(("active", "waiting")))
+            .group_by(matches.c.status))
+
+
+async def _summarise(conn: AsyncConnection, since: datetime | None) -> list[Summary]:
+    rows = (await conn.execute(pending_statement(since))).all()
     if not rows:
         return []
     ids = [r.id for r in rows]
@@ -142,32 +177,37 @@ async def _summarise(conn: AsyncConnection, since: datetime | None) -> list[Summ
     return out
 
 
-async def add_to_days(conn: AsyncConnection, summaries: list[Summary]) -> None:
-    """Add `summaries` to their days' rows (the caller holds the mark's lock)."""
-    groups: dict[tuple[date, str, bool], list[Summary]] = defaultdict(list)
+def _month(day: date) -> date:
+    return day.replace(day=1)
+
+
+async def add_to_sums(conn: AsyncConnection, summaries: list[Summary]) -> None:
+    """Add `summaries` to the rows of their days and months (the caller holds
+    the mark's lock)."""
+    groups: dict[tuple[str, date, str, bool], list[Summary]] = defaultdict(list)
     for s in summaries:
-        groups[(s.day, s.variant, s.against_bot)].append(s)
-    for (day, variant, bot), group in groups.items():
-        key = (figure_days.c.day == day, figure_days.c.variant == variant, figure_days.c.against_bot == bot)
-        row = (await conn.execute(select(figure_days).where(*key))).first()
-        sums: dict[str, Any] = {
-            "finished": row.finished if row else 0, "white_wins": row.white_wins if row else 0,
-            "black_wins": row.black_wins if row else 0, "reasons": dict(row.reasons) if row else {},
-            "rounds": dict(row.rounds) if row else {}, "actions": dict(row.actions) if row else {},
-            "think": dict(row.think) if row else {},
-        }
+        groups[("day", s.day, s.variant, s.against_bot)].append(s)
+        groups[("month", _month(s.day), s.variant, s.against_bot)].append(s)
+    for (span, day, variant, bot), group in groups.items():
+        key = (figure_sums.c.span == span, figure_sums.c.day == day, figure_sums.c.variant == variant,
+               figure_sums.c.against_bot == bot)
+        row = (await conn.execute(select(figure_sums).where(*key))).first()
+        finished = row.finished if row else 0
+        white, black = (row.white_wins, row.black_wins) if row else (0, 0)
+        counts: dict[str, int] = dict(row.counts) if row else {}
         for s in group:
-            sums["finished"] += 1
-            sums["white_wins"] += s.winner == "white"
-            sums["black_wins"] += s.winner == "black"
-            _add(sums["reasons"], {s.reason: 1})
-            _add(sums["rounds"], {bucket(s.rounds, ROUND_BOUNDS): 1})
-            _add(sums["actions"], {bucket(s.actions, MOVE_BOUNDS): 1})
-            _add(sums["think"], s.think)
+            finished += 1
+            white += s.winner == "white"
+            black += s.winner == "black"
+            _add(counts, {f"reason:{s.reason}": 1, f"rounds:{bucket(s.rounds, ROUND_BOUNDS)}": 1,
+                          f"moves:{bucket(s.actions, MOVE_BOUNDS)}": 1})
+            _add(counts, {f"think:{k}": n for k, n in s.think.items()})
+        values = {"finished": finished, "white_wins": white, "black_wins": black, "counts": counts}
         if row is None:
-            await conn.execute(figure_days.insert().values(day=day, variant=variant, against_bot=bot, **sums))
+            await conn.execute(figure_sums.insert().values(span=span, day=day, variant=variant, against_bot=bot,
+                                                           **values))
         else:
-            await conn.execute(figure_days.update().where(*key).values(**sums))
+            await conn.execute(figure_sums.update().where(*key).values(**values))
 
 
 async def catch_up(engine: AsyncEngine, max_batches: int = 20) -> int:
@@ -180,7 +220,7 @@ async def catch_up(engine: AsyncEngine, max_batches: int = 20) -> int:
             if not found:
                 return done
             await conn.execute(match_summaries.insert(), [s.row() for s in found])
-            await add_to_days(conn, found)
+            await add_to_sums(conn, found)
             newest = max(s.finished_at for s in found)
             await conn.execute(figure_marks.update().where(figure_marks.c.name == MARK)
                                .values(finished_at=max(newest, mark) if mark is not None else newest))
@@ -195,7 +235,7 @@ async def rebuild(engine: AsyncEngine) -> int:
     async with engine.begin() as conn:
         await _lock_mark(conn)
         await conn.execute(delete(match_summaries))
-        await conn.execute(delete(figure_days))
+        await conn.execute(delete(figure_sums))
         await conn.execute(figure_marks.update().where(figure_marks.c.name == MARK).values(finished_at=None))
     total = 0
     while True:
@@ -234,38 +274,33 @@ async def stats(engine: AsyncEngine, start: date, end: date) -> dict[str, Any]:
     `end` (days, UTC, both included), and the matches being played now."""
     await catch_up(engine)
     async with engine.connect() as conn:
-        rows = (await conn.execute(select(figure_days).where(
-            figure_days.c.day >= start, figure_days.c.day <= end))).all()
-        now: dict[str, int] = dict((await conn.execute(
-            select(matches.c.status, func.count()).where(matches.c.status.in_(("active", "waiting")))
-            .group_by(matches.c.status))).all())
+        days = (await conn.execute(per_day_statement(start, end))).all()
+        rows = (await conn.execute(sums_statement(start, end))).all()
+        now: dict[str, int] = dict((await conn.execute(playing_statement())).all())
     per_day: dict[date, dict[str, int]] = {}
     day = start
     while day <= end:
         per_day[day] = {"finished": 0, "against_bots": 0}
         day += timedelta(days=1)
-    variants = {v: {"finished": 0, "white": 0, "black": 0, "draw": 0, "aborted": 0} for v in VARIANTS}
-    reasons = {r: 0 for r in REASONS}
-    rounds: dict[str, int] = {}
-    moves: dict[str, int] = {}
-    think: dict[str, int] = {}
     bot_matches = 0
+    for day, against_bot, finished in days:
+        per_day[day]["finished"] += finished
+        if against_bot:
+            per_day[day]["against_bots"] += finished
+            bot_matches += finished
+    variants = {v: {"finished": 0, "white": 0, "black": 0, "draw": 0} for v in VARIANTS}
+    counts: dict[str, int] = {}
     for r in rows:
-        per_day[r.day]["finished"] += r.finished
-        if r.against_bot:
-            per_day[r.day]["against_bots"] += r.finished
-            bot_matches += r.finished
-        v = variants.setdefault(r.variant, {"finished": 0, "white": 0, "black": 0, "draw": 0, "aborted": 0})
-        aborted = r.reasons.get("aborted", 0)
+        v = variants.setdefault(r.variant, {"finished": 0, "white": 0, "black": 0, "draw": 0})
         v["finished"] += r.finished
         v["white"] += r.white_wins
         v["black"] += r.black_wins
-        v["aborted"] += aborted
-        v["draw"] += r.finished - r.white_wins - r.black_wins - aborted
-        _add(reasons, r.reasons)
-        _add(rounds, r.rounds)
-        _add(moves, r.actions)
-        _add(think, r.think)
+        v["draw"] += r.finished - r.white_wins - r.black_wins - r.counts.get("reason:aborted", 0)
+        _add(counts, r.counts)
+    split: dict[str, dict[str, int]] = {"reason": {}, "rounds": {}, "moves": {}, "think": {}}
+    for key, n in counts.items():
+        kind, _, value = key.partition(":")
+        split[kind][value] = n
     total = sum(v["finished"] for v in variants.values())
     played = {c: sum(v[c] for v in variants.values()) for c in ("white", "black", "draw")}
     decided = sum(played.values())
@@ -273,7 +308,7 @@ async def stats(engine: AsyncEngine, start: date, end: date) -> dict[str, Any]:
     def rate(n: int, of: int) -> float | None:
         return round(n / of, 4) if of else None
 
-    think_median = median_of(think, lambda k: 2 ** ((k + 0.5) / 2))
+    think_median = median_of(split["think"], lambda k: 2 ** ((k + 0.5) / 2))
     return {
         "from": start.isoformat(), "to": end.isoformat(),
         "active_now": now.get("active", 0), "waiting_now": now.get("waiting", 0),
@@ -284,9 +319,11 @@ async def stats(engine: AsyncEngine, start: date, end: date) -> dict[str, Any]:
         "by_variant": {name: {"finished": v["finished"], "played": (p := v["white"] + v["black"] + v["draw"]),
                               "white": rate(v["white"], p), "black": rate(v["black"], p),
                               "draw": rate(v["draw"], p)} for name, v in variants.items()},
-        "reasons": reasons,
-        "rounds": {"median": median_of(rounds, lambda k: ROUND_BOUNDS[k]), "histogram": _bars(rounds, ROUND_BOUNDS)},
-        "actions": {"median": median_of(moves, lambda k: MOVE_BOUNDS[k]), "histogram": _bars(moves, MOVE_BOUNDS)},
+        "reasons": {r: split["reason"].get(r, 0) for r in REASONS},
+        "rounds": {"median": median_of(split["rounds"], lambda k: ROUND_BOUNDS[k]),
+                   "histogram": _bars(split["rounds"], ROUND_BOUNDS)},
+        "actions": {"median": median_of(split["moves"], lambda k: MOVE_BOUNDS[k]),
+                    "histogram": _bars(split["moves"], MOVE_BOUNDS)},
         "median_seconds_per_action": round(think_median / 1000, 3) if think_median is not None else None,
         "against_bots": {"matches": bot_matches, "share": rate(bot_matches, total)},
     }

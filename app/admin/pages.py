@@ -167,6 +167,10 @@ async def moderate_form(match_id: str, request: Request, admin: AdminDep, sessio
 
 def _charts(s: dict[str, Any]) -> dict[str, Markup]:
     days = [(d["day"][5:], d["finished"]) for d in s["per_day"]]
+    per = "day"
+    if len(days) > 92:  # a column per week: a phone's width holds no more
+        per = "week"
+        days = [(days[i][0], sum(n for _, n in days[i:i + 7])) for i in range(0, len(days), 7)]
     variants = [(name, [v["white"], v["black"], v["draw"]]) for name, v in s["by_variant"].items()]
     overall = s["win_rate"]
     reasons = [(r, n) for r, n in s["reasons"].items() if n]
@@ -175,7 +179,7 @@ def _charts(s: dict[str, Any]) -> dict[str, Markup]:
     moves = [(f"{b['from']}–{b['to']}" if b["to"] is not None else f"{b['from']}+", b["matches"])
              for b in s["actions"]["histogram"]]
     made = {
-        "per_day": charts.columns("Matches finished per day", days, "Matches"),
+        "per_day": charts.columns(f"Matches finished per {per}", days, "Matches"),
         "win_rate": charts.shares("Results by colour and variant",
                                   [("all variants", [overall["white"], overall["black"], overall["draw"]]),
                                    *variants], ["white wins", "black wins", "draw"]),

@@ -1,5 +1,5 @@
 """The admin dashboard's tables (migration 0003): accounts, sessions, sign-in
-throttling, the audit log, and the figures' per-match summaries and daily sums.
+throttling, the audit log, and the figures' per-match summaries and their sums per day and month.
 
 The summaries are derived from finished matches (app/admin/figures.py), never
 written by the match service: a match's row and log stay the truth.
@@ -98,21 +98,24 @@ class MatchSummary(Base):
     __table_args__ = (Index("ix_match_summaries_day", "day"),)
 
 
-class FigureDay(Base):
-    """The summaries of one day, variant and opponent kind, added up."""
+class FigureSum(Base):
+    """The summaries of one day, or one month, variant and opponent kind, added up.
 
-    __tablename__ = "figure_days"
+    Months spare a figure over years the reading of every day's row; `counts`
+    holds the ending reasons and the histograms in one JSON object, keyed
+    "reason:<reason>", "rounds:<bucket>", "moves:<bucket>", "think:<bucket>".
+    """
 
-    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    __tablename__ = "figure_sums"
+
+    span: Mapped[str] = mapped_column(String(8), primary_key=True)  # day | month
+    day: Mapped[date] = mapped_column(Date, primary_key=True)  # the day, or the month's first
     variant: Mapped[str] = mapped_column(String(32), primary_key=True)
     against_bot: Mapped[bool] = mapped_column(Boolean, primary_key=True)
     finished: Mapped[int] = mapped_column(Integer)
     white_wins: Mapped[int] = mapped_column(Integer)
     black_wins: Mapped[int] = mapped_column(Integer)
-    reasons: Mapped[dict[str, int]] = mapped_column(JSON)
-    rounds: Mapped[dict[str, int]] = mapped_column(JSON)  # histograms {bucket: count}
-    actions: Mapped[dict[str, int]] = mapped_column(JSON)
-    think: Mapped[dict[str, int]] = mapped_column(JSON)
+    counts: Mapped[dict[str, int]] = mapped_column(JSON)
 
 
 class FigureMark(Base):
@@ -129,5 +132,5 @@ admin_sessions = cast(Table, AdminSession.__table__)
 admin_throttle = cast(Table, AdminThrottle.__table__)
 admin_audit = cast(Table, AdminAudit.__table__)
 match_summaries = cast(Table, MatchSummary.__table__)
-figure_days = cast(Table, FigureDay.__table__)
+figure_sums = cast(Table, FigureSum.__table__)
 figure_marks = cast(Table, FigureMark.__table__)

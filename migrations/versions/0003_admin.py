@@ -100,18 +100,16 @@ def upgrade() -> None:
     )
     op.create_index("ix_match_summaries_day", "match_summaries", ["day"])
     op.create_table(
-        "figure_days",
+        "figure_sums",
+        sa.Column("span", sa.String(8), nullable=False),
         sa.Column("day", sa.Date(), nullable=False),
         sa.Column("variant", sa.String(32), nullable=False),
         sa.Column("against_bot", sa.Boolean(), nullable=False),
         sa.Column("finished", sa.Integer(), nullable=False),
         sa.Column("white_wins", sa.Integer(), nullable=False),
         sa.Column("black_wins", sa.Integer(), nullable=False),
-        sa.Column("reasons", sa.JSON(), nullable=False),
-        sa.Column("rounds", sa.JSON(), nullable=False),
-        sa.Column("actions", sa.JSON(), nullable=False),
-        sa.Column("think", sa.JSON(), nullable=False),
-        sa.PrimaryKeyConstraint("day", "variant", "against_bot", name="pk_figure_days"),
+        sa.Column("counts", sa.JSON(), nullable=False),
+        sa.PrimaryKeyConstraint("span", "day", "variant", "against_bot", name="pk_figure_sums"),
     )
     op.create_table(
         "figure_marks",
@@ -122,7 +120,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    for table in ("figure_marks", "figure_days", "match_summaries", "admin_audit", "admin_throttle",
+    for table in ("figure_marks", "figure_sums", "match_summaries", "admin_audit", "admin_throttle",
                   "admin_sessions", "admin_users"):
         op.drop_table(table)
     for index in ("ix_matches_winner_created", "ix_matches_reason_created", "ix_matches_finished",

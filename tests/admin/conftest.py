@@ -19,7 +19,7 @@ from app.admin import accounts
 from tests.realtime.conftest import sockets  # noqa: F401  (the socket fixture, for the moderation tests)
 
 PASSWORD = "correct horse battery"
-ADMIN_TABLES = "admin_audit, admin_sessions, admin_throttle, admin_users, figure_days, figure_marks"
+ADMIN_TABLES = "admin_audit, admin_sessions, admin_throttle, admin_users, figure_sums, figure_marks"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 META_CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 

@@ -85,3 +85,31 @@ async def test_the_figures_page_draws_svg_charts(admin: AdminClient, known: Know
     assert "<script" not in r.text.split("</header>")[1]
     default = await admin.get("/admin/api/stats")
     assert default.status_code == 200 and len(default.json()["per_day"]) == 30
+
+
+async def test_month_sums_and_day_sums_add_up_alike_over_any_range(app: Any) -> None:
+    """Ranges that start and end inside months, on their edges, or inside one
+    month: the figures equal the sums of the summaries themselves."""
+    import random
+    from datetime import UTC, date, datetime, timedelta
+
+    rng = random.Random(4)
+    start = datetime(2026, 1, 20, 12, tzinfo=UTC)
+    made = [figures.Summary(f"m{i}", start + timedelta(hours=7 * i), rng.choice(("standard", "rotating")),
+                            rng.random() < 0.3, rng.choice((None, "white", "black")),
+                            rng.choice(("resigned", "aborted", "eliminated")), rng.randint(1, 30),
+                            rng.randint(0, 200), {str(rng.randint(0, 20)): 1}) for i in range(400)]
+    async with app.state.engine.begin() as conn:
+        await figures._lock_mark(conn)
+        await figures.add_to_sums(conn, made)
+    for first, last in ((date(2026, 1, 20), date(2026, 5, 1)), (date(2026, 2, 1), date(2026, 3, 31)),
+                        (date(2026, 1, 31), date(2026, 3, 1)), (date(2026, 2, 10), date(2026, 2, 20)),
+                        (date(2026, 3, 1), date(2026, 3, 31)), (date(2025, 12, 1), date(2026, 12, 31))):
+        s = await figures.stats(app.state.engine, first, last)
+        inside = [m for m in made if first <= m.day <= last]
+        assert s["finished"] == len(inside), (first, last)
+        assert s["reasons"]["aborted"] == sum(m.reason == "aborted" for m in inside)
+        assert sum(d["against_bots"] for d in s["per_day"]) == sum(m.against_bot for m in inside)
+        played = [m for m in inside if m.reason != "aborted"]
+        assert s["win_rate"]["played"] == len(played)
+        assert sum(b["matches"] for b in s["actions"]["histogram"]) == len(inside)
