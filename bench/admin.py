@@ -118,6 +118,7 @@ def history_cases(loaded: admin_seed.Loaded, start: date, days: int) -> dict[str
         "variant=rotating": {"variant": "rotating"},
         "from/to (7 days)": {"from": middle.isoformat(), "to": (middle + timedelta(days=6)).isoformat()},
         "player": {"player": common},
+        "player=random bot (every bot seat)": {"player": "random bot"},
         "result=white": {"result": "white"},
         "result=draw": {"result": "draw"},
         "reason=resigned": {"reason": "resigned"},
@@ -173,7 +174,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await conn.close()
         out["sizes"] = sizes
         print(f"loaded {loaded.matches:,} matches and {loaded.actions:,} log rows in {out['load_s']} s "
-              f"(figures' sums {out['figure_days_s']} s); sizes {sizes}", flush=True)
+              f"(figures' sums {out['figure_sums_s']} s); sizes {sizes}", flush=True)
 
         settings = Settings(_env_file=None, database_url=url, sweep_seconds=3600.0,  # type: ignore[call-arg]
                             db_pool_size=4, db_max_overflow=0)

@@ -54,8 +54,9 @@ def _length(rng: random.Random) -> int:
 
 
 async def _play(service: MatchService, match_id: str, humans: list[str], target: int, rng: random.Random,
-                now: list[float]) -> None:
-    """Random legal actions by the human seats until the log reaches `target` entries."""
+                now: list[float], quiet: bool = False) -> None:
+    """Random legal actions by the human seats until the log reaches `target`
+    entries; `quiet` players mostly decline their powers, so the match lasts."""
     while True:
         rec = await service._get(match_id)
         if rec.status == "finished" or rec.version >= target:
@@ -70,7 +71,8 @@ async def _play(service: MatchService, match_id: str, humans: list[str], target:
             rng.shuffle(row)
             action = {"type": "setup", "backrow": row}
         else:
-            action = rng.choice(legal["actions"])
+            calm = [a for a in legal["actions"] if a["type"] != "remove" or a["power"] is None]
+            action = rng.choice(calm if quiet and calm and rng.random() < 0.9 else legal["actions"])
         now[0] += rng.lognormvariate(1.5, 1.0)  # a few seconds' thought, a long tail
         await service.act(match_id, colour, action, legal["version"])
         await service.idle()
@@ -121,8 +123,9 @@ async def play_templates(url: str, count: int, long_actions: int, rng: random.Ra
             options = {"variant": "standard", "no_progress_rounds": 0}
             made = await service.create(options, "white", "human", f"TplW{count + attempt:04d}")
             await service.join(made.match["id"], f"TplB{count + attempt:04d}")
-            await _play(service, made.match["id"], ["white", "black"], long_actions, rng, now)
-            if (await service._get(made.match["id"])).version >= long_actions:
+            await _play(service, made.match["id"], ["white", "black"], long_actions, rng, now, quiet=True)
+            reached = await service._get(made.match["id"])
+            if reached.version >= long_actions:
                 await _end(service, made.match["id"], ["white", "black"], random.Random(1))
                 ids.append(made.match["id"])
                 break
