@@ -165,6 +165,13 @@ async def moderate_form(match_id: str, request: Request, admin: AdminDep, sessio
     return RedirectResponse(f"/admin/matches/{match_id}?moderated=1", status_code=303)
 
 
+def _span(bar: dict[str, Any]) -> str:
+    """A histogram bar's label: "3", "10–19" or "100+"."""
+    if bar["to"] is None:
+        return f"{bar['from']}+"
+    return str(bar["from"]) if bar["to"] == bar["from"] else f"{bar['from']}–{bar['to']}"
+
+
 def _charts(s: dict[str, Any]) -> dict[str, Markup]:
     days = [(d["day"][5:], d["finished"]) for d in s["per_day"]]
     per = "day"
@@ -174,10 +181,8 @@ def _charts(s: dict[str, Any]) -> dict[str, Markup]:
     variants = [(name, [v["white"], v["black"], v["draw"]]) for name, v in s["by_variant"].items()]
     overall = s["win_rate"]
     reasons = [(r, n) for r, n in s["reasons"].items() if n]
-    rounds = [(f"{b['from']}" + (f"–{b['to']}" if b["to"] != b["from"] else ""), b["matches"])
-              for b in s["rounds"]["histogram"]]
-    moves = [(f"{b['from']}–{b['to']}" if b["to"] is not None else f"{b['from']}+", b["matches"])
-             for b in s["actions"]["histogram"]]
+    rounds = [(_span(b), b["matches"]) for b in s["rounds"]["histogram"]]
+    moves = [(_span(b), b["matches"]) for b in s["actions"]["histogram"]]
     made = {
         "per_day": charts.columns(f"Matches finished per {per}", days, "Matches"),
         "win_rate": charts.shares("Results by colour and variant",
