@@ -78,7 +78,7 @@ def columns(title: str, points: Sequence[tuple[str, float]], y_label: str) -> st
 
 def bars(title: str, items: Sequence[tuple[str, float]], value_text: Sequence[str] | None = None) -> str:
     """Horizontal bars, one per labelled item, its value written at its end."""
-    label_w, right, row, top = 130, 56, 24, 8
+    label_w, right, row, top = 150, 48, 24, 8
     height = top + row * max(len(items), 1) + 24
     plot_w = WIDTH - label_w - right
     most = max((v for _, v in items), default=0) or 1
@@ -101,7 +101,7 @@ def bars(title: str, items: Sequence[tuple[str, float]], value_text: Sequence[st
 def shares(title: str, rows: Sequence[tuple[str, Sequence[float | None]]], parts: Sequence[str]) -> str:
     """One bar per row split into `parts` (fractions adding up to 1), with a legend
     and the percentages on the axis: e.g. white, black and draw per variant."""
-    label_w, right, row, top = 130, 10, 26, 30
+    label_w, right, row, top = 150, 10, 26, 30
     height = top + row * max(len(rows), 1) + 24
     plot_w = WIDTH - label_w - right
     body = []
