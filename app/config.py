@@ -57,6 +57,13 @@ class Settings(BaseSettings):
     # POST …/actions answered by app/api/fast.py ahead of FastAPI's routing
     # (bench/api.py measures the server both ways).
     fast_path: bool = True
+    # The admin dashboard (issue 10): how long a sign-in lasts; how many failed
+    # sign-ins in a row (per name and per address) are let through before each
+    # further try must wait, the first wait, doubled per failure up to the longest.
+    admin_session_hours: float = 12.0
+    admin_lock_after: int = 5
+    admin_lock_seconds: float = 30.0
+    admin_lock_max_seconds: float = 3600.0
 
 
 @lru_cache

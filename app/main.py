@@ -24,7 +24,7 @@ from fastapi.responses import RedirectResponse
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app import api, bots
+from app import admin, api, bots
 from app.api import ws
 from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
@@ -129,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.fast_path:
         app.add_middleware(FastPlay, door=parts.door)  # added first: the innermost middleware
     _in_front(app, ws.SocketsInFront, socket)
+    admin.install(app, admin.Admin(parts.engine, parts.service, parts.door, settings))
 
     @app.get("/", include_in_schema=False)
     async def home() -> RedirectResponse:

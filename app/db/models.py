@@ -24,6 +24,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
     func,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -89,6 +90,12 @@ class Match(Base):
     __table_args__ = (
         Index("ix_matches_created", "created_at", "id"),
         Index("ix_matches_status_created", "status", "created_at", "id"),
+        # The admin history's filters and sorts (migration 0003); `->>` reads JSON
+        # alike on PostgreSQL and SQLite (3.38+), so one expression serves both.
+        Index("ix_matches_variant_created", "variant", "created_at", "id"),
+        Index("ix_matches_finished", "finished_at", "id"),
+        Index("ix_matches_reason_created", text("(result ->> 'reason')"), "created_at", "id"),
+        Index("ix_matches_winner_created", text("(result ->> 'winner')"), "created_at", "id"),
     )
 
 

@@ -11,6 +11,7 @@ the server's own bot runner, the bot's colour (a bot seat has no token).
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,8 @@ from .lobby import Seated
 from .mover import Acted
 from .seats import hash_token
 from .service import MatchService
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +102,12 @@ class Door:
     async def abort(self, match_id: str, caller: Caller) -> dict[str, Any]:
         colour = await self.enter(match_id, caller)
         return await self.service.finisher.abort(match_id, colour)
+
+    async def moderate(self, match_id: str, verdict: str, reason: str, admin: str) -> dict[str, Any]:
+        """A server admin (already signed in by the admin wing) ends a match."""
+        state = await self.service.finisher.moderate(match_id, verdict, reason)
+        log.info("match %s ended by admin %s: %s", match_id, admin, verdict)
+        return state
 
     async def watch(self, match_id: str, token: str | None) -> tuple[str | None, int]:
         """A socket's admission: the seat `token` proves (None without one: a

@@ -13,6 +13,9 @@ from .cycle import Cycle, nothing
 from .errors import BadRequest, Forbidden, MatchIsOver, ServiceError
 from .record import Record, other
 
+VERDICTS = ("abort", "white", "black", "draw")
+MAX_REASON = 500
+
 
 class Finisher:
     def __init__(self, cycle: Cycle) -> None:
@@ -89,6 +92,34 @@ class Finisher:
             cycle.end(rec, colour, {"type": "abort"}, now, automatic=colour is None)
 
         rec, _ = await cycle.mutate(match_id, decide)
+        return cycle.present(rec)
+
+    async def moderate(self, match_id: str, verdict: str, reason: str) -> dict[str, Any]:
+        """A server admin ends the match: "abort", or adjudicates it to "white",
+        "black" or a "draw", for `reason`. Logged as an action with player null
+        (the server) and published like any ending; unlike a player's abort, an
+        admin's is allowed at any phase. Who the admin was stays in the admin
+        audit log, not in the public log."""
+        cycle = self.cycle
+        if verdict not in VERDICTS:
+            raise BadRequest(f"verdict is one of {', '.join(VERDICTS)}")
+        note = reason.strip() if isinstance(reason, str) else ""
+        if not note:
+            raise BadRequest("a moderation needs a reason, for the players and the audit log")
+        if len(note) > MAX_REASON:
+            raise BadRequest(f"the reason is at most {MAX_REASON} characters")
+
+        async def decide(rec: Record, now: int) -> None:
+            if verdict == "abort":
+                if rec.status == "finished":
+                    raise MatchIsOver()
+                action: dict[str, Any] = {"type": "abort", "by": "admin", "note": note}
+            else:
+                cycle.guard_running(rec)  # a waiting match has no game to adjudicate
+                action = {"type": "adjudicate", "winner": None if verdict == "draw" else verdict, "note": note}
+            cycle.end(rec, None, action, now)
+
+        rec, _ = await cycle.mutate(match_id, decide, fresh=True)
         return cycle.present(rec)
 
     async def sweep(self) -> int:

@@ -2,8 +2,8 @@
 
 Engine actions made by a player are applied (the engine plays the automatic
 passes after them itself, R11); service events that end a match are applied
-with `conclude`; the others (join, draw offers and answers) do not touch the
-engine state.
+with `conclude` (an admin's abort or adjudication among them); the others
+(join, draw offers and answers) do not touch the engine state.
 """
 
 from __future__ import annotations
@@ -32,6 +32,8 @@ def ending(kind: str, player: str | None, action: dict[str, Any]) -> tuple[str |
         return None, "agreement"
     if kind == "abort":
         return None, "aborted"
+    if kind == "adjudicate":  # a server admin settled it (app/matches/moderation.py)
+        return action.get("winner"), "adjudicated"
     if kind == "claim":
         # The engine has no "abandoned" reason: a claimed win is a loss on time
         # by the absent player, a claimed draw a draw on time.

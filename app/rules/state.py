@@ -21,7 +21,7 @@ NO_WINNER = -1  # `winner` while the match runs
 
 REASONS = (
     "eliminated", "five_greater", "three_of_a_kind", "resigned", "timeout",
-    "agreement", "no_progress", "aborted",
+    "agreement", "no_progress", "aborted", "adjudicated",
 )
 
 # (name, kind) of every field, in order. Kind tells JSON how to carry it.

@@ -1,0 +1,93 @@
+"""Admin accounts: names and argon2id password hashes (argon2-cffi).
+
+Accounts are made and removed only by the command line (`python -m app.admin`);
+the dashboard itself has no page that creates one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.db.admin_models import admin_users
+
+NAME = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
+MIN_PASSWORD = 10
+_hasher = PasswordHasher()  # argon2id with the library's current recommended costs
+# Verified against when the name is unknown, so a wrong name costs the same
+# time as a wrong password and the answer's delay says nothing.
+_DUMMY_HASH = _hasher.hash("not the password of anyone")
+
+
+class AccountError(ValueError):
+    """A name or password that cannot be used; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: int
+    name: str
+    created_at: datetime
+
+
+def check_name(name: str) -> str:
+    if not NAME.fullmatch(name):
+        raise AccountError("a name is 1 to 64 letters, digits or . _ @ -")
+    return name
+
+
+def check_password(password: str) -> str:
+    if len(password) < MIN_PASSWORD:
+        raise AccountError(f"a password has at least {MIN_PASSWORD} characters")
+    return password
+
+
+async def add(engine: AsyncEngine, name: str, password: str, now: datetime) -> Account:
+    check_name(name)
+    digest = await asyncio.to_thread(_hasher.hash, check_password(password))
+    try:
+        async with engine.begin() as conn:
+            new_id = (await conn.execute(
+                admin_users.insert().values(name=name, password_hash=digest, created_at=now)
+                .returning(admin_users.c.id))).scalar_one()
+    except IntegrityError:
+        raise AccountError(f"there is an admin named {name!r} already") from None
+    return Account(new_id, name, now)
+
+
+async def remove(engine: AsyncEngine, name: str) -> bool:
+    """Remove the account and (by the foreign key's cascade) end its sessions."""
+    async with engine.begin() as conn:
+        done = await conn.execute(delete(admin_users).where(admin_users.c.name == name))
+    return bool(done.rowcount)
+
+
+async def listing(engine: AsyncEngine) -> list[Account]:
+    async with engine.connect() as conn:
+        rows = (await conn.execute(
+            select(admin_users.c.id, admin_users.c.name, admin_users.c.created_at)
+            .order_by(admin_users.c.name))).all()
+    return [Account(r.id, r.name, r.created_at) for r in rows]
+
+
+async def verify(engine: AsyncEngine, name: str, password: str) -> Account | None:
+    """The account if `password` is its password, else None (in about the same time)."""
+    row = None
+    if NAME.fullmatch(name):
+        async with engine.connect() as conn:
+            row = (await conn.execute(select(admin_users).where(admin_users.c.name == name))).first()
+    try:  # argon2 is slow on purpose: off the event loop
+        await asyncio.to_thread(_hasher.verify, row.password_hash if row is not None else _DUMMY_HASH, password)
+    except (VerificationError, InvalidHashError):
+        return None
+    if row is None:
+        return None
+    return Account(row.id, row.name, row.created_at)

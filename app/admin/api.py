@@ -1,0 +1,126 @@
+"""`/admin/api`: the dashboard's JSON, for its pages' scripts and for scripts of
+the people who run the server (with a session cookie and, to change anything,
+the X-CSRF-Token header). Errors are the contract's `{"error", "detail"}`."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, ConfigDict
+
+from app.matches.errors import BadRequest
+
+from . import audit, csv_export, detail, figures, history
+from .context import address
+from .guard import AdminDep, ApiChange, ApiSession
+from .routing import AdminRoute
+
+router = APIRouter(prefix="/admin/api", route_class=AdminRoute, include_in_schema=False)
+MAX_DAYS = 3660
+
+
+class Moderation(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    verdict: Literal["abort", "white", "black", "draw"]
+    reason: str
+
+
+def day_range(params: Any, today: date) -> tuple[date, date]:
+    """`from` and `to` (YYYY-MM-DD, both included); by default the last 30 days."""
+    def day(name: str, default: date) -> date:
+        value = (params.get(name) or "").strip()
+        if not value:
+            return default
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            raise BadRequest(f"{name} is a date, YYYY-MM-DD; not {value!r}") from None
+
+    unknown = sorted(set(params) - {"from", "to"})
+    if unknown:
+        raise BadRequest(f"unknown parameter {unknown[0]!r}; the figures take from and to")
+    end = day("to", today)
+    start = day("from", end - timedelta(days=29))
+    if start > end:
+        raise BadRequest("from is after to")
+    if (end - start).days >= MAX_DAYS:
+        raise BadRequest(f"the figures cover at most {MAX_DAYS} days at once")
+    return start, end
+
+
+@router.get("/matches")
+async def list_matches(request: Request, admin: AdminDep, _: ApiSession) -> dict[str, Any]:
+    return await history.page(admin.engine, history.parse(request.query_params))
+
+
+@router.get("/matches.csv")
+async def history_csv(request: Request, admin: AdminDep, session: ApiSession) -> StreamingResponse:
+    q = history.parse(request.query_params)
+    await audit.record(admin.engine, "export_history", admin.now(), session.name, address=address(request),
+                       filters=q.params())
+    return StreamingResponse(
+        csv_export.rows(admin.engine, history.Query(q.filters, q.sort)), media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="magery-matches.csv"'})
+
+
+@router.get("/matches/{match_id}")
+async def match_detail(match_id: str, admin: AdminDep, _: ApiSession) -> dict[str, Any]:
+    return await detail.detail(admin.engine, match_id)
+
+
+@router.get("/matches/{match_id}/versions/{version}")
+async def match_version(match_id: str, version: int, admin: AdminDep, _: ApiSession) -> dict[str, Any]:
+    return await detail.at_version(admin.engine, match_id, version)
+
+
+@router.get("/matches/{match_id}/export")
+async def match_export(match_id: str, request: Request, admin: AdminDep, session: ApiSession) -> dict[str, Any]:
+    out = await detail.export(admin.engine, match_id)
+    await audit.record(admin.engine, "export_match", admin.now(), session.name, match_id, address(request))
+    return out
+
+
+@router.post("/matches/{match_id}/moderate")
+async def match_moderate(
+    match_id: str, body: Moderation, request: Request, admin: AdminDep, session: ApiChange,
+) -> dict[str, Any]:
+    state = await admin.door.moderate(match_id, body.verdict, body.reason, session.name)
+    await audit.record(admin.engine, "moderation", admin.now(), session.name, match_id, address(request),
+                       verdict=body.verdict, reason=body.reason.strip())
+    return {"match": state}
+
+
+@router.get("/stats")
+async def stats(request: Request, admin: AdminDep, _: ApiSession) -> dict[str, Any]:
+    start, end = day_range(request.query_params, admin.now().date())
+    return await figures.stats(admin.engine, start, end)
+
+
+@router.get("/audit")
+async def audit_log(request: Request, admin: AdminDep, _: ApiSession) -> dict[str, Any]:
+    kind, before, limit = audit_params(request.query_params)
+    entries = await audit.page(admin.engine, kind, before, limit + 1)
+    more = len(entries) > limit
+    entries = entries[:limit]
+    return {"entries": entries, "next_before": entries[-1]["id"] if more and entries else None}
+
+
+def audit_params(params: Any) -> tuple[str | None, int | None, int]:
+    unknown = sorted(set(params) - {"kind", "before", "limit"})
+    if unknown:
+        raise BadRequest(f"unknown parameter {unknown[0]!r}; the audit log takes kind, before and limit")
+    kind = (params.get("kind") or "").strip() or None
+    if kind is not None and kind not in audit.KINDS:
+        raise BadRequest(f"kind is one of {', '.join(audit.KINDS)}")
+    try:
+        before = int(params["before"]) if params.get("before") else None
+        limit = int(params["limit"]) if params.get("limit") else 50
+    except ValueError:
+        raise BadRequest("before and limit are whole numbers") from None
+    if not 1 <= limit <= 200:
+        raise BadRequest("limit is from 1 to 200")
+    return kind, before, limit

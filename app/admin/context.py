@@ -1,0 +1,39 @@
+"""What the admin wing's routes share: the database, the match service, the
+settings and the time (a test may replace `clock`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from fastapi import Request
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.config import Settings
+from app.matches import Door, MatchService
+
+
+@dataclass(slots=True)
+class Admin:
+    """The parts the wing uses, handed in by app/main.py: it reads through the
+    service and changes a match only through the door."""
+
+    engine: AsyncEngine
+    service: MatchService
+    door: Door
+    settings: Settings
+    clock: Callable[[], float] = field(default=time.time)
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.clock(), UTC)
+
+
+def address(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+async def get_admin() -> Admin:
+    """Bound to this app's Admin by `install` (a dependency override)."""
+    raise RuntimeError("the admin wing is not installed: app.admin.install(app, admin)")

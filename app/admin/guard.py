@@ -1,0 +1,72 @@
+"""Who may call an admin route: a signed-in admin (session cookie), and for a
+change, one whose request carries the session's CSRF token.
+
+JSON routes answer 401 to a caller with no session and 403 to one that brings
+a seat's Bearer token instead (a seat is no admin); pages send both to the
+sign-in page. A change (POST) needs the CSRF token in the `X-CSRF-Token` header
+or the form's hidden `csrf_token` field, compared in constant time: another
+site's page can make the browser send the cookie, not read the token.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import urlencode
+
+from fastapi import Depends, Request
+
+from app.matches.errors import Forbidden, Unauthorized
+
+from . import sessions
+from .context import Admin, get_admin
+from .sessions import Session
+
+AdminDep = Annotated[Admin, Depends(get_admin)]
+
+
+class LoginRequired(Exception):
+    """A page asked for by someone not signed in: answered by a redirect."""
+
+    def __init__(self, location: str) -> None:
+        self.location = location
+
+
+def login_location(request: Request) -> str:
+    target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+    return "/admin/login?" + urlencode({"next": target})
+
+
+async def _session(request: Request, admin: Admin) -> Session | None:
+    return await sessions.find(admin.engine, request.cookies.get(sessions.COOKIE), admin.now())
+
+
+async def api_session(request: Request, admin: AdminDep) -> Session:
+    found = await _session(request, admin)
+    if found is None:
+        if request.headers.get("authorization", "").lower().startswith("bearer "):
+            raise Forbidden("a seat's token gives no admin rights; sign in at /admin/login")
+        raise Unauthorized("sign in at /admin/login first")
+    return found
+
+
+async def page_session(request: Request, admin: AdminDep) -> Session:
+    found = await _session(request, admin)
+    if found is None:
+        raise LoginRequired(login_location(request) if request.method == "GET" else "/admin/login")
+    return found
+
+
+def check_csrf(session: Session, given: str | None) -> None:
+    if not sessions.same(given, session.csrf_token):
+        raise Forbidden("the CSRF token is missing or wrong; reload the page and try again")
+
+
+async def api_change(request: Request, session: Annotated[Session, Depends(api_session)]) -> Session:
+    """A signed-in admin making a change through JSON: the header must carry the token."""
+    check_csrf(session, request.headers.get(sessions.CSRF_HEADER))
+    return session
+
+
+ApiSession = Annotated[Session, Depends(api_session)]
+ApiChange = Annotated[Session, Depends(api_change)]
+PageSession = Annotated[Session, Depends(page_session)]

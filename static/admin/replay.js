@@ -1,0 +1,91 @@
+// The match page's replay viewer: steps through the versions of a match by
+// buttons, arrow keys and a slider, fetching each version's public state from
+// /admin/api/matches/{id}/versions/{n} and drawing it with the player pages'
+// board module (/static/js/board.js: draw(container, state, options)).
+
+const root = document.getElementById("replay");
+
+function squaresOf(entry) {
+  // The squares an entry touched, to highlight on the board.
+  if (!entry || !entry.action) return [];
+  const power = entry.action.power || {};
+  const inner = power.power || power;
+  return [inner.move, inner.swap, inner.summon, inner.square].flat().filter(Boolean);
+}
+
+function describe(frame) {
+  const m = frame.match;
+  let text = `Version ${frame.version} of ${frame.last}: round ${m.round}, ${m.phase} phase`;
+  if (m.result) text += `, over (${m.result.winner || "no winner"}, ${m.result.reason})`;
+  else if (m.to_move) text += `, ${m.to_move} to move`;
+  if (frame.entry) text += `. Last: ${frame.entry.player || "server"} ${frame.entry.action.type}`;
+  return text + ".";
+}
+
+async function start() {
+  const id = root.dataset.match;
+  const last = Number(root.dataset.last);
+  const board = document.getElementById("replay-board");
+  const status = document.getElementById("replay-status");
+  const slider = document.getElementById("replay-version");
+  const frames = new Map();
+  let current = last;
+  let draw = null;
+  try {
+    ({ draw } = await import("/static/js/board.js"));
+  } catch (error) {
+    board.textContent = "The board could not be loaded; the steps are described below it.";
+  }
+
+  async function frame(version) {
+    if (!frames.has(version)) {
+      const url = `/admin/api/matches/${encodeURIComponent(id)}/versions/${version}`;
+      frames.set(version, fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+        .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`version ${version}: ${r.status}`)))));
+    }
+    return frames.get(version);
+  }
+
+  async function show(version) {
+    current = Math.max(0, Math.min(last, version));
+    slider.value = String(current);
+    let shown;
+    try {
+      shown = await frame(current);
+    } catch (error) {
+      frames.delete(current);
+      status.textContent = `Version ${current} could not be loaded (${error.message}).`;
+      return;
+    }
+    if (shown.version !== current) return; // a later step overtook this one
+    if (draw) {
+      draw(board, shown.match, { orientation: "white", highlights: squaresOf(shown.entry) });
+    }
+    status.textContent = describe(shown);
+    for (const near of [current - 1, current + 1]) if (near >= 0 && near <= last) frame(near).catch(() => {});
+  }
+
+  const steps = { first: () => 0, back: () => current - 1, forward: () => current + 1, last: () => last };
+  root.querySelectorAll("button[data-step]").forEach((button) => {
+    button.addEventListener("click", () => show(steps[button.dataset.step]()));
+  });
+  slider.addEventListener("input", () => show(Number(slider.value)));
+  document.querySelectorAll("button[data-version]").forEach((button) => {
+    button.addEventListener("click", () => {
+      show(Number(button.dataset.version));
+      root.scrollIntoView({ block: "start" });
+    });
+  });
+  document.addEventListener("keydown", (event) => {
+    const typing = event.target.closest && event.target.closest("input, textarea, select");
+    if (typing && event.target !== slider) return;
+    const keys = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: last };
+    if (event.key in keys && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      show(keys[event.key]);
+    }
+  });
+  show(last);
+}
+
+if (root) start();
