@@ -2,9 +2,10 @@
 
 from fastapi import APIRouter
 
-from . import matches
+from . import history, matches
 
 router = APIRouter(prefix="/api/v1")
 router.include_router(matches.router)
+router.include_router(history.router)
 
 __all__ = ["router"]
