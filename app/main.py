@@ -14,9 +14,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import RedirectResponse
 
-from app import api, realtime
+from app import api, bots, realtime, web
 from app.api.errors import install as install_errors
 from app.api.fast import install as install_fast_path
 from app.api.ratelimit import SlidingWindow
@@ -94,12 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     realtime.install(app)  # issue 4: the hub as publisher, and /api/v1/matches/{id}/ws
     install_fast_path(app)  # POST /api/v1/matches/{id}/actions past FastAPI's per-request machinery
-
-    @app.get("/", include_in_schema=False)
-    async def home() -> RedirectResponse:
-        # Until the browser game has pages of its own, a visitor lands on the API's.
-        return RedirectResponse("/docs")
-
+    web.install(app, bot_levels=lambda: sorted(bots.LEVELS))  # issue 9: the pages, /static, security headers
     return app
 
 

@@ -1,0 +1,413 @@
+// The match page: draws the state the server sends (board.js), keeps it live
+// over the websocket (live.js), offers the seat to move only what GET /legal
+// lists (controls.js), and keeps the log and the replay (timeline.js).
+
+import { ApiError, matches } from "./api.js";
+import { draw, focusSquare } from "./board.js";
+import { Controls } from "./controls.js";
+import { Live } from "./live.js";
+import { colourName, mageName, otherColour } from "./mages.js";
+import { orbPicture } from "./pieces.js";
+import { inviteLink, loadSeat, saveName, savedName, saveSeat, seatLink, takeSeatFromFragment } from "./seat.js";
+import { Timeline } from "./timeline.js";
+import { resultWords } from "./words.js";
+
+const $ = (id) => document.getElementById(id);
+const COLOURS = ["white", "black"];
+
+const page = {
+  id: $("app").dataset.matchId,
+  match: JSON.parse($("initial-state").textContent),
+  seat: null,
+  spectators: null,
+  lastAction: null,
+  review: null, // {match, action} while an older version is shown
+  clockAt: performance.now(),
+  awaySince: null,
+  legalFor: -1,
+  online: true,
+};
+page.seat = takeSeatFromFragment(page.id) || loadSeat(page.id);
+
+const boardHost = $("board");
+const controls = new Controls({
+  panel: $("turn"), title: $("turn-title"), promptEl: $("prompt"), choicesEl: $("choices"), onAct: act,
+});
+const timeline = new Timeline({
+  matchId: page.id, list: $("log"), position: $("position"),
+  buttons: { first: $("first"), prev: $("prev"), next: $("next"), last: $("last"), live: $("live") },
+  onShow: (found) => { page.review = found && found.match.version !== page.match.version ? found : null; refresh(); },
+});
+
+// ---- what the server says ----------------------------------------------------------
+
+function applyMatch(match, action) {
+  if (match.version < page.match.version) return;
+  const changed = match.version !== page.match.version;
+  if (typeof match.spectators === "number") page.spectators = match.spectators;
+  page.match = match;
+  page.clockAt = performance.now();
+  if (action !== undefined) page.lastAction = action;
+  if (changed) {
+    controls.clear();
+    refreshLegal();
+  }
+  refresh();
+}
+
+async function refreshLegal() {
+  const m = page.match;
+  const seat = page.seat;
+  if (!seat || m.status !== "active" || m.to_move !== seat.seat) return;
+  if (page.legalFor === m.version) return;
+  page.legalFor = m.version;
+  try {
+    const legal = await matches.legal(page.id, seat.token);
+    if (legal.version !== page.match.version) {
+      page.legalFor = -1;
+      if (legal.version > page.match.version) await reload();
+      return;
+    }
+    controls.setLegal(legal, seat.seat);
+    refresh();
+  } catch (error) {
+    page.legalFor = -1;
+    refuse(error);
+  }
+}
+
+async function reload() {
+  try {
+    applyMatch(await matches.get(page.id));
+  } catch (error) {
+    refuse(error);
+  }
+}
+
+async function act(action) {
+  $("refusal").textContent = "";
+  refresh();
+  try {
+    const answer = await matches.act(page.id, page.seat.token, action, controls.legal.version);
+    page.lastAction = action;
+    applyMatch(answer.match);
+  } catch (error) {
+    refuse(error);
+    controls.busy = false;
+    controls.cancel();
+    page.legalFor = -1;
+    if (error.code === "stale_version" || error.code === "not_your_turn") await reload();
+    refreshLegal();
+    refresh();
+  }
+}
+
+function refuse(error) {
+  const detail = error instanceof ApiError ? error.message : String(error);
+  $("refusal").textContent = `Refused: ${detail}`;
+}
+
+const live = new Live(page.id, page.seat && page.seat.token, {
+  onSnapshot(match) {
+    if (match.version > timeline.latest) timeline.resync(match);
+    applyMatch(match);
+    page.legalFor = -1;
+    refreshLegal();
+  },
+  onUpdate(m) {
+    timeline.add(m);
+    applyMatch(m.match, m.action);
+  },
+  onPresence(m) {
+    page.match = { ...page.match, players: m.players };
+    page.spectators = m.spectators;
+    refresh();
+  },
+  onLine(up, detail, retrying) {
+    page.online = up;
+    const banner = $("banner");
+    banner.hidden = up;
+    if (!up) banner.textContent = retrying ? detail : `Disconnected: ${detail}. Reload the page to try again.`;
+    if (up) $("banner").textContent = "";
+  },
+});
+
+// ---- drawing -----------------------------------------------------------------------
+
+function lastActionHighlights(action) {
+  const hl = { squares: {}, chambers: {} };
+  if (!action) return hl;
+  if (action.mage) hl.chambers[action.mage] = "last";
+  let p = action.power;
+  while (p && p.power !== undefined && p.mage) p = p.power;
+  if (p) {
+    if (p.move) { hl.squares[p.move[0]] = "last-from"; hl.squares[p.move[1]] = "last-to"; }
+    if (p.summon) hl.squares[p.summon] = "last-to";
+    if (p.square) hl.squares[p.square] = "last-to";
+    if (p.swap) for (const s of p.swap) hl.squares[s] = "last-to";
+    if (p.target) hl.chambers[p.target] = "last";
+  }
+  return hl;
+}
+
+function drawBoard() {
+  const showing = page.review ? page.review.match : controls.boardState(page.match);
+  const last = lastActionHighlights(page.review ? page.review.action : page.lastAction);
+  const mine = page.review ? { squares: {}, chambers: {}, reserve: {} } : controls.highlights();
+  draw(boardHost, showing, {
+    orientation: page.seat ? page.seat.seat : "white",
+    me: page.seat ? page.seat.seat : null,
+    highlights: {
+      squares: { ...last.squares, ...mine.squares },
+      chambers: { ...last.chambers, ...mine.chambers },
+      reserve: mine.reserve,
+    },
+    draggable: page.review ? null : controls.draggable(),
+    onSquare: (sq, e) => choice("square", sq, e),
+    onChamber: (mage, e) => choice("chamber", mage, e),
+    onReserve: (type, e) => choice("reserve", type, e),
+    onDrop: (from, to) => { controls.swap(from, to); controls.setupPick = null; refresh(); },
+  });
+}
+
+function choice(kind, value, event) {
+  if (page.review) return;
+  if (!controls.click(kind, value)) return;
+  $("refusal").textContent = "";
+  refresh();
+  // Keyboard players are taken to the next choice (a click from a key has detail 0).
+  if (event && event.detail === 0) {
+    const next = controls.firstChoice();
+    if (next && next.kind === "square") focusSquare(boardHost, next.value);
+    else if (next && next.kind === "chamber") boardHost.querySelector(`.chamber[data-mage="${next.value}"]`)?.focus();
+    else if (next && next.kind === "reserve") boardHost.querySelector(`button.type[data-type="${next.value}"]`)?.focus();
+    else if (!next) $("choices").querySelector("button")?.focus();
+  }
+}
+
+function myTurn() {
+  const m = page.match;
+  return Boolean(page.seat && m.status === "active" && m.to_move === page.seat.seat);
+}
+
+function statusWords() {
+  const m = page.match;
+  if (m.status === "waiting") return "Waiting for an opponent to join.";
+  if (m.status === "finished") return `Match over. ${resultWords(m.result)}`;
+  const whose = `${colourName(m.to_move)} to move${myTurn() ? ": your turn" : ""}`;
+  if (m.phase === "setup") return `Setup · ${whose}.`;
+  const phase = m.phase === "decision" ? "Decision phase" : "Action phase";
+  const notes = [];
+  if (m.phase === "decision") for (const c of COLOURS) if (m.passed && m.passed[c]) notes.push(`${colourName(c)} has passed`);
+  const seer = (m.effects || []).find((e) => e.mage === "seer");
+  if (seer && seer.owed && seer.owed.length) notes.push(`the Seer owes ${seer.owed.map(colourName).join(", then ")} a turn`);
+  return `Round ${m.round} · ${phase} · ${whose}.${notes.length ? ` (${notes.join("; ")}.)` : ""}`;
+}
+
+function clockText(ms, type) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (type === "correspondence" && s >= 3600) {
+    const d = Math.floor(s / 86400);
+    const h = Math.floor((s % 86400) / 3600);
+    return d ? `${d} d ${h} h` : `${h} h ${Math.floor((s % 3600) / 60)} min`;
+  }
+  const h = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(h ? 2 : 1, "0");
+  const ss = String(s % 60).padStart(2, "0");
+  return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+}
+
+function paintClocks() {
+  const clock = page.match.clock;
+  for (const c of COLOURS) {
+    const el = $(`player-${c}`).querySelector(".clock");
+    el.hidden = !clock;
+    if (!clock) continue;
+    const running = clock.running === c && page.match.status === "active";
+    const left = clock[c] - (running ? performance.now() - page.clockAt : 0);
+    const low = left < (clock.type === "correspondence" ? 3600_000 : 20_000);
+    el.textContent = clockText(left, clock.type) + (low ? " ⚠" : "");
+    el.className = `clock${running ? " running" : ""}${low ? " low" : ""}`;
+    el.setAttribute("aria-label", `${colourName(c)}'s clock: ${clockText(left, clock.type)}${low ? ", low on time" : ""}`);
+    el.title = low ? "Low on time" : `${colourName(c)}'s clock`;
+  }
+}
+
+function paintPlayers() {
+  const m = page.match;
+  for (const c of COLOURS) {
+    const box = $(`player-${c}`);
+    const p = m.players[c];
+    box.querySelector(".name").textContent = p && p.name ? p.name : "(free seat)";
+    box.querySelector(".you").hidden = !(page.seat && page.seat.seat === c);
+    const presence = box.querySelector(".presence");
+    presence.className = `presence ${p && p.name ? (p.connected ? "on" : "off") : ""}`;
+    presence.textContent = "";
+    presence.setAttribute("aria-label", p && p.name ? (p.connected ? "connected" : "away") : "");
+    box.classList.toggle("to-move", m.status === "active" && m.to_move === c);
+    const orb = box.querySelector(".orb");
+    const holds = m.status !== "waiting" && m.orb === c;
+    orb.hidden = !holds;
+    box.querySelector(".orb-note").hidden = !holds;
+    if (holds && !orb.firstChild) orb.append(orbPicture());
+  }
+}
+
+function paintSeatPanel() {
+  const m = page.match;
+  const seat = page.seat;
+  const active = m.status === "active";
+  const free = COLOURS.find((c) => !m.players[c] || !m.players[c].name);
+  $("invite").hidden = !(seat && m.status === "waiting");
+  if (!$("invite").hidden) $("invite-link").value = inviteLink(page.id);
+  $("join-box").hidden = !(!seat && m.status === "waiting" && free);
+  $("seat-actions").hidden = !(seat && (active || m.status === "waiting"));
+  $("resign").hidden = !active;
+  $("abort").hidden = !(seat && (m.status === "waiting" || (active && m.phase === "setup")));
+  const offer = m.draw_offer;
+  const mine = seat && offer === seat.seat;
+  const theirs = seat && offer && offer !== seat.seat;
+  $("offer-draw").hidden = !active || Boolean(offer);
+  $("accept-draw").hidden = $("decline-draw").hidden = !(active && theirs);
+  $("withdraw-draw").hidden = !(active && mine);
+  $("draw-note").hidden = !(active && offer);
+  $("draw-note").textContent = theirs ? `${colourName(offer)} offers a draw.` : mine ? "You offered a draw." : "";
+  $("seat-link-box").hidden = !(seat && m.status !== "finished");
+  paintClaim();
+}
+
+function paintClaim() {
+  const m = page.match;
+  const seat = page.seat;
+  const opponent = seat ? m.players[otherColour(seat.seat)] : null;
+  const away = Boolean(seat && m.status === "active" && opponent && opponent.name && !opponent.bot && !opponent.connected
+    && m.options && m.options.abandon_seconds);
+  if (!away) page.awaySince = null;
+  else if (page.awaySince === null) page.awaySince = performance.now();
+  $("claim-box").hidden = !away;
+  if (!away) return;
+  const left = Math.ceil(m.options.abandon_seconds - (performance.now() - page.awaySince) / 1000);
+  $("claim").disabled = left > 0;
+  $("claim-note").textContent = left > 0
+    ? `Your opponent is away. If they are not back within ${left} s you may claim the victory.`
+    : "Your opponent has been away too long: you may claim the victory.";
+}
+
+async function paintEnd() {
+  const m = page.match;
+  const box = $("end");
+  box.hidden = m.status !== "finished";
+  if (box.hidden) return;
+  $("result").textContent = resultWords(m.result);
+  $("seed").textContent = m.seed || "(not revealed)";
+  $("commitment").textContent = m.seed_commitment;
+  const check = $("seed-check");
+  if (check.dataset.for === m.seed) return;
+  check.dataset.for = m.seed || "";
+  if (!m.seed || !crypto.subtle) {
+    check.textContent = "Check it yourself: the SHA-256 of the seed must equal the commitment.";
+    return;
+  }
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(m.seed));
+  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  check.textContent = hex === m.seed_commitment
+    ? "✓ This page checked it: the SHA-256 of the seed equals the commitment."
+    : "✗ The SHA-256 of the seed does not equal the commitment!";
+}
+
+function refresh() {
+  const m = page.match;
+  drawBoard();
+  controls.render(refresh);
+  if (page.review) $("turn").hidden = true;
+  $("status").textContent = statusWords();
+  $("watchers").textContent = page.spectators === null ? "" : `${page.spectators} watching`;
+  paintPlayers();
+  paintClocks();
+  paintSeatPanel();
+  paintEnd();
+  const names = `${m.players.white.name || "…"} v ${m.players.black.name || "…"}`;
+  document.title = myTurn() ? `Your turn · ${names} · Magery Online` : `${names} · Magery Online`;
+}
+
+// ---- the seat's buttons -------------------------------------------------------------
+
+async function seatCall(call) {
+  $("refusal").textContent = "";
+  try {
+    const answer = await call();
+    if (answer && answer.match) applyMatch(answer.match);
+  } catch (error) {
+    refuse(error);
+  }
+}
+
+$("resign").addEventListener("click", () => {
+  $("resign-confirm").hidden = false;
+  $("resign-yes").focus();
+});
+$("resign-no").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").focus(); });
+$("resign-yes").addEventListener("click", () => {
+  $("resign-confirm").hidden = true;
+  seatCall(() => matches.resign(page.id, page.seat.token));
+});
+$("offer-draw").addEventListener("click", () => seatCall(() => matches.draw(page.id, page.seat.token, true)));
+$("accept-draw").addEventListener("click", () => seatCall(() => matches.draw(page.id, page.seat.token, true)));
+$("decline-draw").addEventListener("click", () => seatCall(() => matches.draw(page.id, page.seat.token, false)));
+$("withdraw-draw").addEventListener("click", () => seatCall(() => matches.draw(page.id, page.seat.token, false)));
+$("abort").addEventListener("click", () => seatCall(() => matches.abort(page.id, page.seat.token)));
+$("claim").addEventListener("click", () => seatCall(() => matches.claim(page.id, page.seat.token, "win")));
+$("copy-invite").addEventListener("click", () => copy($("invite-link").value, $("copy-invite")));
+$("copy-seat").addEventListener("click", () => {
+  const field = $("seat-link");
+  field.value = seatLink(page.id, page.seat);
+  copy(field.value, $("copy-seat"));
+});
+$("join-name").value = savedName();
+$("join").addEventListener("click", async () => {
+  const name = $("join-name").value.trim() || "anonymous";
+  $("refusal").textContent = "";
+  try {
+    const joined = await matches.join(page.id, name);
+    saveName(name);
+    saveSeat(page.id, joined.seat, joined.token);
+    page.seat = { seat: joined.seat, token: joined.token };
+    live.restart(joined.token);
+    applyMatch(joined.match);
+  } catch (error) {
+    refuse(error);
+  }
+});
+
+async function copy(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = "Copied";
+  } catch {
+    button.textContent = "Select and copy the text";
+  }
+  setTimeout(() => { button.textContent = button.id === "copy-seat" ? "Copy seat link" : "Copy"; }, 2000);
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.target.closest("input, select, textarea, .arena")) return;
+  if (e.key === "ArrowLeft") { timeline.step(-1); e.preventDefault(); }
+  if (e.key === "ArrowRight") { timeline.step(1); e.preventDefault(); }
+});
+
+setInterval(() => {
+  if (page.match.clock && page.match.status === "active") paintClocks();
+  if (!$("claim-box").hidden || page.awaySince !== null) paintClaim();
+}, 250);
+
+// ---- start ----------------------------------------------------------------------------
+
+refresh();
+refreshLegal();
+live.start();
+timeline.load(page.match).then(() => refresh());
+performance.mark("magery-interactive");
+document.documentElement.dataset.ready = "1";
+// For the benchmark and the tests: the page's own view of the match.
+window.magery = { page, timeline, mageName };
