@@ -50,11 +50,21 @@ function buildArena(view) {
     b.type = "button";
     b.dataset.square = name;
     b.tabIndex = -1;
-    if (col === 0) b.append(el("span", "coord rank", name[1]));
-    if (row === 7) b.append(el("span", "coord file", name[0]));
-    b.setAttribute("aria-hidden", "false");
     arena.append(b);
     view.squares.set(name, { button: b, key: "", row, col });
+  }
+  // Coordinates on the edge squares, drawn over the arena: not inside the
+  // buttons, whose names already begin with the whole coordinate.
+  for (const { name, row, col } of squaresInOrder(view.orientation)) {
+    const light = (FILES.indexOf(name[0]) + Number(name[1])) % 2 === 0;
+    for (const [show, cls, text] of [[col === 0, "rank", name[1]], [row === 7, "file", name[0]]]) {
+      if (!show) continue;
+      const label = el("span", `coord ${cls} ${light ? "on-light" : "on-dark"}`, text);
+      label.setAttribute("aria-hidden", "true");
+      label.dataset.row = String(row);
+      label.dataset.col = String(col);
+      arena.append(label);
+    }
   }
   const first = view.squares.get(view.orientation === "black" ? "h1" : "a8");
   first.button.tabIndex = 0;
@@ -155,32 +165,41 @@ function updateArena(view, state, hl) {
   }
 }
 
-function chamberButton(view, mage, label, chaos) {
-  const b = el("button", `chamber${chaos ? " chaos" : ""}`);
+// A chamber: a row with the floor number, a button named by the mage, where it
+// is and who is on it ("Seer, floor 13, holds Black's beast"), the power in
+// words (the button's description) and the occupant's picture. A click
+// anywhere on the row is a click on the chamber.
+function chamberRow(view, mage, label, where) {
+  const row = el("div", `chamber-row${CHAOS.has(mage) ? " chaos" : ""}`);
+  row.dataset.mage = mage;
+  const floor = el("span", "floor", label);
+  floor.setAttribute("aria-hidden", "true");
+  const b = el("button", "chamber", mageName(mage));
   b.type = "button";
   b.dataset.mage = mage;
-  const text = el("span", "text");
-  const name = el("span", "mage", mageName(mage));
+  b.dataset.where = where;
   const power = el("span", "power", magePower(mage));
   power.id = `power-${view.uid}-${mage}`;
-  text.append(name, power);
-  b.append(el("span", "floor", label), text, el("span", "seat"));
   b.setAttribute("aria-describedby", power.id);
-  return b;
+  const seat = el("span", "seat");
+  seat.setAttribute("aria-hidden", "true");
+  row.append(floor, b, power, seat);
+  return { row, button: b };
 }
 
-function updateChamber(view, b, chamber, where, hl) {
+function updateChamber(view, b, chamber, hl) {
   const o = chamber.occupant;
   const cls = hl || "";
   const key = `${o ? o.owner + o.minion : ""}|${cls}`;
   if (b.dataset.key === key) return;
   b.dataset.key = key;
-  b.className = `chamber${CHAOS.has(chamber.mage) ? " chaos" : ""} ${cls}`.trim();
-  const seat = b.querySelector(".seat");
+  const row = b.parentElement;
+  row.className = `chamber-row${CHAOS.has(chamber.mage) ? " chaos" : ""} ${cls}`.trim();
+  const extra = [/\bpicked\b/.test(cls) ? "chosen" : "", /\bchoice\b/.test(cls) ? "can be chosen" : ""].filter(Boolean);
+  b.setAttribute("aria-label", [mageName(chamber.mage), b.dataset.where, o ? `holds ${occupantWords(o)}` : "empty", ...extra].join(", "));
+  const seat = row.querySelector(".seat");
   seat.replaceChildren();
   if (o) seat.append(minionPicture(o.owner, o.minion));
-  const extra = [/\bpicked\b/.test(cls) ? "chosen" : "", /\bchoice\b/.test(cls) ? "can be chosen" : ""].filter(Boolean);
-  b.setAttribute("aria-label", [`${mageName(chamber.mage)}, ${where}`, o ? `holds ${occupantWords(o)}` : "empty", ...extra].join(", "));
 }
 
 function buildTower(view) {
@@ -199,8 +218,8 @@ function buildTower(view) {
   view.privateKey = "";
   col.append(h, list, priv);
   col.addEventListener("click", (e) => {
-    const b = e.target.closest(".chamber");
-    if (b) view.opts.onChamber?.(b.dataset.mage, e);
+    const row = e.target.closest(".chamber-row");
+    if (row) view.opts.onChamber?.(row.dataset.mage, e);
   });
   return col;
 }
@@ -214,14 +233,15 @@ function updateTower(view, state, hl) {
       f.mage = mage;
       f.li.replaceChildren();
       if (mage) {
-        f.button = chamberButton(view, mage, String(floor), CHAOS.has(mage));
-        f.li.append(f.button);
+        const made = chamberRow(view, mage, String(floor), `floor ${floor}`);
+        f.button = made.button;
+        f.li.append(made.row);
       } else {
         f.button = null;
         f.li.append(el("div", "unused", `Floor ${floor}: not used in this variant`));
       }
     }
-    if (chamber) updateChamber(view, f.button, chamber, `floor ${floor}`, hl[mage]);
+    if (chamber) updateChamber(view, f.button, chamber, hl[mage]);
   }
   const priv = state.private || { white: [], black: [] };
   const pkey = ["white", "black"].map((c) => (priv[c] || []).map((x) => x.mage).join(",")).join("/");
@@ -235,17 +255,17 @@ function updateTower(view, state, hl) {
       const list = el("ul", "tower");
       for (const c of priv[colour]) {
         const li = el("li");
-        const b = chamberButton(view, c.mage, "✦", true);
-        li.append(b);
+        const made = chamberRow(view, c.mage, "✦", `${colourName(colour)}'s private chamber`);
+        li.append(made.row);
         list.append(li);
-        view.privateButtons.set(c.mage, b);
+        view.privateButtons.set(c.mage, made.button);
       }
       view.privateBox.append(list);
     }
   }
   for (const colour of ["white", "black"]) {
     for (const c of priv[colour] || []) {
-      updateChamber(view, view.privateButtons.get(c.mage), c, `${colourName(colour)}'s private chamber`, hl[c.mage]);
+      updateChamber(view, view.privateButtons.get(c.mage), c, hl[c.mage]);
     }
   }
 }

@@ -242,8 +242,7 @@ function paintPlayers() {
     box.querySelector(".you").hidden = !(page.seat && page.seat.seat === c);
     const presence = box.querySelector(".presence");
     presence.className = `presence ${p && p.name ? (p.connected ? "on" : "off") : ""}`;
-    presence.textContent = "";
-    presence.setAttribute("aria-label", p && p.name ? (p.connected ? "connected" : "away") : "");
+    presence.textContent = p && p.name ? (p.connected ? " · ● connected" : " · ○ away") : "";
     box.classList.toggle("to-move", m.status === "active" && m.to_move === c);
     const orb = box.querySelector(".orb");
     const holds = m.status !== "waiting" && m.orb === c;
@@ -410,4 +409,4 @@ timeline.load(page.match).then(() => refresh());
 performance.mark("magery-interactive");
 document.documentElement.dataset.ready = "1";
 // For the benchmark and the tests: the page's own view of the match.
-window.magery = { page, timeline, mageName };
+window.magery = { page, timeline, controls, mageName };
