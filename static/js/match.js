@@ -176,7 +176,7 @@ function choice(kind, value, event) {
   $("refusal").textContent = "";
   refresh();
   // Keyboard players are taken to the next choice (a click from a key has detail 0).
-  if (event && event.detail === 0) {
+  if (event && event.detail === 0 && !controls.setupRow) {
     const next = controls.firstChoice();
     if (next && next.kind === "square") focusSquare(boardHost, next.value);
     else if (next && next.kind === "chamber") boardHost.querySelector(`.chamber[data-mage="${next.value}"]`)?.focus();
@@ -325,7 +325,8 @@ function refresh() {
   paintClocks();
   paintSeatPanel();
   paintEnd();
-  const names = `${m.players.white.name || "…"} v ${m.players.black.name || "…"}`;
+  const nameOf = (c) => (m.players[c] && m.players[c].name) || "…";
+  const names = `${nameOf("white")} v ${nameOf("black")}`;
   document.title = myTurn() ? `Your turn · ${names} · Magery Online` : `${names} · Magery Online`;
 }
 
