@@ -23,7 +23,9 @@ function power(mage, p, before, mover, removed) {
     const [from, to] = p.move;
     const who = at(before, from);
     const target = at(before, to);
-    const what = who ? `${who.owner === mover ? "" : `${colourName(who.owner)}'s `}${who.minion} ` : "";
+    // An opponent's minion (the Mentalist) is named; one's own is plain "b7 to c6".
+    const what = who && who.owner !== mover ? `${colourName(who.owner)}'s ${who.minion} ` : "";
+    if (!before) return `: ${from}–${to}`; // without the state before, a capture cannot be told
     return target ? `: ${what}${from} takes ${to}` : `: ${what}${from} to ${to}`;
   }
   if (p.summon) {
