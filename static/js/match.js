@@ -119,7 +119,10 @@ const live = new Live(page.id, page.seat && page.seat.token, {
     applyMatch(m.match, m.action);
   },
   onPresence(m) {
-    page.match = { ...page.match, players: m.players };
+    // A seat the message does not describe (null) keeps what the page knew of it.
+    const players = { ...page.match.players };
+    for (const c of COLOURS) if (m.players && m.players[c] && m.players[c].name) players[c] = m.players[c];
+    page.match = { ...page.match, players };
     page.spectators = m.spectators;
     refresh();
   },
@@ -273,6 +276,8 @@ function paintSeatPanel() {
   $("draw-note").textContent = theirs ? `${colourName(offer)} offers a draw.` : mine ? "You offered a draw." : "";
   $("seat-link-box").hidden = !(seat && m.status !== "finished");
   paintClaim();
+  const panel = $("seat-panel");
+  panel.hidden = [...panel.children].every((child) => child.hidden);
 }
 
 function paintClaim() {

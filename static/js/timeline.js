@@ -43,6 +43,7 @@ export class Timeline {
     if (match.version < 1) return this.paint();
     const from = Math.max(1, match.version - FIRST_LOAD + 1);
     await this.prepend(from, match.version);
+    this.list.scrollTop = this.list.scrollHeight; // the newest entries in view
     this.paint();
   }
 

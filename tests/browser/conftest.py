@@ -9,6 +9,7 @@ accessible name, as a screen reader finds them.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -64,12 +65,13 @@ class Server:
                               token=token)["match"])
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+@contextlib.contextmanager
+def run_server(folder: Path, **env_extra: str) -> Iterator[Server]:
+    """A uvicorn of the app on a free 127.0.0.1 port, with an SQLite file in `folder`
+    (also used by scripts/screenshots.py and bench/web.py)."""
     port = _free_port()
-    folder = tmp_path_factory.mktemp("browser-server")
     env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{folder / 'magery.sqlite3'}",
-           "RATE_LIMIT_WRITES": "100000", "BOT_DELAY_SECONDS": "0.05", "SWEEP_SECONDS": "1"}
+           "RATE_LIMIT_WRITES": "100000", "BOT_DELAY_SECONDS": "0.05", "SWEEP_SECONDS": "1", **env_extra}
     log = (folder / "server.log").open("w")
     proc = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
@@ -95,6 +97,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with run_server(tmp_path_factory.mktemp("browser-server")) as running:
+        yield running
 
 
 @pytest.fixture(scope="session")
