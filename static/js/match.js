@@ -70,6 +70,7 @@ async function refreshLegal() {
     }
     controls.setLegal(legal, seat.seat);
     refresh();
+    if (!performance.getEntriesByName("magery-playable").length) performance.mark("magery-playable");
   } catch (error) {
     page.legalFor = -1;
     refuse(error);
@@ -110,9 +111,7 @@ function refuse(error) {
 const live = new Live(page.id, page.seat && page.seat.token, {
   onSnapshot(match) {
     if (match.version > timeline.latest) timeline.resync(match);
-    applyMatch(match);
-    page.legalFor = -1;
-    refreshLegal();
+    applyMatch(match); // asks for /legal again if the version moved on
   },
   onUpdate(m) {
     timeline.add(m);

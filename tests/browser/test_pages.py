@@ -124,3 +124,36 @@ def test_an_unknown_match_is_a_page_that_says_so(contexts: Contexts) -> None:
     answer = page.goto("/matches/nosuchmatch")
     assert answer is not None and answer.status == 404
     expect(page.get_by_role("heading", name="Not found")).to_be_visible()
+
+
+def test_an_open_match_is_joined_with_one_click_from_home(contexts: Contexts) -> None:
+    made = contexts.server.call("POST", "/matches", {"seat": "white", "name": "Opener"})
+    page = contexts.page()
+    page.goto("/")
+    page.get_by_label("Your name").fill("Clicker")
+    page.get_by_role("button", name="Join Opener (White) v … (Black)").click()
+    page.wait_for_url(f"**/matches/{made['match']['id']}")
+    wait_ready(page)
+    expect(page.locator("#player-black .you")).to_be_visible()
+    expect(page.locator("#player-black .name")).to_have_text("Clicker")
+    expect(page.get_by_role("status")).to_contain_text("Setup · White to move")
+    # The live list offers the seat's own match to play, and to others to watch.
+    page.goto("/")
+    expect(page.get_by_role("link", name="Play Opener (White) v Clicker (Black)")).to_be_visible()
+    other = contexts.page()
+    other.goto("/")
+    expect(other.get_by_role("link", name="Watch Opener (White) v Clicker (Black)")).to_be_visible()
+
+
+def test_a_clock_low_on_time_is_marked(contexts: Contexts) -> None:
+    server = contexts.server
+    made = server.call("POST", "/matches", {"seat": "white", "name": "Ada",
+                                            "options": {"time_control": {"type": "realtime", "minutes": 0.3,
+                                                                         "increment": 0}}})
+    server.call("POST", f"/matches/{made['match']['id']}/join", {"name": "Bo"})
+    page = contexts.page()
+    page.goto(f"/matches/{made['match']['id']}")
+    clock = page.locator("#player-white .clock")
+    expect(clock).to_have_class(re.compile(r"\brunning\b.*\blow\b"))
+    expect(clock).to_have_attribute("aria-label", re.compile(r"^White's clock: 0:1\d, low on time$"))
+    expect(page.locator("#player-black .clock")).to_have_text("0:18 ⚠")  # not running, low all the same
