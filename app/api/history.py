@@ -1,8 +1,9 @@
 """`GET /api/v1/matches/{id}/states`: the state after each version, for replays.
 
 The answer is gzip-compressed when the client accepts it (a hundred states are
-about 300 KB of JSON and compress ten to one); this route is the only one that
-sends so much, so it does so itself rather than through a middleware.
+about 330 KB of JSON and under 10 KB compressed, so alike are they); this route
+is the only one that sends so much, so it does so itself rather than through a
+middleware.
 """
 
 from __future__ import annotations
