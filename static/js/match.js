@@ -318,13 +318,17 @@ async function paintEnd() {
     : "✗ The SHA-256 of the seed does not equal the commitment!";
 }
 
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 function refresh() {
   const m = page.match;
   drawBoard();
   controls.render(refresh);
   if (page.review) $("turn").hidden = true;
-  $("status").textContent = statusWords();
-  $("watchers").textContent = page.spectators === null ? "" : `${page.spectators} watching`;
+  setText($("status"), statusWords()); // a live region: said again only when it changes
+  setText($("watchers"), page.spectators === null ? "" : `${page.spectators} watching`);
   paintPlayers();
   paintClocks();
   paintSeatPanel();

@@ -124,8 +124,17 @@ def test_a_whole_match_in_three_browsers(contexts: Contexts) -> None:
     expect(other_device.locator("#player-white .you")).to_be_visible()
     assert seat_token(other_device, match_id) == seat_token(ada, match_id)
 
+    # The watcher steps back; what happens meanwhile does not snap the board back to live.
+    button(watcher, "Previous version").click()
+    expect(watcher.locator("#position")).to_have_text("Version 13 of 14 (replay)")
+    expect(button(watcher, "e4,")).to_have_accessible_name(re.compile("^e4, White's undead"))
+
     # A draw offered and declined, then a resignation.
     button(grace, "Offer draw").click()
+    expect(watcher.locator("#position")).to_have_text("Version 13 of 15 (replay)")
+    expect(watcher.locator("#log")).to_contain_text("Black offers a draw.")
+    button(watcher, "Back to the live position").click()
+    expect(watcher.locator("#position")).to_have_text("Version 15 of 15")
     expect(button(ada, "Accept draw")).to_be_visible()
     button(ada, "Decline draw").click()
     expect(ada.locator("#log")).to_contain_text("White declines the draw.")
