@@ -32,7 +32,7 @@ VARIANT_NAMES = {
 }
 # The scripts each page imports, preloaded by the template so the browser
 # fetches them side by side instead of one import after another.
-MATCH_MODULES = ["match.js", "api.js", "seat.js", "live.js", "board.js", "pieces.js", "mages.js",
+MATCH_MODULES = ["match.js", "api.js", "seat.js", "live.js", "board.js", "pieces.js", "mages.js", "panels.js",
                  "chooser.js", "words.js", "controls.js", "timeline.js"]
 HOME_MODULES = ["home.js", "api.js", "seat.js"]
 
