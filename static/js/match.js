@@ -8,7 +8,7 @@ import { Controls } from "./controls.js";
 import { Live } from "./live.js";
 import { mageName } from "./mages.js";
 import { myTurn, paintClaim, paintClocks, paintEnd, paintPlayers, paintSeatPanel, statusWords } from "./panels.js";
-import { loadSeat, saveName, savedName, saveSeat, seatLink, takeSeatFromFragment } from "./seat.js";
+import { forgetSeat, loadSeat, saveName, savedName, saveSeat, seatLink, takeSeatFromFragment } from "./seat.js";
 import { Timeline } from "./timeline.js";
 
 const $ = (id) => document.getElementById(id);
@@ -125,6 +125,14 @@ const live = new Live(page.id, page.seat && page.seat.token, {
     refresh();
   },
   onLine(up, detail, retrying) {
+    if (!up && !retrying && page.seat && /^unauthorized/.test(detail)) {
+      // The token this browser kept holds no seat here (any more): watch instead.
+      forgetSeat(page.id);
+      page.seat = null;
+      live.restart(null);
+      refresh();
+      return;
+    }
     page.online = up;
     const banner = $("banner");
     banner.hidden = up;

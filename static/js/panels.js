@@ -94,7 +94,7 @@ export function paintSeatPanel(page) {
   $("accept-draw").hidden = $("decline-draw").hidden = !(active && theirs);
   $("withdraw-draw").hidden = !(active && mine);
   $("draw-note").hidden = !(active && offer);
-  $("draw-note").textContent = theirs ? `${colourName(offer)} offers a draw.` : mine ? "You offered a draw." : "";
+  $("draw-note").textContent = mine ? "You offered a draw." : offer ? `${colourName(offer)} offers a draw.` : "";
   $("seat-link-box").hidden = !(seat && m.status !== "finished");
   paintClaim(page);
   const panel = $("seat-panel");

@@ -32,6 +32,14 @@ AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 ROW = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests run after all others: Playwright's sync API keeps its own
+    event loop running in this thread for as long as the session's browser lives,
+    and pytest-asyncio cannot start a test's loop while it does."""
+    here = Path(__file__).parent
+    items.sort(key=lambda item: Path(str(item.path)).is_relative_to(here))
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

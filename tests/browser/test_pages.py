@@ -157,3 +157,14 @@ def test_a_clock_low_on_time_is_marked(contexts: Contexts) -> None:
     expect(clock).to_have_class(re.compile(r"\brunning\b.*\blow\b"))
     expect(clock).to_have_attribute("aria-label", re.compile(r"^White's clock: 0:1\d, low on time$"))
     expect(page.locator("#player-black .clock")).to_have_text("0:18 ⚠")  # not running, low all the same
+
+
+def test_a_token_that_holds_no_seat_leaves_a_spectator(contexts: Contexts) -> None:
+    match_id, _ = started(contexts.server)
+    page = contexts.page()
+    page.goto(f"/matches/{match_id}#seat=white.{'A' * 43}")
+    wait_ready(page)
+    expect(page.locator("#player-white .you")).to_be_hidden()
+    expect(page.locator("#banner")).to_be_hidden()
+    assert page.evaluate(f"() => localStorage.getItem('magery.seat.{match_id}')") is None
+    assert "#" not in page.url
