@@ -99,6 +99,8 @@ def test_every_page_carries_the_security_headers(server: Server) -> None:
         assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp, (path, csp)
         assert "unsafe-inline" not in csp and "unsafe-eval" not in csp and "http" not in csp, (path, csp)
         assert headers["X-Content-Type-Options"] == "nosniff", path
+        if path.startswith("/static/"):  # revalidated each time: a release never mixes with cached modules
+            assert headers["Cache-Control"] == "no-cache", path
 
 
 def test_a_hostile_name_is_shown_as_text(contexts: Contexts) -> None:
