@@ -334,14 +334,18 @@ function updatePools(view, state, hl) {
 function buildLegend() {
   const d = el("details", "legend");
   d.append(el("summary", "", "The minions and how they move"));
-  const list = el("ul");
-  for (const t of TYPES) {
-    const li = el("li");
-    const [name, rank, moves] = TYPE_INFO[t];
-    li.append(minionPicture("white", t), minionPicture("black", t), el("span", "", `${name} (${rank}): ${moves}`));
-    list.append(li);
-  }
-  d.append(list);
+  // Its sixteen pictures are made when it is first opened, not on every page load.
+  d.addEventListener("toggle", () => {
+    if (!d.open || d.querySelector("ul")) return;
+    const list = el("ul");
+    for (const t of TYPES) {
+      const li = el("li");
+      const [name, rank, moves] = TYPE_INFO[t];
+      li.append(minionPicture("white", t), minionPicture("black", t), el("span", "", `${name} (${rank}): ${moves}`));
+      list.append(li);
+    }
+    d.append(list);
+  });
   return d;
 }
 
