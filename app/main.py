@@ -20,11 +20,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import RedirectResponse
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app import admin, api, bots
+from app import admin, api, bots, web
 from app.api import ws
 from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
@@ -130,11 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(FastPlay, door=parts.door)  # added first: the innermost middleware
     _in_front(app, ws.SocketsInFront, socket)
     admin.install(app, admin.Admin(parts.engine, parts.service, parts.door, settings))
-
-    @app.get("/", include_in_schema=False)
-    async def home() -> RedirectResponse:
-        # Until the browser game has pages of its own, a visitor lands on the API's.
-        return RedirectResponse("/docs")
+    web.install(app, bot_levels=lambda: bots.LEVELS)  # the pages, /static, security headers
 
     return app
 

@@ -5,12 +5,13 @@ from fastapi import APIRouter
 from app.matches import Door
 from app.matches.reads import Reads
 
-from . import matches
+from . import history, matches
 
 
 def router(door: Door, reads: Reads) -> APIRouter:
     api = APIRouter(prefix="/api/v1")
     api.include_router(matches.router(door, reads))
+    api.include_router(history.router(reads))
     return api
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from app.rules import State, action_json, legal_actions, setup_choices
 
-from . import store
+from . import history, store
 from .cursor import make_cursor, read_cursor
 from .cycle import Cycle, nothing
 from .errors import NotFound
@@ -58,6 +58,10 @@ class Reads:
             return None
         return [{"type": "update", "version": r.version, "action": r.action, "player": r.player,
                  "automatic": r.automatic, "match": r.public} for r in rows]
+
+    async def states(self, match_id: str, first: int, last: int | None) -> dict[str, Any]:
+        """Each version's entry with the public state after it (for replays)."""
+        return await history.states(self.cycle.engine, match_id, first, last)
 
     async def with_bots(self) -> list[str]:
         """Running matches with a bot seat (where a bot's turn may be pending)."""

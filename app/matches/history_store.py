@@ -1,0 +1,33 @@
+"""Reads of the action log's stored public states (the history the replay walks).
+
+Each log row keeps the public state right after it (`actions.public`, what its
+websocket update carried), so a version's state is read back, never rebuilt
+from pictures. Kept apart from store.py, which holds the service's hot path.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.db.models import actions, matches
+
+
+async def current_version(engine: AsyncEngine, match_id: str) -> int | None:
+    """The match's version now, or None if there is no such match."""
+    async with engine.connect() as conn:
+        return (await conn.execute(
+            select(matches.c.version).where(matches.c.id == match_id))).scalar()
+
+
+async def entries_between(engine: AsyncEngine, match_id: str, first: int, last: int) -> list[Any]:
+    """The log rows with `first <= version <= last`, in order, each with its public state."""
+    async with engine.connect() as conn:
+        return list((await conn.execute(
+            select(actions.c.version, actions.c.player, actions.c.action, actions.c.automatic,
+                   actions.c.at, actions.c.public)
+            .where(actions.c.match_id == match_id, actions.c.version >= first,
+                   actions.c.version <= last)
+            .order_by(actions.c.version))).all())

@@ -1,0 +1,45 @@
+"""The browser's wing: the home and match pages (templates/), their scripts and
+pictures (static/), and the security headers every answer carries.
+
+The pages are clients of the public API like any other: they draw the states the
+server sends and offer only what `GET /legal` lists. See docs/web.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from starlette.middleware.gzip import GZipMiddleware
+
+from .headers import SecurityHeaders
+from .pages import ROOT, make_router
+from .static import StaticFiles
+
+
+class _PagesCompressed:
+    """gzip for the wing's pages, which are text sent once per visit (static files
+    come compressed already; the API's JSON keeps its own way)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.gzip = GZipMiddleware(app, minimum_size=1024, compresslevel=6)
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "http" and (path == "/" or path.startswith("/matches/")):
+            await self.gzip(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+
+def install(app: Any, bot_levels: Callable[[], Iterable[str]]) -> None:
+    """Add the pages, /static, gzip for them, and the security headers to `app`.
+    `bot_levels` names the computer opponent's levels (asked at each home page)."""
+    app.include_router(make_router(bot_levels))
+    app.mount("/static", StaticFiles(ROOT / "static"), name="static")
+    app.add_middleware(_PagesCompressed)
+    app.add_middleware(SecurityHeaders)
+
+
+__all__ = ["install"]

@@ -1,0 +1,64 @@
+"""The pages: `/` (create, join, watch) and `/matches/{id}` (play, watch, replay).
+
+Each page is a template of templates/ and a script of static/js/. The match page
+carries the public state it was drawn from (a JSON data block, never a script),
+so the arena shows at once, before the websocket has said anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from app.matches.errors import NotFound
+from app.matches.ids import is_match_id
+from app.rules import VARIANTS
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = Environment(
+    loader=FileSystemLoader(ROOT / "templates"),
+    autoescape=select_autoescape(["html"], default=True),  # every name a player typed is text
+    trim_blocks=True, lstrip_blocks=True,
+)
+VARIANT_NAMES = {
+    "standard": "Standard", "rotating": "Rotating chaos lords (R17)",
+    "archmage": "Archmage: one private chamber each (R18)",
+    "ultimate_archmage": "Ultimate archmage: three private chambers each (R19)",
+}
+# The scripts each page imports, preloaded by the template so the browser
+# fetches them side by side instead of one import after another.
+MATCH_MODULES = ["match.js", "api.js", "seat.js", "live.js", "board.js", "pieces.js", "mages.js", "panels.js",
+                 "chooser.js", "words.js", "controls.js", "timeline.js"]
+HOME_MODULES = ["home.js", "api.js", "seat.js"]
+
+
+def _page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    return HTMLResponse(TEMPLATES.get_template(name).render(**context), status_code=status)
+
+
+def make_router(bot_levels: Callable[[], Iterable[str]]) -> APIRouter:
+    router = APIRouter(include_in_schema=False)
+
+    @router.get("/", response_class=HTMLResponse)
+    async def home() -> HTMLResponse:
+        return _page("home.html", variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
+                     levels=list(bot_levels()), modules=HOME_MODULES)
+
+    @router.get("/matches/{match_id}", response_class=HTMLResponse)
+    async def match_page(match_id: str, request: Request) -> HTMLResponse:
+        if not is_match_id(match_id):
+            return _page("not_found.html", 404, what="That is not a match address.")
+        try:
+            match = await request.app.state.matches.get(match_id)
+        except NotFound:
+            return _page("not_found.html", 404, what="There is no match at this address.")
+        players = match["players"]
+        title = f"{players['white']['name'] or '…'} v {players['black']['name'] or '…'}"
+        return _page("match.html", match=match, title=title, modules=MATCH_MODULES)
+
+    return router

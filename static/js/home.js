@@ -1,0 +1,136 @@
+// The home page: create a match, join an open one in one click, watch a live
+// one, see recent results. Everything through the public API.
+
+import { ApiError, matches } from "./api.js";
+import { loadSeat, saveName, savedName, saveSeat } from "./seat.js";
+
+const $ = (id) => document.getElementById(id);
+const form = $("create");
+const VARIANT = { standard: "Standard", rotating: "Rotating", archmage: "Archmage", ultimate_archmage: "Ultimate archmage" };
+
+$("name").value = savedName();
+
+function showTimeFields() {
+  const kind = $("time-control").value;
+  $("realtime-fields").hidden = kind !== "realtime";
+  $("correspondence-fields").hidden = kind !== "correspondence";
+}
+$("time-control").addEventListener("change", showTimeFields);
+showTimeFields();
+
+function options() {
+  const kind = $("time-control").value;
+  let timeControl = null;
+  if (kind === "realtime") {
+    timeControl = { type: "realtime", minutes: Number($("minutes").value), increment: Number($("increment").value) };
+  } else if (kind === "correspondence") {
+    timeControl = { type: "correspondence", days: Number($("days").value) };
+  }
+  return {
+    variant: $("variant").value,
+    no_progress_rounds: Number.parseInt($("no-progress").value, 10),
+    time_control: timeControl,
+  };
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const button = form.querySelector("button[type=submit]");
+  const name = $("name").value.trim() || "anonymous";
+  $("create-error").textContent = "";
+  button.disabled = true;
+  try {
+    const made = await matches.create({ options: options(), seat: $("colour").value, opponent: $("opponent").value, name });
+    saveName(name);
+    saveSeat(made.match.id, made.seat, made.token);
+    window.location.assign(`/matches/${encodeURIComponent(made.match.id)}`);
+  } catch (error) {
+    $("create-error").textContent = error instanceof ApiError ? `Not created: ${error.message}` : String(error);
+    button.disabled = false;
+  }
+});
+
+function timeWords(tc) {
+  if (!tc) return "untimed";
+  if (tc.type === "realtime") return `${tc.minutes} min + ${tc.increment} s`;
+  return `${tc.days} days a move`;
+}
+
+function names(m) {
+  const w = m.players.white && m.players.white.name ? m.players.white.name : "…";
+  const b = m.players.black && m.players.black.name ? m.players.black.name : "…";
+  return `${w} (White) v ${b} (Black)`;
+}
+
+function row(m, button) {
+  const li = document.createElement("li");
+  const who = document.createElement("span");
+  who.className = "who";
+  const title = document.createElement("span");
+  title.textContent = m.status === "waiting"
+    ? `${(m.players.white && m.players.white.name) || (m.players.black && m.players.black.name)} waits, as ${m.players.white && m.players.white.name ? "White" : "Black"}`
+    : names(m);
+  const meta = document.createElement("span");
+  meta.className = "meta";
+  const result = m.result ? ` · ${m.result.winner ? `${m.result.winner} won` : "draw"} (${m.result.reason.replace("_", " ")})` : "";
+  meta.textContent = ` · ${VARIANT[m.options.variant] || m.options.variant}, ${timeWords(m.options.time_control)}${m.status === "active" ? `, round ${m.round}` : ""}${result}`;
+  who.append(title, meta);
+  li.append(who, button);
+  return li;
+}
+
+function link(text, href, label) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.textContent = text;
+  a.setAttribute("aria-label", label);
+  return a;
+}
+
+async function join(m, button) {
+  button.disabled = true;
+  const name = $("name").value.trim() || "anonymous";
+  try {
+    const joined = await matches.join(m.id, name);
+    saveName(name);
+    saveSeat(m.id, joined.seat, joined.token);
+    window.location.assign(`/matches/${encodeURIComponent(m.id)}`);
+  } catch (error) {
+    button.disabled = false;
+    button.textContent = "Taken";
+    $("create-error").textContent = error instanceof ApiError ? `Could not join: ${error.message}` : String(error);
+    refreshLists();
+  }
+}
+
+async function fill(listId, status, make) {
+  const list = $(listId);
+  let page;
+  try {
+    page = await matches.list({ status, limit: 10 });
+  } catch {
+    list.replaceChildren(Object.assign(document.createElement("li"), { className: "empty", textContent: "Could not load." }));
+    return;
+  }
+  const items = page.matches.map((m) => row(m, make(m)));
+  if (!items.length) items.push(Object.assign(document.createElement("li"), { className: "empty", textContent: "None right now." }));
+  list.replaceChildren(...items);
+}
+
+function refreshLists() {
+  fill("open-list", "waiting", (m) => {
+    if (loadSeat(m.id)) return link("Open", `/matches/${encodeURIComponent(m.id)}`, `Open your match ${names(m)}`);
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "primary";
+    b.textContent = "Join";
+    b.setAttribute("aria-label", `Join ${names(m)}`);
+    b.addEventListener("click", () => join(m, b));
+    return b;
+  });
+  fill("live-list", "active", (m) => link(loadSeat(m.id) ? "Play" : "Watch", `/matches/${encodeURIComponent(m.id)}`, `${loadSeat(m.id) ? "Play" : "Watch"} ${names(m)}`));
+  fill("recent-list", "finished", (m) => link("Replay", `/matches/${encodeURIComponent(m.id)}`, `Replay ${names(m)}`));
+}
+
+refreshLists();
+setInterval(refreshLists, 15000);

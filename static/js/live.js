@@ -1,0 +1,103 @@
+// The match's websocket (docs/api.md, "Websocket"): a snapshot, then every
+// update in version order. A dropped line is reconnected with ?since=<last
+// version applied>, so nothing is missed and nothing is applied twice.
+
+const NO_RETRY = new Set([1000, 1008, 1009]);
+
+export class Live {
+  /**
+   * handlers: onSnapshot(match, spectators), onUpdate(message), onPresence(message),
+   * onLine(up: boolean, detail), each optional.
+   */
+  constructor(matchId, token, handlers) {
+    this.matchId = matchId;
+    this.token = token;
+    this.handlers = handlers;
+    this.version = null;
+    this.socket = null;
+    this.retries = 0;
+    this.closed = false;
+    this.timer = null;
+  }
+
+  url() {
+    const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+    const query = new URLSearchParams();
+    if (this.token) query.set("token", this.token);
+    if (this.version !== null) query.set("since", String(this.version));
+    const q = query.toString();
+    return `${scheme}://${window.location.host}/api/v1/matches/${encodeURIComponent(this.matchId)}/ws${q ? `?${q}` : ""}`;
+  }
+
+  start(version = null) {
+    if (version !== null) this.version = version;
+    this.closed = false;
+    this.open();
+  }
+
+  open() {
+    const ws = new WebSocket(this.url());
+    this.socket = ws;
+    ws.onopen = () => {
+      this.retries = 0;
+      this.handlers.onLine?.(true);
+    };
+    ws.onmessage = (event) => this.receive(ws, event.data);
+    ws.onclose = (event) => {
+      if (this.socket !== ws) return;
+      this.socket = null;
+      if (this.closed) return;
+      if (NO_RETRY.has(event.code)) {
+        this.handlers.onLine?.(false, event.reason || "the server closed the connection", false);
+        return;
+      }
+      this.handlers.onLine?.(false, "Connection lost: reconnecting…", true);
+      const delay = Math.min(5000, 300 * 2 ** this.retries) + Math.random() * 250;
+      this.retries += 1;
+      this.timer = setTimeout(() => this.open(), delay);
+    };
+  }
+
+  receive(ws, text) {
+    let m;
+    try {
+      m = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (m.type === "snapshot") {
+      this.version = m.match.version;
+      this.handlers.onSnapshot?.(m.match, m.match.spectators);
+    } else if (m.type === "update") {
+      if (this.version !== null && m.version <= this.version) return; // seen already
+      this.version = m.version;
+      this.handlers.onUpdate?.(m);
+    } else if (m.type === "presence") {
+      this.handlers.onPresence?.(m);
+    } else if (m.type === "ping") {
+      ws.send('{"type":"pong"}');
+    }
+  }
+
+  /** The page learnt of `version` another way (a REST answer): reconnect from there. */
+  seen(version) {
+    if (this.version === null || version > this.version) this.version = version;
+  }
+
+  /** Reconnect now (a new token after joining, say). */
+  restart(token) {
+    this.token = token;
+    this.stop();
+    this.start();
+  }
+
+  stop() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    if (this.socket) {
+      const ws = this.socket;
+      this.socket = null;
+      ws.close(1000);
+    }
+  }
+}

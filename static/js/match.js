@@ -1,0 +1,297 @@
+// The match page: draws the state the server sends (board.js), keeps it live
+// over the websocket (live.js), offers the seat to move only what GET /legal
+// lists (controls.js), and keeps the log and the replay (timeline.js).
+
+import { ApiError, matches } from "./api.js";
+import { draw, focusSquare } from "./board.js";
+import { Controls } from "./controls.js";
+import { Live } from "./live.js";
+import { mageName } from "./mages.js";
+import { myTurn, paintClaim, paintClocks, paintEnd, paintPlayers, paintSeatPanel, statusWords } from "./panels.js";
+import { forgetSeat, loadSeat, saveName, savedName, saveSeat, seatLink, takeSeatFromFragment } from "./seat.js";
+import { Timeline } from "./timeline.js";
+
+const $ = (id) => document.getElementById(id);
+const COLOURS = ["white", "black"];
+
+const page = {
+  id: $("app").dataset.matchId,
+  match: JSON.parse($("initial-state").textContent),
+  seat: null,
+  spectators: null,
+  lastAction: null,
+  review: null, // {match, action} while an older version is shown
+  clockAt: performance.now(),
+  awaySince: null,
+  legalFor: -1,
+  online: true,
+};
+page.seat = takeSeatFromFragment(page.id) || loadSeat(page.id);
+
+const boardHost = $("board");
+const controls = new Controls({
+  panel: $("turn"), title: $("turn-title"), promptEl: $("prompt"), choicesEl: $("choices"), onAct: act,
+});
+const timeline = new Timeline({
+  matchId: page.id, list: $("log"), position: $("position"),
+  buttons: { first: $("first"), prev: $("prev"), next: $("next"), last: $("last"), live: $("live") },
+  onShow: (found) => { page.review = found && found.match.version !== page.match.version ? found : null; refresh(); },
+});
+
+// ---- what the server says ----------------------------------------------------------
+
+function applyMatch(match, action) {
+  if (match.version < page.match.version) return;
+  const changed = match.version !== page.match.version;
+  if (typeof match.spectators === "number") page.spectators = match.spectators;
+  page.match = match;
+  page.clockAt = performance.now();
+  if (action !== undefined) page.lastAction = action;
+  if (changed) {
+    controls.clear();
+    refreshLegal();
+  }
+  refresh();
+}
+
+async function refreshLegal() {
+  const m = page.match;
+  const seat = page.seat;
+  if (!seat || m.status !== "active" || m.to_move !== seat.seat) return;
+  if (page.legalFor === m.version) return;
+  page.legalFor = m.version;
+  try {
+    const legal = await matches.legal(page.id, seat.token);
+    if (legal.version !== page.match.version) {
+      page.legalFor = -1;
+      if (legal.version > page.match.version) await reload();
+      return;
+    }
+    controls.setLegal(legal, seat.seat);
+    refresh();
+    if (!performance.getEntriesByName("magery-playable").length) performance.mark("magery-playable");
+  } catch (error) {
+    page.legalFor = -1;
+    refuse(error);
+  }
+}
+
+async function reload() {
+  try {
+    applyMatch(await matches.get(page.id));
+  } catch (error) {
+    refuse(error);
+  }
+}
+
+async function act(action) {
+  $("refusal").textContent = "";
+  refresh();
+  try {
+    const answer = await matches.act(page.id, page.seat.token, action, controls.legal.version);
+    page.lastAction = action;
+    applyMatch(answer.match);
+  } catch (error) {
+    refuse(error);
+    controls.busy = false;
+    controls.cancel();
+    page.legalFor = -1;
+    if (error.code === "stale_version" || error.code === "not_your_turn") await reload();
+    refreshLegal();
+    refresh();
+  }
+}
+
+function refuse(error) {
+  const detail = error instanceof ApiError ? error.message : String(error);
+  $("refusal").textContent = `Refused: ${detail}`;
+}
+
+const live = new Live(page.id, page.seat && page.seat.token, {
+  onSnapshot(match) {
+    if (match.version > timeline.latest) timeline.resync(match);
+    applyMatch(match); // asks for /legal again if the version moved on
+  },
+  onUpdate(m) {
+    timeline.add(m);
+    applyMatch(m.match, m.action);
+  },
+  onPresence(m) {
+    // A seat the message does not describe (null) keeps what the page knew of it.
+    const players = { ...page.match.players };
+    for (const c of COLOURS) if (m.players && m.players[c] && m.players[c].name) players[c] = m.players[c];
+    page.match = { ...page.match, players };
+    page.spectators = m.spectators;
+    refresh();
+  },
+  onLine(up, detail, retrying) {
+    if (!up && !retrying && page.seat && /^unauthorized/.test(detail)) {
+      // The token this browser kept holds no seat here (any more): watch instead.
+      forgetSeat(page.id);
+      page.seat = null;
+      live.restart(null);
+      refresh();
+      return;
+    }
+    page.online = up;
+    const banner = $("banner");
+    banner.hidden = up;
+    if (!up) banner.textContent = retrying ? detail : `Disconnected: ${detail}. Reload the page to try again.`;
+    if (up) $("banner").textContent = "";
+  },
+});
+
+// ---- drawing -----------------------------------------------------------------------
+
+function lastActionHighlights(action) {
+  const hl = { squares: {}, chambers: {} };
+  if (!action) return hl;
+  if (action.mage) hl.chambers[action.mage] = "last";
+  let p = action.power;
+  while (p && p.power !== undefined && p.mage) p = p.power;
+  if (p) {
+    if (p.move) { hl.squares[p.move[0]] = "last-from"; hl.squares[p.move[1]] = "last-to"; }
+    if (p.summon) hl.squares[p.summon] = "last-to";
+    if (p.square) hl.squares[p.square] = "last-to";
+    if (p.swap) for (const s of p.swap) hl.squares[s] = "last-to";
+    if (p.target) hl.chambers[p.target] = "last";
+  }
+  return hl;
+}
+
+function drawBoard() {
+  const showing = page.review ? page.review.match : controls.boardState(page.match);
+  const last = lastActionHighlights(page.review ? page.review.action : page.lastAction);
+  const mine = page.review ? { squares: {}, chambers: {}, reserve: {} } : controls.highlights();
+  draw(boardHost, showing, {
+    orientation: page.seat ? page.seat.seat : "white",
+    me: page.seat ? page.seat.seat : null,
+    highlights: {
+      squares: { ...last.squares, ...mine.squares },
+      chambers: { ...last.chambers, ...mine.chambers },
+      reserve: mine.reserve,
+    },
+    draggable: page.review ? null : controls.draggable(),
+    onSquare: (sq, e) => choice("square", sq, e),
+    onChamber: (mage, e) => choice("chamber", mage, e),
+    onReserve: (type, e) => choice("reserve", type, e),
+    onDrop: (from, to) => { controls.swap(from, to); controls.setupPick = null; refresh(); },
+  });
+}
+
+function choice(kind, value, event) {
+  if (page.review) return;
+  if (!controls.click(kind, value)) return;
+  $("refusal").textContent = "";
+  refresh();
+  // Keyboard players are taken to the next choice (a click from a key has detail 0).
+  if (event && event.detail === 0 && !controls.setupRow) {
+    const next = controls.firstChoice();
+    if (next && next.kind === "square") focusSquare(boardHost, next.value);
+    else if (next && next.kind === "chamber") boardHost.querySelector(`.chamber[data-mage="${next.value}"]`)?.focus();
+    else if (next && next.kind === "reserve") boardHost.querySelector(`button.type[data-type="${next.value}"]`)?.focus();
+    else if (!next) $("choices").querySelector("button")?.focus();
+  }
+}
+
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function refresh() {
+  const m = page.match;
+  drawBoard();
+  controls.render(refresh);
+  if (page.review) $("turn").hidden = true;
+  setText($("status"), statusWords(page)); // a live region: said again only when it changes
+  setText($("watchers"), page.spectators === null ? "" : `${page.spectators} watching`);
+  paintPlayers(page);
+  paintClocks(page);
+  paintSeatPanel(page);
+  paintEnd(page);
+  const nameOf = (c) => (m.players[c] && m.players[c].name) || "…";
+  const names = `${nameOf("white")} v ${nameOf("black")}`;
+  document.title = myTurn(page) ? `Your turn · ${names} · Magery Online` : `${names} · Magery Online`;
+}
+
+// ---- the seat's buttons -------------------------------------------------------------
+
+async function seatCall(call) {
+  $("refusal").textContent = "";
+  try {
+    const answer = await call();
+    if (answer && answer.match) applyMatch(answer.match);
+  } catch (error) {
+    refuse(error);
+  }
+}
+
+$("resign").addEventListener("click", () => {
+  $("resign-confirm").hidden = false;
+  $("resign-yes").focus();
+});
+$("resign-no").addEventListener("click", () => { $("resign-confirm").hidden = true; $("resign").focus(); });
+$("resign-yes").addEventListener("click", () => {
+  $("resign-confirm").hidden = true;
+  seatCall(() => matches.resign(page.id, page.seat.token));
+});
+$("offer-draw").addEventListener("click", () => seatCall(() => matches.draw(page.id, page.seat.token, true)));
+$("accept-draw").addEventListener("click", () => seatCall(() => matches.draw(page.id, page.seat.token, true)));
+$("decline-draw").addEventListener("click", () => seatCall(() => matches.draw(page.id, page.seat.token, false)));
+$("withdraw-draw").addEventListener("click", () => seatCall(() => matches.draw(page.id, page.seat.token, false)));
+$("abort").addEventListener("click", () => seatCall(() => matches.abort(page.id, page.seat.token)));
+$("claim").addEventListener("click", () => seatCall(() => matches.claim(page.id, page.seat.token, "win")));
+$("copy-invite").addEventListener("click", () => copy($("invite-link").value, $("copy-invite")));
+$("copy-seat").addEventListener("click", () => {
+  const field = $("seat-link");
+  field.value = seatLink(page.id, page.seat);
+  copy(field.value, $("copy-seat"));
+});
+$("join-name").value = savedName();
+$("join").addEventListener("click", async () => {
+  const name = $("join-name").value.trim() || "anonymous";
+  $("refusal").textContent = "";
+  try {
+    const joined = await matches.join(page.id, name);
+    saveName(name);
+    saveSeat(page.id, joined.seat, joined.token);
+    page.seat = { seat: joined.seat, token: joined.token };
+    live.restart(joined.token);
+    applyMatch(joined.match);
+  } catch (error) {
+    refuse(error);
+  }
+});
+
+async function copy(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = "Copied";
+  } catch {
+    button.textContent = "Select and copy the text";
+  }
+  setTimeout(() => { button.textContent = button.id === "copy-seat" ? "Copy seat link" : "Copy"; }, 2000);
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.target.closest("input, select, textarea, .arena")) return;
+  if (e.key === "ArrowLeft") { timeline.step(-1); e.preventDefault(); }
+  if (e.key === "ArrowRight") { timeline.step(1); e.preventDefault(); }
+});
+
+setInterval(() => {
+  if (page.match.clock && page.match.status === "active") paintClocks(page);
+  if (!$("claim-box").hidden || page.awaySince !== null) paintClaim(page);
+}, 250);
+
+// ---- start ----------------------------------------------------------------------------
+
+refresh();
+refreshLegal();
+live.start();
+timeline.load(page.match).then(() => refresh());
+performance.mark("magery-interactive");
+document.documentElement.dataset.ready = "1";
+// For the benchmark and the tests: the page's own view of the match.
+window.magery = { page, timeline, controls, mageName };

@@ -1,0 +1,193 @@
+// The log and the replay. The log lists the latest entries in words (at most
+// KEEP of them, so a page left open for hours does not grow); any version can
+// be shown again, its state fetched from GET /states (the state the server's
+// engine made then). Reviewing never snaps back to the live position by
+// itself: only "Back to the live position" (or the last step) does.
+
+import { matches } from "./api.js";
+import { describe } from "./words.js";
+
+const KEEP = 200; // log entries kept on the page
+const FIRST_LOAD = 40; // entries fetched with their states when the page opens
+const CACHE = 240; // states kept for stepping
+
+export class Timeline {
+  constructor({ matchId, list, position, buttons, onShow }) {
+    this.matchId = matchId;
+    this.list = list;
+    this.position = position;
+    this.buttons = buttons;
+    this.onShow = onShow;
+    this.latest = 0; // the newest version the log holds
+    this.shown = null; // null: live; else the version shown
+    this.cache = new Map();
+    this.earliest = null; // the oldest version in the list
+    this.earlierButton = null;
+    this.logState = null; // the state after the newest logged entry: words for the next
+    buttons.first.addEventListener("click", () => this.show(1));
+    buttons.prev.addEventListener("click", () => this.step(-1));
+    buttons.next.addEventListener("click", () => this.step(1));
+    buttons.last.addEventListener("click", () => this.show(this.latest));
+    buttons.live.addEventListener("click", () => this.goLive());
+    list.addEventListener("click", (e) => {
+      const li = e.target.closest("li[data-version]");
+      if (li) this.show(Number(li.dataset.version));
+    });
+  }
+
+  /** Fills the log when the page opens at `match` (its version and state). */
+  async load(match) {
+    this.latest = match.version;
+    this.logState = match;
+    this.remember(match.version, match, null);
+    if (match.version < 1) return this.paint();
+    const from = Math.max(1, match.version - FIRST_LOAD + 1);
+    await this.prepend(from, match.version);
+    this.list.scrollTop = this.list.scrollHeight; // the newest entries in view
+    this.paint();
+  }
+
+  async prepend(from, to) {
+    let rows = [];
+    try {
+      rows = (await matches.states(this.matchId, Math.max(1, from - 1), to)).states;
+    } catch {
+      return;
+    }
+    const items = [];
+    let before = null;
+    for (const row of rows) {
+      this.remember(row.version, row.match, row.action);
+      if (row.version >= from) items.push(this.item(row, describe(before, row)));
+      before = row.match;
+    }
+    this.earlierButton?.remove();
+    this.earlierButton = null;
+    this.list.prepend(...items);
+    this.earliest = from;
+    this.offerEarlier();
+  }
+
+  /** A "Show earlier entries" button at the top while older entries are not shown. */
+  offerEarlier() {
+    if (this.earliest <= 1 || this.earlierButton) return;
+    const li = document.createElement("li");
+    li.className = "earlier";
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "quiet";
+    b.textContent = "Show earlier entries";
+    b.addEventListener("click", () => this.prepend(Math.max(1, this.earliest - FIRST_LOAD), this.earliest - 1));
+    li.append(b);
+    this.list.prepend(li);
+    this.earlierButton = li;
+  }
+
+  item(entry, text) {
+    const li = document.createElement("li");
+    li.dataset.version = String(entry.version);
+    const v = document.createElement("span");
+    v.className = "v";
+    v.textContent = String(entry.version);
+    const t = document.createElement("span");
+    t.textContent = text;
+    li.append(v, t);
+    return li;
+  }
+
+  /** A live update: a new log entry in words, and the state it made. */
+  add(update) {
+    if (update.version <= this.latest && this.list.querySelector(`li[data-version="${update.version}"]`)) return;
+    const stick = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 8;
+    this.list.append(this.item(update, describe(this.logState, update)));
+    this.logState = update.match;
+    this.latest = update.version;
+    this.remember(update.version, update.match, update.action);
+    let extra = this.list.querySelectorAll("li[data-version]").length - KEEP;
+    while (extra-- > 0) {
+      const oldest = this.list.querySelector("li[data-version]");
+      this.earliest = Number(oldest.dataset.version) + 1;
+      oldest.remove();
+    }
+    this.offerEarlier();
+    if (stick && this.shown === null) this.list.scrollTop = this.list.scrollHeight;
+    this.paint();
+  }
+
+  /** A fresh snapshot after a gap: the entries missed are read from the log. */
+  async resync(match) {
+    if (match.version <= this.latest) return;
+    const gapFrom = this.latest + 1;
+    try {
+      const rows = (await matches.states(this.matchId, gapFrom, Math.min(match.version, gapFrom + 99))).states;
+      for (const row of rows) this.add(row);
+    } catch {
+      /* the log shows what it has; the board is right regardless */
+    }
+    this.logState = match;
+    this.latest = Math.max(this.latest, match.version);
+    this.remember(match.version, match, null);
+    this.paint();
+  }
+
+  remember(version, match, action) {
+    const known = this.cache.get(version);
+    this.cache.set(version, { match, action: action || (known && known.action) || null });
+    if (this.cache.size > CACHE) this.cache.delete(this.cache.keys().next().value);
+  }
+
+  async stateAt(version) {
+    if (this.cache.has(version)) return this.cache.get(version);
+    const from = Math.max(1, version - 50);
+    const to = Math.min(this.latest, from + 99);
+    const rows = (await matches.states(this.matchId, from, to)).states;
+    for (const row of rows) this.remember(row.version, row.match, row.action);
+    return this.cache.get(version) || null;
+  }
+
+  step(delta) {
+    const at = this.shown === null ? this.latest : this.shown;
+    this.show(Math.min(this.latest, Math.max(1, at + delta)));
+  }
+
+  async show(version) {
+    if (this.latest < 1) return;
+    version = Math.min(this.latest, Math.max(1, version));
+    if (version === this.latest) return this.goLive();
+    this.shown = version;
+    this.paint();
+    let found = null;
+    try {
+      found = await this.stateAt(version);
+    } catch {
+      found = null;
+    }
+    if (this.shown !== version || !found) return;
+    this.onShow(found, version);
+  }
+
+  goLive() {
+    this.shown = null;
+    this.paint();
+    this.onShow(null, this.latest);
+  }
+
+  /** Whether an older version is on the board. */
+  get reviewing() {
+    return this.shown !== null && this.shown !== this.latest;
+  }
+
+  paint() {
+    const at = this.shown === null ? this.latest : this.shown;
+    this.position.textContent = this.latest ? `Version ${at} of ${this.latest}${this.reviewing ? " (replay)" : ""}` : "No moves yet";
+    this.buttons.first.disabled = this.buttons.prev.disabled = at <= 1;
+    this.buttons.next.disabled = this.buttons.last.disabled = at >= this.latest;
+    this.buttons.live.hidden = !this.reviewing;
+    this.list.querySelector("li.current")?.classList.remove("current");
+    const li = this.list.querySelector(`li[data-version="${at}"]`);
+    if (li) {
+      li.classList.add("current");
+      if (this.shown !== null) li.scrollIntoView({ block: "nearest" });
+    }
+  }
+}
