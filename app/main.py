@@ -129,7 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(FastPlay, door=parts.door)  # added first: the innermost middleware
     _in_front(app, ws.SocketsInFront, socket)
     admin.install(app, admin.Admin(parts.engine, parts.service, parts.door, settings))
-    web.install(app, bot_levels=lambda: bots.LEVELS)  # the pages, /static, security headers
+    web.install(app, bot_levels=lambda: bots.LEVELS, read_match=parts.service.reads.get)  # pages, /static, headers
 
     return app
 

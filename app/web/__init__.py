@@ -13,7 +13,7 @@ from typing import Any
 from starlette.middleware.gzip import GZipMiddleware
 
 from .headers import SecurityHeaders
-from .pages import ROOT, make_router
+from .pages import ROOT, ReadMatch, make_router
 from .static import StaticFiles
 
 
@@ -33,10 +33,11 @@ class _PagesCompressed:
             await self.app(scope, receive, send)
 
 
-def install(app: Any, bot_levels: Callable[[], Iterable[str]]) -> None:
+def install(app: Any, bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch) -> None:
     """Add the pages, /static, gzip for them, and the security headers to `app`.
-    `bot_levels` names the computer opponent's levels (asked at each home page)."""
-    app.include_router(make_router(bot_levels))
+    `bot_levels` names the computer opponent's levels (asked at each home page);
+    `read_match` gives a match's public state, for the match page's first drawing."""
+    app.include_router(make_router(bot_levels, read_match))
     app.mount("/static", StaticFiles(ROOT / "static"), name="static")
     app.add_middleware(_PagesCompressed)
     app.add_middleware(SecurityHeaders)

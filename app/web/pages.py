@@ -7,11 +7,11 @@ so the arena shows at once, before the websocket has said anything.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
@@ -41,7 +41,12 @@ def _page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
     return HTMLResponse(TEMPLATES.get_template(name).render(**context), status_code=status)
 
 
-def make_router(bot_levels: Callable[[], Iterable[str]]) -> APIRouter:
+ReadMatch = Callable[[str], Awaitable[dict[str, Any]]]
+
+
+def make_router(bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch) -> APIRouter:
+    """The pages' routes; `read_match` gives a match's public state (the service's
+    reads, handed in by app/main.py like every other part)."""
     router = APIRouter(include_in_schema=False)
 
     @router.get("/", response_class=HTMLResponse)
@@ -50,11 +55,11 @@ def make_router(bot_levels: Callable[[], Iterable[str]]) -> APIRouter:
                      levels=list(bot_levels()), modules=HOME_MODULES)
 
     @router.get("/matches/{match_id}", response_class=HTMLResponse)
-    async def match_page(match_id: str, request: Request) -> HTMLResponse:
+    async def match_page(match_id: str) -> HTMLResponse:
         if not is_match_id(match_id):
             return _page("not_found.html", 404, what="That is not a match address.")
         try:
-            match = await request.app.state.matches.get(match_id)
+            match = await read_match(match_id)
         except NotFound:
             return _page("not_found.html", 404, what="There is no match at this address.")
         players = match["players"]
