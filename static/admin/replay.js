@@ -1,17 +1,10 @@
 // The match page's replay viewer: steps through the versions of a match by
 // buttons, arrow keys and a slider, fetching each version's public state from
 // /admin/api/matches/{id}/versions/{n} and drawing it with the player pages'
-// board module (/static/js/board.js: draw(container, state, options)).
+// board module (/static/js/board.js: draw(container, state, options)), with the
+// last action highlighted by the same rule as on the game page.
 
 const root = document.getElementById("replay");
-
-function squaresOf(entry) {
-  // The squares an entry touched, to highlight on the board.
-  if (!entry || !entry.action) return [];
-  const power = entry.action.power || {};
-  const inner = power.power || power;
-  return [inner.move, inner.swap, inner.summon, inner.square].flat().filter(Boolean);
-}
 
 function describe(frame) {
   const m = frame.match;
@@ -30,9 +23,9 @@ async function start() {
   const slider = document.getElementById("replay-version");
   const frames = new Map();
   let current = last;
-  let draw = null;
+  let boardModule = null;
   try {
-    ({ draw } = await import("/static/js/board.js"));
+    boardModule = await import("/static/js/board.js");
   } catch (error) {
     board.textContent = "The board could not be loaded; the steps are described below it.";
   }
@@ -58,8 +51,10 @@ async function start() {
       return;
     }
     if (shown.version !== current) return; // a later step overtook this one
-    if (draw) {
-      draw(board, shown.match, { orientation: "white", highlights: squaresOf(shown.entry) });
+    if (boardModule) {
+      // The last action's chamber and squares, marked as the game page marks them.
+      const highlights = boardModule.lastActionHighlights(shown.entry && shown.entry.action);
+      boardModule.draw(board, shown.match, { orientation: "white", highlights });
     }
     status.textContent = describe(shown);
     for (const near of [current - 1, current + 1]) if (near >= 0 && near <= last) frame(near).catch(() => {});

@@ -376,5 +376,24 @@ export function draw(container, state, opts = {}) {
   updatePools(view, state, hl.reserve || {});
 }
 
+/** The highlights that mark `action` (a logged action, as the contract writes it) on the
+ * board: its chamber, and the squares it moved from and to. The game page and the
+ * admin replay both mark the last action with it, so they mark it alike. */
+export function lastActionHighlights(action) {
+  const hl = { squares: {}, chambers: {} };
+  if (!action) return hl;
+  if (action.mage) hl.chambers[action.mage] = "last";
+  let p = action.power;
+  while (p && p.power !== undefined && p.mage) p = p.power;
+  if (p) {
+    if (p.move) { hl.squares[p.move[0]] = "last-from"; hl.squares[p.move[1]] = "last-to"; }
+    if (p.summon) hl.squares[p.summon] = "last-to";
+    if (p.square) hl.squares[p.square] = "last-to";
+    if (p.swap) for (const s of p.swap) hl.squares[s] = "last-to";
+    if (p.target) hl.chambers[p.target] = "last";
+  }
+  return hl;
+}
+
 /** Every mage the tower names (for tests and tools). */
 export const MAGE_NAMES = Object.fromEntries(Object.keys(MAGES).map((m) => [m, mageName(m)]));

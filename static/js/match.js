@@ -3,7 +3,7 @@
 // lists (controls.js), and keeps the log and the replay (timeline.js).
 
 import { ApiError, matches } from "./api.js";
-import { draw, focusSquare } from "./board.js";
+import { draw, focusSquare, lastActionHighlights } from "./board.js";
 import { Controls } from "./controls.js";
 import { Live } from "./live.js";
 import { mageName } from "./mages.js";
@@ -142,22 +142,6 @@ const live = new Live(page.id, page.seat && page.seat.token, {
 });
 
 // ---- drawing -----------------------------------------------------------------------
-
-function lastActionHighlights(action) {
-  const hl = { squares: {}, chambers: {} };
-  if (!action) return hl;
-  if (action.mage) hl.chambers[action.mage] = "last";
-  let p = action.power;
-  while (p && p.power !== undefined && p.mage) p = p.power;
-  if (p) {
-    if (p.move) { hl.squares[p.move[0]] = "last-from"; hl.squares[p.move[1]] = "last-to"; }
-    if (p.summon) hl.squares[p.summon] = "last-to";
-    if (p.square) hl.squares[p.square] = "last-to";
-    if (p.swap) for (const s of p.swap) hl.squares[s] = "last-to";
-    if (p.target) hl.chambers[p.target] = "last";
-  }
-  return hl;
-}
 
 function drawBoard() {
   const showing = page.review ? page.review.match : controls.boardState(page.match);

@@ -71,7 +71,11 @@ export function describe(before, entry) {
     case "draw_accept": return `${who} accepts the draw.`;
     case "resign": return `${who} resigns.`;
     case "timeout": return entry.player ? `${who} runs out of time.` : "Time runs out.";
-    case "abort": return "The match is aborted.";
+    case "abort": return a.by === "admin" ? `A server admin aborts the match: ${a.note}` : "The match is aborted.";
+    case "adjudicate": {
+      const verdict = a.winner ? `${colourName(a.winner)} wins` : "a draw";
+      return `A server admin ends the match (${verdict}): ${a.note}`;
+    }
     case "claim":
       return a.result === "win"
         ? `${who} claims the win: ${colourName(otherColour(entry.player))} left the match.`
@@ -89,6 +93,7 @@ const REASONS = {
   agreement: "a draw agreed",
   no_progress: "rounds without a capture (the no-progress rule)",
   aborted: "the match was aborted",
+  adjudicated: "a server admin's decision",
 };
 
 /** The result in words: "White wins: Black resigned." */
