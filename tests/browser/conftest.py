@@ -49,8 +49,9 @@ def _free_port() -> int:
 class Server:
     """The running server: its base URL, and the REST API for setting scenes up."""
 
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, database_url: str = "") -> None:
         self.base = base
+        self.database_url = database_url  # for setting up what the API cannot (admin accounts)
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
@@ -78,7 +79,8 @@ def run_server(folder: Path, **env_extra: str) -> Iterator[Server]:
     """A uvicorn of the app on a free 127.0.0.1 port, with an SQLite file in `folder`
     (also used by scripts/screenshots.py and bench/web.py)."""
     port = _free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{folder / 'magery.sqlite3'}",
+    database_url = f"sqlite+aiosqlite:///{folder / 'magery.sqlite3'}"
+    env = {**os.environ, "DATABASE_URL": database_url,
            "RATE_LIMIT_WRITES": "100000", "BOT_DELAY_SECONDS": "0.05", "SWEEP_SECONDS": "1", **env_extra}
     log = (folder / "server.log").open("w")
     proc = subprocess.Popen(
@@ -97,7 +99,7 @@ def run_server(folder: Path, **env_extra: str) -> Iterator[Server]:
                 time.sleep(0.05)
         else:
             raise RuntimeError("the server did not start")
-        yield Server(base)
+        yield Server(base, database_url)
     finally:
         proc.terminate()
         try:
