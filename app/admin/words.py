@@ -5,6 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 
+def _mage(name: Any) -> str:
+    """A mage as the tower names it in words: "dragon lord", not "dragon_lord"."""
+    return str(name).replace("_", " ")
+
+
 def _power(power: Any) -> str:
     if not power:
         return "declines the power" if power is None else "uses the power"
@@ -15,8 +20,8 @@ def _power(power: Any) -> str:
     if "swap" in power:
         return f"swaps {power['swap'][0]} and {power['swap'][1]}"
     if "mage" in power:
-        return f"uses {power['mage']}: {_power(power.get('power'))}"
-    return ", ".join(f"{k} {v}" for k, v in power.items())
+        return f"uses the {_mage(power['mage'])}: {_power(power.get('power'))}"
+    return ", ".join(f"{k} {_mage(v) if k == 'target' else v}" for k, v in power.items())
 
 
 def describe(action: dict[str, Any]) -> str:
@@ -24,9 +29,9 @@ def describe(action: dict[str, Any]) -> str:
     if kind == "setup":
         return "sets up " + " ".join(action.get("backrow", []))
     if kind == "place":
-        return f"places a {action.get('minion')} on the {action.get('mage')}"
+        return f"places a {action.get('minion')} on the {_mage(action.get('mage'))}"
     if kind == "remove":
-        return f"removes from the {action.get('mage')}, {_power(action.get('power'))}"
+        return f"removes from the {_mage(action.get('mage'))}, {_power(action.get('power'))}"
     if kind == "adjudicate":
         winner = action.get("winner")
         verdict = f"{winner} wins" if winner else "a draw"
