@@ -38,6 +38,9 @@ def asyncpg_dsn(database_url: str) -> str:
     return "postgresql" + sep + rest if scheme.startswith("postgres") else database_url
 
 
+LISTENER_NAME = "magery listen"
+
+
 class PostgresBus:
     def __init__(self, database_url: str, *, check_seconds: float = 5.0) -> None:
         self._dsn = asyncpg_dsn(database_url)
@@ -85,7 +88,9 @@ class PostgresBus:
     # -- LISTEN -------------------------------------------------------------------
 
     async def _connect_listener(self) -> None:
-        conn = await asyncpg.connect(self._dsn)
+        # Named, so operators (and tests) can tell it in pg_stat_activity: its last
+        # query is most often the link check, not the LISTEN.
+        conn = await asyncpg.connect(self._dsn, server_settings={"application_name": LISTENER_NAME})
         conn.add_termination_listener(lambda _c: self._lost.set())
         await conn.add_listener(CHANNEL, self._heard)
         self._listen = conn

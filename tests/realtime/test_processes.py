@@ -24,6 +24,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from app.realtime.postgres import LISTENER_NAME
 from tests.conftest import _asyncpg_dsn
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -198,7 +199,7 @@ async def test_a_lost_listen_connection_comes_back_and_catches_up(
         try:  # cut every LISTEN link (both processes'), then act at once
             cut = await conn.fetchval(
                 "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND query LIKE 'LISTEN%'")
+                "WHERE datname = current_database() AND application_name = $1", LISTENER_NAME)
             assert cut >= 1
         finally:
             await conn.close()
