@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.db.outage import DATABASE_ERRORS, RETRY_AFTER_SECONDS, database_unavailable
-from app.matches.errors import RateLimited, ServiceError
+from app.matches.errors import RateLimited, ServiceError, printable
 
 from .schemas import ErrorBody
 
@@ -61,6 +61,7 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:
+    detail = printable(detail)  # a validation message may quote a field name the client sent
     headers = None
     if "retry_after" in extra:
         headers = {"Retry-After": str(extra.pop("retry_after"))}

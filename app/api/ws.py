@@ -154,6 +154,8 @@ class MatchSocket:
             message = json.loads(text) if text is not None else None
         except ValueError:
             message = None
+        except RecursionError:  # deeper than the parser's stack: refused like any bad JSON
+            return await self._error(hub, sub, None, "bad_request", "the JSON is nested too deeply")
         if not isinstance(message, dict):
             return await self._error(hub, sub, None, "bad_request",
                                      "a message is a JSON object, sent as text")
