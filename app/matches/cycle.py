@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
-from app.rules import conclude
+from app.rules import MatchOver, conclude
 
 from . import store
 from .errors import Forbidden, MatchIsOver, NotFound, ServiceError
@@ -136,7 +136,7 @@ class Cycle:
 
     @staticmethod
     def guard_running(rec: Record) -> None:
-        if rec.status == "finished":
+        if rec.status == "finished" or rec.state.over:
             raise MatchIsOver()
         if rec.status == "waiting":
             raise Forbidden("the match waits for an opponent to join")
@@ -163,7 +163,10 @@ class Cycle:
         """A service event that ends the match, applied with the engine's `conclude`."""
         end = ending(action["type"], player, action)
         assert end is not None
-        rec.state = conclude(rec.state, *end)
+        try:
+            rec.state = conclude(rec.state, *end)
+        except MatchOver:  # every verb answers a finished match the same way: 409
+            raise MatchIsOver() from None
         self.finish(rec, now)
         if abandoned is not None and rec.result is not None:
             rec.result = {**rec.result, "abandoned": abandoned}

@@ -176,11 +176,18 @@ def clock_from_row(options: dict[str, Any], row: Any) -> Clock | None:
     return clock
 
 
-def seat_from_row(row: Any) -> SeatInfo:
-    return SeatInfo(row.name, row.token_hash, row.bot, row.connected, ms_of(row.last_seen), ms_of(row.joined_at))
+def seat_from_row(row: Any, prefix: str = "") -> SeatInfo:
+    """A seat from a row of the seats table (its columns named `prefix` + name)."""
+    def col(name: str) -> Any:
+        return getattr(row, prefix + name)
+
+    return SeatInfo(col("name"), col("token_hash"), col("bot"), col("connected"), ms_of(col("last_seen")),
+                    ms_of(col("joined_at")))
 
 
 def record_from_rows(row: Any, seat_rows: Any, state: State) -> Record:
+    """A record from a matches row and its seats' rows (columns named `seat_*`, as
+    the store's one-statement reads name them)."""
     return Record(
         id=row.id, status=row.status, options=row.options, seed=row.seed,
         seed_commitment=row.seed_commitment, custom=row.custom, chaos=row.chaos, state=state,
@@ -188,5 +195,5 @@ def record_from_rows(row: Any, seat_rows: Any, state: State) -> Record:
         draw_offer=row.draw_offer, result=row.result, created_ms=ms_of(row.created_at),
         updated_ms=ms_of(row.updated_at),
         finished_ms=ms_of(row.finished_at) if row.finished_at is not None else None,
-        seats={s.colour: seat_from_row(s) for s in seat_rows},
+        seats={s.seat_colour: seat_from_row(s, "seat_") for s in seat_rows},
     )
