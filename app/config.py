@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     bot_think_seconds: float = 1.0
     bot_workers: int = 1
     bot_resume_seconds: float = 30.0
+    # A request body over this many bytes is refused with 413 before it is read
+    # (the largest legal request is a few kB).
+    max_body_bytes: int = 64 * 1024
     # Websocket limits (issue 4).
     ws_messages_per_10s: int = 200
     ws_max_frame_bytes: int = 16 * 1024

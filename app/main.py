@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app import api, bots
 from app.api import ws
+from app.api.body_limit import BodyLimit
 from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
@@ -128,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:
         app.add_middleware(FastPlay, door=parts.door)  # added first: the innermost middleware
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)  # outside the fast path too
     _in_front(app, ws.SocketsInFront, socket)
 
     @app.get("/", include_in_schema=False)
