@@ -10,7 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.db.outage import DATABASE_ERRORS, RETRY_AFTER_SECONDS, database_unavailable
+from app.db.outage import DATABASE_ERRORS, RETRY_AFTER_SECONDS, database_unavailable, outage
 from app.matches.errors import RateLimited, ServiceError, printable
 
 from .schemas import ErrorBody
@@ -82,7 +82,7 @@ def internal_error_response() -> JSONResponse:
 def unexpected_error_response(exc: BaseException, where: str) -> JSONResponse:
     """503 when the database is out of reach (a client may retry), else 500 (a bug)."""
     if database_unavailable(exc):
-        log.warning("database out of reach on %s: %r", where, exc)
+        outage.failed(where, exc)  # one line per outage, not one per request
         return error_response(503, "unavailable", UNAVAILABLE, retry_after=RETRY_AFTER_SECONDS)
     log.error("unhandled error on %s", where, exc_info=exc)
     return internal_error_response()

@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 from starlette.routing import WebSocketRoute
 
 from app.config import Settings
-from app.db.outage import database_unavailable
+from app.db.outage import database_unavailable, outage
 from app.matches import Caller, Door
 from app.matches.errors import ServiceError
 from app.matches.ids import is_client_id, is_match_id
@@ -69,7 +69,7 @@ class MatchSocket:
                 except Exception as exc:  # presence is noted again at the next heartbeat
                     if not database_unavailable(exc):
                         raise
-                    log.warning("database out of reach noting a seat present: %r", exc)
+                    outage.failed("a websocket noting a seat present", exc)
             settings = self.settings
             window, used = time.monotonic(), 0
             while True:
@@ -133,7 +133,7 @@ class MatchSocket:
         except Exception as exc:
             if not database_unavailable(exc):
                 raise
-            log.warning("database out of reach for a websocket: %r", exc)
+            outage.failed("a websocket opening", exc)
             await send({"type": "websocket.accept"})
             # 1013 (try again later): the client reconnects after a pause.
             await send({"type": "websocket.close", "code": 1013, "reason": "unavailable: retry shortly"})
@@ -184,7 +184,7 @@ class MatchSocket:
                                          exc.extra.get("version"))
             except Exception as exc:  # REST would answer 503 or 500: say so, live on
                 if database_unavailable(exc):
-                    log.warning("database out of reach for an action over a websocket: %r", exc)
+                    outage.failed("an action over a websocket", exc)
                     return await self._error(hub, sub, ref, "unavailable", UNAVAILABLE)
                 log.exception("action over a websocket failed")
                 return await self._error(hub, sub, ref, "internal_error",

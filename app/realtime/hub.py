@@ -27,6 +27,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from app.db.outage import database_unavailable, outage
+
 from .bus import Announcement, Bus, MemoryBus, Message, Presence
 
 log = logging.getLogger("magery.realtime")
@@ -357,9 +359,12 @@ class Room:
                 if not updates:
                     break
                 self.broadcast(updates)
-        except Exception:
+        except Exception as exc:
             self.state = None  # behind, and unsure by how much
-            log.exception("realtime: catching up match %s failed", self.match_id)
+            if database_unavailable(exc):
+                outage.failed("realtime catch-up", exc)
+            else:
+                log.exception("realtime: catching up match %s failed", self.match_id)
         finally:
             self.filling = None
 
