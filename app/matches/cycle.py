@@ -49,7 +49,9 @@ class Cycle:
         self.clock: Callable[[], float] = time.time
         self.cache = Cache(settings.state_cache_size)
         self.locks = Locks()
-        self.presence_ttl_ms = round(settings.ws_dead_after_seconds * 2000)
+        # How long a seat counts as here after its last word (record.seat_here): as
+        # long as a silent socket is given before it is closed as dead.
+        self.presence_ttl_ms = round(settings.ws_dead_after_seconds * 1000)
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)

@@ -33,6 +33,15 @@ def stamp(ms: int) -> str:
     return moment(ms).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
 
 
+def seat_here(bot: str | None, connected: bool, last_seen_ms: int, now_ms: int, ttl_ms: int) -> bool:
+    """The one rule of presence, for REST and the sockets of every process alike
+    (issue 12, defect 7): a bot is always here; a player is while a socket of
+    theirs is open (`connected`) and a process holding it has said so within
+    `ttl_ms` (`last_seen`, refreshed at every heartbeat). A process that dies
+    stops refreshing: its seats count as gone `ttl_ms` after its last word."""
+    return bot is not None or (connected and now_ms - last_seen_ms <= ttl_ms)
+
+
 @dataclass(slots=True)
 class SeatInfo:
     name: str
@@ -41,6 +50,9 @@ class SeatInfo:
     connected: bool
     last_seen_ms: int
     joined_ms: int
+
+    def here(self, now_ms: int, ttl_ms: int) -> bool:
+        return seat_here(self.bot, self.connected, self.last_seen_ms, now_ms, ttl_ms)
 
 
 @dataclass(slots=True)
@@ -126,8 +138,7 @@ class Record:
             # An empty seat keeps the contract's shape: nobody there, not connected.
             players[colour] = {"name": None, "connected": False, "bot": None} if seat is None else {
                 "name": seat.name,
-                "connected": seat.bot is not None or (
-                    seat.connected and now_ms - seat.last_seen_ms <= presence_ttl_ms),
+                "connected": seat.here(now_ms, presence_ttl_ms),
                 "bot": seat.bot,
             }
         out = {"id": self.id, "version": self.version, "status": self.status}

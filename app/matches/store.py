@@ -183,6 +183,16 @@ async def touch(engine: AsyncEngine, match_id: str, colour: str, now_ms: int, co
             seats.update().where(seats.c.match_id == match_id, seats.c.colour == colour).values(**values))
 
 
+async def presence(engine: AsyncEngine, match_ids: list[str]) -> list[Any]:
+    """The presence columns of these matches' seats."""
+    if not match_ids:
+        return []
+    async with engine.connect() as conn:
+        return list((await conn.execute(
+            select(seats.c.match_id, seats.c.colour, seats.c.bot, seats.c.connected, seats.c.last_seen)
+            .where(seats.c.match_id.in_(match_ids)))).all())
+
+
 async def entry_by_client_id(engine: AsyncEngine, match_id: str, client_id: str) -> Any:
     async with engine.connect() as conn:
         return (await conn.execute(
