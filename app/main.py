@@ -22,8 +22,8 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import RedirectResponse
 from sqlalchemy.engine import make_url
-from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from sqlalchemy.ext.asyncio import AsyncEngine
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import api, bots
 from app.api import ws

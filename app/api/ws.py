@@ -112,7 +112,8 @@ class MatchSocket:
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": 1001, "reason": "server shutting down"})
             return None
-        query = parse_qs(scope["query_string"].decode("latin-1"))
+        # keep_blank_values: "?token=" is an empty token (refused, 1008), not a watcher.
+        query = parse_qs(scope["query_string"].decode("latin-1"), keep_blank_values=True)
         token = query.get("token", [None])[0]
         since: int | None = None
         refusal = None
@@ -170,6 +171,8 @@ class MatchSocket:
             pass
         elif kind == "action":
             action, version = message.get("action"), message.get("version")
+            if isinstance(version, float) and version.is_integer():
+                version = int(version)  # 3.0 is the integer 3, as the REST schema says
             if not isinstance(action, dict) or not isinstance(version, int) or isinstance(version, bool):
                 return await self._error(hub, sub, ref, "bad_request",
                                          'an action message is {"type": "action", "action": {...}, '

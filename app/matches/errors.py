@@ -60,6 +60,13 @@ class SeatTaken(ServiceError):
     status, code = 409, "seat_taken"
 
 
+class IdTaken(ServiceError):
+    """A client's action id names another action of this match: not malformed
+    (the schema admits it) but in conflict with what the match holds."""
+
+    status, code = 409, "id_taken"
+
+
 class MatchIsOver(ServiceError):
     status, code = 409, "match_over"
 
