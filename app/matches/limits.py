@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import math
 import time
 from collections import deque
@@ -32,6 +33,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db.outage import database_unavailable, outage
 
 from .errors import RateLimited
+
+log = logging.getLogger(__name__)
 
 
 class Limiter(Protocol):
@@ -147,9 +150,10 @@ class SharedWindow:
             if start == self._start:  # counted again with the next flush
                 for key, n in pending.items():
                     self._pending[key] = self._pending.get(key, 0) + n
-            if not database_unavailable(exc):
-                raise
-            outage.failed("the shared rate limit", exc)
+            if database_unavailable(exc):
+                outage.failed("the shared rate limit", exc)
+            else:  # a task nobody awaits: say it here, or nobody would
+                log.exception("adding write counts to rate_counters failed")
         finally:
             self._last_flush = time.monotonic()
             self._flushing = None
