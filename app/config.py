@@ -20,9 +20,15 @@ class Settings(BaseSettings):
     # sockets ("*" allows any). Same-host pages and non-browser clients (which
     # send no Origin) always pass. ALLOWED_ORIGINS='["https://a.example"]'.
     allowed_origins: list[str] = []
-    # Writes allowed per token and per address in `rate_window_seconds`.
+    # Writes allowed per token and per address in `rate_window_seconds`: shared
+    # by every process through the database on PostgreSQL (fixed windows,
+    # app/matches/limits.py), in this process's memory on SQLite.
     rate_limit_writes: int = 120
     rate_window_seconds: float = 10.0
+    # Proxies whose X-Forwarded-For names the client (addresses or networks,
+    # TRUSTED_PROXIES='["10.0.0.0/8"]'): the limits count the address it names.
+    # From any other peer the header is ignored. Empty: never believed.
+    trusted_proxies: list[str] = []
     # A seat gone this long lets its opponent claim (issue 3): real-time
     # matches, and untimed ones, where a player may think longer; a match may
     # choose its own `abandon_seconds` (correspondence matches have none).
@@ -46,6 +52,9 @@ class Settings(BaseSettings):
     bot_think_seconds: float = 1.0
     bot_workers: int = 1
     bot_resume_seconds: float = 30.0
+    # A request body over this many bytes is refused with 413 before it is read
+    # (the largest legal request is a few kB).
+    max_body_bytes: int = 64 * 1024
     # Websocket limits (issue 4).
     ws_messages_per_10s: int = 200
     ws_max_frame_bytes: int = 16 * 1024

@@ -22,16 +22,18 @@ from typing import Any
 from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import admin, api, bots, web
 from app.api import ws
+from app.api.body_limit import BodyLimit
 from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
 from app.bots.runner import BotRunner
 from app.config import Settings, get_settings
 from app.db import head, make_engine, revision, upgrade
-from app.matches import Door, Fanout, MatchService, SlidingWindow
+from app.matches import Door, Fanout, MatchService, make_limiter
 from app.matches.sweeper import sweep_forever
 from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_hub
 from app.redact import install as install_redaction
@@ -62,7 +64,7 @@ def build(settings: Settings) -> Parts:
     engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
     listeners = Fanout()  # who hears each commit: the hub, then the bot runner
     service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS)
-    door = Door(service, SlidingWindow(settings.rate_limit_writes, settings.rate_window_seconds))
+    door = Door(service, make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds))
     hub = make_hub(ServiceSource(service), settings)
     runner = BotRunner(door, service, settings)
     listeners.add(hub)
@@ -127,9 +129,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:
         app.add_middleware(FastPlay, door=parts.door)  # added first: the innermost middleware
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)  # outside the fast path too
     _in_front(app, ws.SocketsInFront, socket)
     admin.install(app, admin.Admin(parts.engine, parts.service, parts.door, settings))
     web.install(app, bot_levels=lambda: bots.LEVELS, read_match=parts.service.reads.get)  # pages, /static, headers
+    if settings.trusted_proxies:  # outermost: every route and socket sees the client it names
+        _in_front(app, ProxyHeadersMiddleware, settings.trusted_proxies)
 
     return app
 

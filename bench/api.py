@@ -325,11 +325,6 @@ def main() -> int:
         app_port, yard_port = free_port(), free_port()
         app_proc = start_server("app.main:app", app_port, env, profile)
         yard_proc = start_server("bench.api_yardstick:app", yard_port, env, None)
-        # The same server without app/api/fast.py: every action through FastAPI's routing.
-        slow_port = free_port()
-        slow_proc = start_server("app.main:app", slow_port, {**env, "FAST_PATH": "false"}, None)
-        slow_base = f"http://127.0.0.1:{slow_port}"
-        wait_ready(f"{slow_base}/api/v1/matches?limit=1", slow_proc)
         app_base, yard_base = f"http://127.0.0.1:{app_port}", f"http://127.0.0.1:{yard_port}"
         wait_ready(f"{app_base}/api/v1/matches?limit=1", app_proc)
         wait_ready(f"{yard_base}/health", yard_proc)
@@ -342,6 +337,28 @@ def main() -> int:
             app_peak = run_load(pool, args.procs, "app", app_base, args.clients, None, warm, measure,
                                 app_proc.pid)
             print(f"  app peak:       {app_peak['per_second']:.0f} actions/s", flush=True)
+            half = app_peak["per_second"] / 2
+            app_half = run_load(pool, args.procs, "app", app_base, args.clients, half, warm, measure,
+                                app_proc.pid)
+            print(f"  app at {half:.0f}/s:  p99 {app_half['p99_ms']:.2f} ms", flush=True)
+            yard_half = run_load(pool, args.procs, "yardstick", yard_base, args.clients,
+                                 yard_peak["per_second"] / 2, warm, measure, yard_proc.pid)
+            sweep = []
+            for rate in [float(r) for r in args.sweep.split(",")] if args.sweep else []:
+                for kind, base, pid in (("yardstick", yard_base, yard_proc.pid), ("app", app_base, app_proc.pid)):
+                    got = run_load(pool, args.procs, kind, base, args.clients, rate, 2.0, 8.0, pid)
+                    sweep.append({"kind": kind, "rate": rate, **got})
+                    print(f"  sweep: {kind:9} at {rate:5.0f}/s: p50 {got['p50_ms']:.2f} ms, "
+                          f"p99 {got['p99_ms']:.2f} ms", flush=True)
+            # The yardstick stops first: three servers' pools would pass PostgreSQL's
+            # 100 connections. Then the same server without app/api/fast.py (every
+            # action through FastAPI's routing) starts beside the real one.
+            stop_server(yard_proc)
+            yard_proc = None
+            slow_port = free_port()
+            slow_proc = start_server("app.main:app", slow_port, {**env, "FAST_PATH": "false"}, None)
+            slow_base = f"http://127.0.0.1:{slow_port}"
+            wait_ready(f"{slow_base}/api/v1/matches?limit=1", slow_proc)
             # With and without the fast path, twice each in turns, so drift falls on both.
             fast_runs, slow_runs = [app_peak], []
             for turn in range(3):
@@ -357,19 +374,6 @@ def main() -> int:
             slow_p50 = statistics.median(r["p50_ms"] for r in slow_runs)
             print(f"  fast path on:   {fast_tp:.0f} actions/s, p50 {fast_p50:.2f} ms; "
                   f"off: {slow_tp:.0f} actions/s, p50 {slow_p50:.2f} ms", flush=True)
-            half = app_peak["per_second"] / 2
-            app_half = run_load(pool, args.procs, "app", app_base, args.clients, half, warm, measure,
-                                app_proc.pid)
-            print(f"  app at {half:.0f}/s:  p99 {app_half['p99_ms']:.2f} ms", flush=True)
-            yard_half = run_load(pool, args.procs, "yardstick", yard_base, args.clients,
-                                 yard_peak["per_second"] / 2, warm, measure, yard_proc.pid)
-            sweep = []
-            for rate in [float(r) for r in args.sweep.split(",")] if args.sweep else []:
-                for kind, base, pid in (("yardstick", yard_base, yard_proc.pid), ("app", app_base, app_proc.pid)):
-                    got = run_load(pool, args.procs, kind, base, args.clients, rate, 2.0, 8.0, pid)
-                    sweep.append({"kind": kind, "rate": rate, **got})
-                    print(f"  sweep: {kind:9} at {rate:5.0f}/s: p50 {got['p50_ms']:.2f} ms, "
-                          f"p99 {got['p99_ms']:.2f} ms", flush=True)
     finally:
         stop_server(app_proc)
         stop_server(yard_proc)

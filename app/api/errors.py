@@ -9,9 +9,10 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
-from app.db.outage import DATABASE_ERRORS, RETRY_AFTER_SECONDS, database_unavailable
-from app.matches.errors import RateLimited, ServiceError
+from app.db.outage import DATABASE_ERRORS, RETRY_AFTER_SECONDS, database_unavailable, outage
+from app.matches.errors import RateLimited, ServiceError, printable
 
 from .schemas import ErrorBody
 
@@ -33,7 +34,9 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
     409: {"stale_version": {"error": "stale_version",
                             "detail": "the match is at version 18; reload it and act on that", "version": 18},
           "seat_taken": {"error": "seat_taken", "detail": "both seats of this match are taken"},
-          "match_over": {"error": "match_over", "detail": "the match is over"}},
+          "match_over": {"error": "match_over", "detail": "the match is over"},
+          "id_taken": {"error": "id_taken",
+                       "detail": "the action id 'c-1' is used by another action of this match"}},
     422: {"illegal_action": {"error": "illegal_action",
                              "detail": "R4: a construct on its own backrow cannot reach the opponent's backrow"}},
     429: {"rate_limited": {"error": "rate_limited", "detail": "too many writes; try again in 3 s"}},
@@ -41,7 +44,7 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
 }
 _DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or unknown fields",
                  401: "Missing or wrong seat token", 403: "Not this seat's turn, or not allowed now",
-                 404: "No such match", 409: "Stale version, seat taken or match over",
+                 404: "No such match", 409: "Stale version, seat taken, match over or action id taken",
                  422: "An action the rules forbid; the detail names the rule",
                  429: "Too many writes; see Retry-After",
                  503: "The database is out of reach for a moment; retry after Retry-After"}
@@ -61,6 +64,7 @@ def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONResponse:
+    detail = printable(detail)  # a validation message may quote a field name the client sent
     headers = None
     if "retry_after" in extra:
         headers = {"Retry-After": str(extra.pop("retry_after"))}
@@ -81,7 +85,7 @@ def internal_error_response() -> JSONResponse:
 def unexpected_error_response(exc: BaseException, where: str) -> JSONResponse:
     """503 when the database is out of reach (a client may retry), else 500 (a bug)."""
     if database_unavailable(exc):
-        log.warning("database out of reach on %s: %r", where, exc)
+        outage.failed(where, exc)  # one line per outage, not one per request
         return error_response(503, "unavailable", UNAVAILABLE, retry_after=RETRY_AFTER_SECONDS)
     log.error("unhandled error on %s", where, exc_info=exc)
     return internal_error_response()
@@ -120,6 +124,18 @@ def _document_400_not_422(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
+def _methods_of(request: Request) -> list[str]:
+    """The methods some route takes at the request's path (several routes may
+    share a path, one per method: GET and POST …/actions): each one the router
+    would fully match there."""
+    taken = []
+    for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"):
+        scope = {**request.scope, "method": method, "type": "http"}
+        if any(route.matches(scope)[0] == Match.FULL for route in request.app.router.routes):
+            taken.append(method)
+    return taken
+
+
 def install(app: FastAPI) -> None:
     _document_400_not_422(app)
 
@@ -150,6 +166,8 @@ def install(app: FastAPI) -> None:
         response = error_response(exc.status_code, code, detail)
         if exc.headers:
             response.headers.update(exc.headers)
+        if exc.status_code == 405:  # every method of the path, not only the first route's
+            response.headers["allow"] = ", ".join(_methods_of(request))
         return response
 
     async def database_error(request: Request, exc: Exception) -> JSONResponse:

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 
 from app.matches import Door, ids
+from app.matches.cursor import CURSOR, CURSOR_MAX
 from app.matches.reads import Reads
 from app.rules import VARIANTS
 
@@ -61,7 +62,7 @@ def router(door: Door, reads: Reads) -> APIRouter:
         player: Annotated[str | None, Query(max_length=40, pattern=ids.NAME,
                                             description="a player's name, any case")] = None,
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
-        cursor: Annotated[str | None, Query(max_length=200,
+        cursor: Annotated[str | None, Query(max_length=CURSOR_MAX, pattern=CURSOR,
                                             description="next_cursor of the previous page")] = None,
     ) -> JSONResponse:
         page = await reads.list(status=status, variant=variant, player=player, limit=limit, cursor=cursor)

@@ -8,13 +8,38 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
+from app.bots import LEVELS
 from app.matches import ids
 from app.rules import VARIANTS
+from app.rules.mages import CHAOS_MAGES, MAGES
+
+from .action_schema import ACTION
 
 Colour = Literal["white", "black"]
 Name = Annotated[str, Field(min_length=1, max_length=40, pattern=ids.NAME, examples=["Ada"])]
+
+
+def _whole(value: Any) -> Any:
+    """JSON Schema counts 3.0 as an integer, so the server takes it as 3 (issue 12,
+    defect 5: nothing the schema admits is refused); "3" and 3.5 stay refused."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def whole(ge: int, le: int) -> Any:
+    """An int from `ge` to `le` (the bounds before the validator: so they reach the schema)."""
+    return Annotated[int, Field(ge=ge, le=le), BeforeValidator(_whole)]
+
+ChaosMage = Literal[tuple(MAGES[i] for i in CHAOS_MAGES)]  # type: ignore[valid-type]
+
+
+def _unique(names: list[str] | None) -> list[str] | None:
+    if names is not None and len(set(names)) != len(names):
+        raise ValueError("every chaos mage is unique (R6): none may be named twice")
+    return names
 
 
 class Strict(BaseModel):
@@ -38,15 +63,17 @@ TimeControl = Annotated[Realtime | Correspondence, Field(discriminator="type")]
 
 class Options(Strict):
     variant: Literal[VARIANTS] = "standard"  # type: ignore[valid-type]
-    no_progress_rounds: int = Field(10, ge=0, le=1000, description="R16; 0 turns the rule off")
+    no_progress_rounds: whole(0, 1000) = Field(10, description="R16; 0 turns the rule off")  # type: ignore[valid-type]
     time_control: TimeControl | None = None
     seed: str | None = Field(None, min_length=1, max_length=128, pattern=ids.SEED,
                              description="a chosen seed makes a custom match whose seed is public (R20)")
-    chaos: list[str] | None = Field(None, max_length=11,
-                                    description="chaos mages to deal first, in order: a custom match (R20)")
-    join_timeout_seconds: int | None = Field(None, ge=10, le=30 * 86400,
-                                             description="abort the match if nobody joins in time")
-    abandon_seconds: int | None = Field(None, ge=10, le=30 * 86400,
+    chaos: Annotated[list[ChaosMage] | None, AfterValidator(_unique)] = Field(  # type: ignore[valid-type]
+        None, max_length=11, json_schema_extra={"uniqueItems": True},
+        description="chaos mages to deal first, in order: a custom match (R20)")
+    # The bounds inside the Optional: on the union itself they would not reach the schema.
+    join_timeout_seconds: whole(10, 30 * 86400) | None = Field(  # type: ignore[valid-type]
+        None, description="abort the match if nobody joins in time")
+    abandon_seconds: whole(10, 30 * 86400) | None = Field(None,  # type: ignore[valid-type]
                                         description="how long a seat may be gone before its opponent may claim")
     bot_think_seconds: float | None = Field(None, gt=0, le=10,
                                             description="how long a computer opponent may think per action "
@@ -56,7 +83,9 @@ class Options(Strict):
 class CreateMatch(Strict):
     options: Options = Field(default_factory=Options)
     seat: Literal["white", "black", "random"] = "random"
-    opponent: str = Field("human", pattern=r"^(human|bot:[a-z_]+)$", examples=["human", "bot:random"])
+    # The schema admits exactly the levels the server plays (issue 12, defect 5).
+    opponent: str = Field("human", pattern=rf"^(human|bot:({'|'.join(LEVELS)}))$",
+                          examples=["human", "bot:random"])
     name: Name = "anonymous"
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
@@ -70,8 +99,12 @@ class JoinMatch(Strict):
 
 
 class Play(Strict):
-    action: dict[str, Any] = Field(examples=[{"type": "place", "mage": "animist", "minion": "beast"}])
-    version: int = Field(ge=0, le=2**31 - 1, description="the version of the state the action was chosen on")
+    # Read by the rules' own parser (its refusals name the problem); documented
+    # with the exact shapes it takes.
+    action: Annotated[dict[str, Any], WithJsonSchema(ACTION)] = Field(
+        examples=[{"type": "place", "mage": "animist", "minion": "beast"}])
+    version: whole(0, 2**31 - 1) = Field(  # type: ignore[valid-type]
+        description="the version of the state the action was chosen on")
     id: str | None = Field(None, min_length=1, max_length=64, pattern=ids.CLIENT_ID,
                            description="chosen by the client: a resend with the same id applies nothing twice")
 

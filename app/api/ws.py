@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 from starlette.routing import WebSocketRoute
 
 from app.config import Settings
-from app.db.outage import database_unavailable
+from app.db.outage import database_unavailable, outage
 from app.matches import Caller, Door
 from app.matches.errors import ServiceError
 from app.matches.ids import is_client_id, is_match_id
@@ -69,7 +69,7 @@ class MatchSocket:
                 except Exception as exc:  # presence is noted again at the next heartbeat
                     if not database_unavailable(exc):
                         raise
-                    log.warning("database out of reach noting a seat present: %r", exc)
+                    outage.failed("a websocket noting a seat present", exc)
             settings = self.settings
             window, used = time.monotonic(), 0
             while True:
@@ -112,7 +112,8 @@ class MatchSocket:
             await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": 1001, "reason": "server shutting down"})
             return None
-        query = parse_qs(scope["query_string"].decode("latin-1"))
+        # keep_blank_values: "?token=" is an empty token (refused, 1008), not a watcher.
+        query = parse_qs(scope["query_string"].decode("latin-1"), keep_blank_values=True)
         token = query.get("token", [None])[0]
         since: int | None = None
         refusal = None
@@ -133,7 +134,7 @@ class MatchSocket:
         except Exception as exc:
             if not database_unavailable(exc):
                 raise
-            log.warning("database out of reach for a websocket: %r", exc)
+            outage.failed("a websocket opening", exc)
             await send({"type": "websocket.accept"})
             # 1013 (try again later): the client reconnects after a pause.
             await send({"type": "websocket.close", "code": 1013, "reason": "unavailable: retry shortly"})
@@ -154,6 +155,8 @@ class MatchSocket:
             message = json.loads(text) if text is not None else None
         except ValueError:
             message = None
+        except RecursionError:  # deeper than the parser's stack: refused like any bad JSON
+            return await self._error(hub, sub, None, "bad_request", "the JSON is nested too deeply")
         if not isinstance(message, dict):
             return await self._error(hub, sub, None, "bad_request",
                                      "a message is a JSON object, sent as text")
@@ -168,6 +171,8 @@ class MatchSocket:
             pass
         elif kind == "action":
             action, version = message.get("action"), message.get("version")
+            if isinstance(version, float) and version.is_integer():
+                version = int(version)  # 3.0 is the integer 3, as the REST schema says
             if not isinstance(action, dict) or not isinstance(version, int) or isinstance(version, bool):
                 return await self._error(hub, sub, ref, "bad_request",
                                          'an action message is {"type": "action", "action": {...}, '
@@ -182,7 +187,7 @@ class MatchSocket:
                                          exc.extra.get("version"))
             except Exception as exc:  # REST would answer 503 or 500: say so, live on
                 if database_unavailable(exc):
-                    log.warning("database out of reach for an action over a websocket: %r", exc)
+                    outage.failed("an action over a websocket", exc)
                     return await self._error(hub, sub, ref, "unavailable", UNAVAILABLE)
                 log.exception("action over a websocket failed")
                 return await self._error(hub, sub, ref, "internal_error",

@@ -24,6 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from app.config import Settings
+from app.db.outage import database_unavailable, outage
 from app.matches import Caller, Door, MatchService
 from app.matches.errors import MatchIsOver, NotFound, NotYourTurn, StaleVersion
 from app.matches.record import Record
@@ -89,8 +90,11 @@ class BotRunner:
                     continue  # someone else moved on first (another process, a flag): look again
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("the bot of match %s failed", match_id)
+        except Exception as exc:
+            if database_unavailable(exc):
+                outage.failed("a bot", exc)  # the next resume finds the turn again
+            else:
+                log.exception("the bot of match %s failed", match_id)
         finally:
             self._turns.pop(match_id, None)
 
@@ -126,8 +130,11 @@ class BotRunner:
     async def _resume_logged(self) -> None:
         try:
             await self.resume()
-        except Exception:
-            log.exception("looking for pending bot turns failed; trying again in %s s", self.resume_every)
+        except Exception as exc:
+            if database_unavailable(exc):
+                outage.failed("the bot runner", exc)
+            else:
+                log.exception("looking for pending bot turns failed; trying again in %s s", self.resume_every)
 
     async def _resume_forever(self) -> None:
         while True:

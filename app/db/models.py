@@ -146,6 +146,17 @@ class DrawOffer(Base):
     outcome: Mapped[str] = mapped_column(String(16))
 
 
+class RateCounter(Base):
+    """Writes counted for one limited key in one fixed window, by every process
+    together (app/matches/limits.py, SharedWindow)."""
+
+    __tablename__ = "rate_counters"
+
+    key: Mapped[str] = mapped_column(String(80), primary_key=True)  # "seat:<hash>" or "addr:<address>"
+    window_start: Mapped[int] = mapped_column(BigInteger, primary_key=True)  # seconds since the epoch
+    hits: Mapped[int] = mapped_column(Integer)
+
+
 # The Core tables, for statements that want no ORM objects (the hot path).
 matches = cast(Table, Match.__table__)
 seats = cast(Table, Seat.__table__)

@@ -12,8 +12,10 @@ logged with its stack.
 from __future__ import annotations
 
 import errno
+import logging
 import socket
 import sqlite3
+import time
 
 import asyncpg
 import sqlalchemy.exc
@@ -75,3 +77,46 @@ def _out_of_reach(exc: BaseException) -> bool:
     if isinstance(exc, sqlite3.OperationalError):
         return any(text in str(exc) for text in _SQLITE_BUSY)
     return False
+
+
+class OutageLog:
+    """What the log says while the database is out of reach (issue 12, defect 8):
+    one warning when the outage starts, one line when it ends, and between them
+    only a count. Every part that meets the outage (requests, sockets, the
+    sweeper, the bot runner, the realtime bus) reports here instead of logging
+    each failure, so a process no longer writes a warning every 0.1 s and a
+    traceback every second. One per process, like a logger: the fact it tracks
+    (this process cannot reach its database) is the process's own."""
+
+    def __init__(self, logger: logging.Logger | None = None) -> None:
+        self.log = logger or logging.getLogger("magery.database")
+        self.since: float | None = None  # when the outage began (monotonic), None while reachable
+        self.failures = 0  # failures reported during the current (or the last) outage
+        self.outages = 0  # outages begun since the process started
+
+    @property
+    def out(self) -> bool:
+        return self.since is not None
+
+    def failed(self, where: str, exc: BaseException) -> None:
+        """A call that could not reach the database: the first of an outage is logged."""
+        if self.since is None:
+            self.since = time.monotonic()
+            self.failures = 1
+            self.outages += 1
+            self.log.warning("database out of reach (first seen by %s: %r); quiet until it is back", where, exc)
+        else:
+            self.failures += 1
+
+    def reached(self) -> None:
+        """A call through the engine reached the database: an outage, if one was on,
+        is over. The sweeper, which asks every second, says so; the realtime bus,
+        whose own connections may work while the pool has none free, does not."""
+        if self.since is not None:
+            lasted = time.monotonic() - self.since
+            self.since = None
+            self.log.warning("database reachable again after %.1f s; %d calls failed meanwhile",
+                             lasted, self.failures)
+
+
+outage = OutageLog()

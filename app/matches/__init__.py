@@ -5,7 +5,7 @@
 
 from .door import Caller, Door
 from .errors import ServiceError
-from .limits import SlidingWindow
+from .limits import SharedWindow, SlidingWindow, make_limiter
 from .lobby import Seated
 from .mover import Acted
 from .publisher import Fanout, NullPublisher, Publisher, RecordingPublisher
@@ -13,4 +13,5 @@ from .seats import hash_token
 from .service import MatchService
 
 __all__ = ["Acted", "Caller", "Door", "Fanout", "MatchService", "NullPublisher", "Publisher",
-           "RecordingPublisher", "Seated", "ServiceError", "SlidingWindow", "hash_token"]
+           "RecordingPublisher", "Seated", "ServiceError", "SharedWindow", "SlidingWindow", "hash_token",
+           "make_limiter"]

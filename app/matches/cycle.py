@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
-from app.rules import conclude
+from app.rules import MatchOver, conclude
 
 from . import store
 from .errors import Forbidden, MatchIsOver, NotFound, ServiceError
@@ -49,7 +49,9 @@ class Cycle:
         self.clock: Callable[[], float] = time.time
         self.cache = Cache(settings.state_cache_size)
         self.locks = Locks()
-        self.presence_ttl_ms = round(settings.ws_dead_after_seconds * 2000)
+        # How long a seat counts as here after its last word (record.seat_here): as
+        # long as a silent socket is given before it is closed as dead.
+        self.presence_ttl_ms = round(settings.ws_dead_after_seconds * 1000)
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -136,7 +138,7 @@ class Cycle:
 
     @staticmethod
     def guard_running(rec: Record) -> None:
-        if rec.status == "finished":
+        if rec.status == "finished" or rec.state.over:
             raise MatchIsOver()
         if rec.status == "waiting":
             raise Forbidden("the match waits for an opponent to join")
@@ -163,7 +165,10 @@ class Cycle:
         """A service event that ends the match, applied with the engine's `conclude`."""
         end = ending(action["type"], player, action)
         assert end is not None
-        rec.state = conclude(rec.state, *end)
+        try:
+            rec.state = conclude(rec.state, *end)
+        except MatchOver:  # every verb answers a finished match the same way: 409
+            raise MatchIsOver() from None
         self.finish(rec, now)
         if abandoned is not None and rec.result is not None:
             rec.result = {**rec.result, "abandoned": abandoned}

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import Unauthorized
-from .limits import SlidingWindow
+from .limits import Limiter
 from .lobby import Seated
 from .mover import Acted
 from .seats import hash_token
@@ -37,25 +37,25 @@ class Caller:
 
 
 class Door:
-    def __init__(self, service: MatchService, limiter: SlidingWindow) -> None:
+    def __init__(self, service: MatchService, limiter: Limiter) -> None:
         self.service = service
         self.limiter = limiter
 
     # ---- the steps every entry shares -------------------------------------------
 
-    def count_write(self, caller: Caller) -> None:
+    async def count_write(self, caller: Caller) -> None:
         """One write against the caller's address and token (RateLimited when over)."""
         if caller.bot is not None:
             return  # the server's own runner: paced by its think time, not by a limit
         keys = [f"addr:{caller.address or '-'}"]
         if caller.token is not None:
             keys.append(f"seat:{hash_token(caller.token)[:24]}")
-        self.limiter.hit(*keys)
+        await self.limiter.hit(*keys)
 
     async def enter(self, match_id: str, caller: Caller, write: bool = True) -> str:
         """The colour whose seat the caller proves, counted and noted present."""
         if write:
-            self.count_write(caller)
+            await self.count_write(caller)
         seats = self.service.seats
         if caller.bot is not None:
             rec = await self.service.cycle.get(match_id)
@@ -71,11 +71,11 @@ class Door:
 
     async def create(self, caller: Caller, options: dict[str, Any], seat: str = "random",
                      opponent: str = "human", name: str = "anonymous") -> Seated:
-        self.count_write(caller)
+        await self.count_write(caller)
         return await self.service.lobby.create(options, seat=seat, opponent=opponent, name=name)
 
     async def join(self, match_id: str, caller: Caller, name: str = "anonymous") -> Seated:
-        self.count_write(caller)
+        await self.count_write(caller)
         return await self.service.lobby.join(match_id, name)
 
     async def play(self, match_id: str, caller: Caller, action: Any, version: int,

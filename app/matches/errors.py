@@ -5,11 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 
+def printable(text: str) -> str:
+    """`text` with what UTF-8 cannot encode (a lone surrogate a client sent in
+    JSON, `"\\ud800"`) written as its escape: an answer quoting it still encodes."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class ServiceError(Exception):
     status = 400
     code = "bad_request"
 
     def __init__(self, detail: str, **extra: Any) -> None:
+        detail = printable(detail)  # it may quote what a client sent
         super().__init__(detail)
         self.detail = detail
         self.extra = extra
@@ -47,6 +58,13 @@ class StaleVersion(ServiceError):
 
 class SeatTaken(ServiceError):
     status, code = 409, "seat_taken"
+
+
+class IdTaken(ServiceError):
+    """A client's action id names another action of this match: not malformed
+    (the schema admits it) but in conflict with what the match holds."""
+
+    status, code = 409, "id_taken"
 
 
 class MatchIsOver(ServiceError):

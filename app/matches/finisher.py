@@ -71,8 +71,7 @@ class Finisher:
             if limit is None:
                 raise Forbidden("this match has no abandonment claims; its clock decides")
             gone_ms = now - absent.last_seen_ms
-            here = absent.connected and gone_ms <= cycle.presence_ttl_ms
-            if here or gone_ms <= limit * 1000:
+            if absent.here(now, cycle.presence_ttl_ms) or gone_ms <= limit * 1000:
                 raise Forbidden(
                     f"{other(colour)} was seen {gone_ms // 1000} s ago; a claim needs {limit:g} s away")
             cycle.end(rec, colour, {"type": "claim", "result": result}, now, abandoned=other(colour))

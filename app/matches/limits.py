@@ -1,16 +1,49 @@
-"""Rate limits on writes: a sliding window per seat token and per client address."""
+"""Rate limits on writes, per seat token and per client address.
+
+Two ways to count, one interface (`await limiter.hit(*keys)`, which raises
+RateLimited and lets nothing through once a key is over its budget):
+
+- `SlidingWindow`: in this process's memory, exact, a sliding window. The one
+  used on SQLite, where one process serves everything.
+- `SharedWindow`: on PostgreSQL, where several processes share the budget
+  (issue 12, defect 6: two processes let through twice the budget). Fixed
+  windows counted in the `rate_counters` table. To keep the hot path free of a
+  database round trip, a key well under its budget is counted locally and
+  its count is added to the table in one batched UPSERT about every
+  `sync_seconds`; once a key's known count (the table's total as last read,
+  plus what this process has not yet added) reaches `SYNC_FROM` of the budget,
+  each of its writes is counted in the table at once and judged by the total
+  that comes back. So the budget holds across processes exactly once a client
+  nears it; below that, N processes may each let through up to `SYNC_FROM` of
+  the budget before they hear of each other (docs/api.md, "Limits").
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import math
 import time
 from collections import deque
+from typing import Protocol
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.db.outage import database_unavailable, outage
 
 from .errors import RateLimited
 
+log = logging.getLogger(__name__)
+
+
+class Limiter(Protocol):
+    async def hit(self, *keys: str) -> None:
+        """Count one write for every key, or raise RateLimited."""
+
 
 class SlidingWindow:
-    """At most `limit` hits per key in any `window` seconds."""
+    """At most `limit` hits per key in any `window` seconds, in this process."""
 
     def __init__(self, limit: int, window: float) -> None:
         self.limit = limit
@@ -18,7 +51,10 @@ class SlidingWindow:
         self._hits: dict[str, deque[float]] = {}
         self._next_sweep = 0.0
 
-    def hit(self, *keys: str) -> None:
+    async def hit(self, *keys: str) -> None:
+        self.count(*keys)
+
+    def count(self, *keys: str) -> None:
         """Count one write for every key, or raise RateLimited (counting nothing)."""
         now = time.monotonic()
         if now >= self._next_sweep:
@@ -38,3 +74,98 @@ class SlidingWindow:
         self._next_sweep = now + self.window
         for key in [k for k, hits in self._hits.items() if not hits or hits[-1] <= now - self.window]:
             del self._hits[key]
+
+
+SYNC_FROM = 0.25  # of the budget: from here on, every write of a key is counted in the table at once
+KEY_LENGTH = 80  # rate_counters.key
+
+# Add each key's count to its row of the window and read the totals back, in one
+# statement. Keys come sorted, so concurrent UPSERTs lock rows in one order.
+_ADD = """
+INSERT INTO rate_counters (key, window_start, hits)
+SELECT k, $1, n FROM unnest($2::text[], $3::int[]) AS t(k, n)
+ON CONFLICT (key, window_start) DO UPDATE SET hits = rate_counters.hits + EXCLUDED.hits
+RETURNING key, hits
+"""
+_FORGET = "DELETE FROM rate_counters WHERE window_start < $1"
+
+
+class SharedWindow:
+    """At most about `limit` hits per key in each fixed `window`, across every
+    process on one PostgreSQL database (see the module's docstring)."""
+
+    def __init__(self, engine: AsyncEngine, limit: int, window: float, sync_seconds: float = 1.0) -> None:
+        self.engine, self.limit, self.window, self.sync_seconds = engine, limit, window, sync_seconds
+        self._start = 0  # the current window's start, whole seconds since the epoch
+        self._total: dict[str, int] = {}  # the table's count for the key, as last read
+        self._pending: dict[str, int] = {}  # counted here, not yet added to the table
+        self._flushing: asyncio.Task[None] | None = None
+        self._last_flush = time.monotonic()
+        self._next_forget = 0.0
+
+    async def hit(self, *keys: str) -> None:
+        now = time.time()
+        start = int(now // self.window * self.window)
+        if start != self._start:  # a new window: every count starts again
+            self._start, self._total, self._pending = start, {}, {}
+        keys = tuple(key[:KEY_LENGTH] for key in keys)
+        retry = max(1, math.ceil(start + self.window - now))
+        known = [self._total.get(k, 0) + self._pending.get(k, 0) for k in keys]
+        if any(n >= self.limit for n in known):
+            raise RateLimited(retry)
+        if any(n + 1 > self.limit * SYNC_FROM for n in known):
+            # Near the budget: count it in the table now, and judge by the total.
+            add = {k: self._pending.pop(k, 0) + 1 for k in keys}
+            totals = await self._add(start, add)
+            if any(totals.get(k, 0) > self.limit for k in keys):
+                raise RateLimited(retry)
+            return
+        for key in keys:
+            self._pending[key] = self._pending.get(key, 0) + 1
+        if self._flushing is None and time.monotonic() - self._last_flush >= self.sync_seconds:
+            self._flushing = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _add(self, start: int, add: dict[str, int]) -> dict[str, int]:
+        keys = sorted(add)
+        async with self.engine.connect() as conn:
+            raw = (await conn.get_raw_connection()).driver_connection
+            assert raw is not None
+            rows = await raw.fetch(_ADD, start, keys, [add[k] for k in keys])
+            if time.monotonic() >= self._next_forget:  # rows of windows long past
+                self._next_forget = time.monotonic() + 10 * self.window
+                await raw.execute(_FORGET, start - 2 * math.ceil(self.window))
+        totals = {row["key"]: int(row["hits"]) for row in rows}
+        if start == self._start:
+            self._total.update(totals)
+        return totals
+
+    async def _flush(self) -> None:
+        """Add what was counted here to the table, and learn the totals."""
+        start, pending = self._start, self._pending
+        self._pending = {}
+        try:
+            if pending:
+                await self._add(start, pending)
+        except Exception as exc:
+            if start == self._start:  # counted again with the next flush
+                for key, n in pending.items():
+                    self._pending[key] = self._pending.get(key, 0) + n
+            if database_unavailable(exc):
+                outage.failed("the shared rate limit", exc)
+            else:  # a task nobody awaits: say it here, or nobody would
+                log.exception("adding write counts to rate_counters failed")
+        finally:
+            self._last_flush = time.monotonic()
+            self._flushing = None
+
+    async def close(self) -> None:
+        if self._flushing is not None:
+            with contextlib.suppress(Exception):
+                await self._flushing
+
+
+def make_limiter(engine: AsyncEngine, limit: int, window: float) -> Limiter:
+    """Shared through the database on PostgreSQL, in this process on SQLite."""
+    if engine.dialect.name == "postgresql":
+        return SharedWindow(engine, limit, window)
+    return SlidingWindow(limit, window)

@@ -22,7 +22,7 @@ from app.rules import (
 
 from . import store
 from .cycle import Cycle
-from .errors import BadRequest, Illegal, MatchIsOver, NotYourTurn, StaleVersion
+from .errors import BadRequest, IdTaken, Illegal, MatchIsOver, NotYourTurn, StaleVersion
 from .reads import Reads
 from .record import COLOURS, Record, other
 
@@ -112,7 +112,7 @@ class Mover:
         if client_id:
             first = await store.entry_by_client_id(engine, rec.id, client_id)
             if first is not None and (first.player != colour or first.action != wanted):
-                raise BadRequest(f"the action id {client_id!r} is used by another action of this match")
+                raise IdTaken(f"the action id {client_id!r} is used by another action of this match")
         if first is None and 0 <= version < rec.version:
             at = await store.entry_after(engine, rec.id, version, skip=TALK)
             if at is not None and not at.automatic and at.player == colour and at.action == wanted:

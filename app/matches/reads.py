@@ -85,10 +85,13 @@ class Reads:
         out = []
         for row in rows:
             cached = hit.get(row.id)
-            state = cached.state if cached is not None else State.from_json(loaded[row.id])
-            rec = record_from_rows(row, seat_rows[row.id], state)
             if cached is not None:
+                rec = record_from_rows(row, seat_rows[row.id], cached.state)
                 rec.view_of, rec.view = cached.view_of, cached.view
+            elif loaded.get(row.id, (None, None))[0] == row.version:
+                rec = record_from_rows(row, seat_rows[row.id], State.from_json(loaded[row.id][1]))
+            else:  # it moved on between the two reads: never pair a row with another version's state
+                rec = await cycle.get(row.id, fresh=True)
             cycle.cache.put(rec)
             if rec.due(now):
                 rec, _ = await cycle.mutate(rec.id, nothing)

@@ -28,6 +28,15 @@ def stamp(ms: int) -> str:
     return moment(ms).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
 
 
+def seat_here(bot: str | None, connected: bool, last_seen_ms: int, now_ms: int, ttl_ms: int) -> bool:
+    """The one rule of presence, for REST and the sockets of every process alike
+    (issue 12, defect 7): a bot is always here; a player is while a socket of
+    theirs is open (`connected`) and a process holding it has said so within
+    `ttl_ms` (`last_seen`, refreshed at every heartbeat). A process that dies
+    stops refreshing: its seats count as gone `ttl_ms` after its last word."""
+    return bot is not None or (connected and now_ms - last_seen_ms <= ttl_ms)
+
+
 @dataclass(slots=True)
 class SeatInfo:
     name: str
@@ -36,6 +45,9 @@ class SeatInfo:
     connected: bool
     last_seen_ms: int
     joined_ms: int
+
+    def here(self, now_ms: int, ttl_ms: int) -> bool:
+        return seat_here(self.bot, self.connected, self.last_seen_ms, now_ms, ttl_ms)
 
 
 @dataclass(slots=True)
@@ -121,8 +133,7 @@ class Record:
             # An empty seat keeps the contract's shape: nobody there, not connected.
             players[colour] = {"name": None, "connected": False, "bot": None} if seat is None else {
                 "name": seat.name,
-                "connected": seat.bot is not None or (
-                    seat.connected and now_ms - seat.last_seen_ms <= presence_ttl_ms),
+                "connected": seat.here(now_ms, presence_ttl_ms),
                 "bot": seat.bot,
             }
         out = {"id": self.id, "version": self.version, "status": self.status}
@@ -171,11 +182,18 @@ def clock_from_row(options: dict[str, Any], row: Any) -> Clock | None:
     return clock
 
 
-def seat_from_row(row: Any) -> SeatInfo:
-    return SeatInfo(row.name, row.token_hash, row.bot, row.connected, ms_of(row.last_seen), ms_of(row.joined_at))
+def seat_from_row(row: Any, prefix: str = "") -> SeatInfo:
+    """A seat from a row of the seats table (its columns named `prefix` + name)."""
+    def col(name: str) -> Any:
+        return getattr(row, prefix + name)
+
+    return SeatInfo(col("name"), col("token_hash"), col("bot"), col("connected"), ms_of(col("last_seen")),
+                    ms_of(col("joined_at")))
 
 
 def record_from_rows(row: Any, seat_rows: Any, state: State) -> Record:
+    """A record from a matches row and its seats' rows (columns named `seat_*`, as
+    the store's one-statement reads name them)."""
     return Record(
         id=row.id, status=row.status, options=row.options, seed=row.seed,
         seed_commitment=row.seed_commitment, custom=row.custom, chaos=row.chaos, state=state,
@@ -183,5 +201,5 @@ def record_from_rows(row: Any, seat_rows: Any, state: State) -> Record:
         draw_offer=row.draw_offer, result=row.result, created_ms=ms_of(row.created_at),
         updated_ms=ms_of(row.updated_at),
         finished_ms=ms_of(row.finished_at) if row.finished_at is not None else None,
-        seats={s.colour: seat_from_row(s) for s in seat_rows},
+        seats={s.seat_colour: seat_from_row(s, "seat_") for s in seat_rows},
     )

@@ -9,6 +9,7 @@ from typing import Any
 from . import store
 from .cycle import Cycle
 from .errors import Unauthorized
+from .record import ms_of, seat_here
 
 
 def hash_token(token: str) -> str:
@@ -51,6 +52,17 @@ class Seats:
         rec = cycle.cache.get(match_id)
         if rec is not None and colour in rec.seats:
             rec.seats[colour].last_seen_ms = now
+
+    async def here(self, match_ids: list[str]) -> dict[str, dict[str, bool]]:
+        """Which seats of these matches are here now, by the rule REST shows
+        (record.seat_here), read from the database in one statement."""
+        cycle = self.cycle
+        now = cycle.now_ms()
+        found: dict[str, dict[str, bool]] = {}
+        for row in await store.presence(cycle.engine, match_ids):
+            found.setdefault(row.match_id, {})[row.colour] = seat_here(
+                row.bot, row.connected, ms_of(row.last_seen), now, cycle.presence_ttl_ms)
+        return found
 
     async def set_connected(self, match_id: str, colour: str, connected: bool) -> dict[str, Any]:
         """The realtime layer says a seat's socket came or went; answers the public

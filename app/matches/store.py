@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import and_, case, func, null, or_, select, type_coerce
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -27,28 +27,45 @@ class ClientIdTaken(Exception):
     """The client's action id is in this match's log already."""
 
 
+# The seat columns of a load, named apart from the match's own.
+_SEAT_COLUMNS = [c.label(f"seat_{c.name}") for c in seats.c if c.name != "match_id"]
+
+
 async def load(
     engine: AsyncEngine, match_id: str, cached: Record | None, with_seats: bool = True,
 ) -> Record | None:
     """The stored match, reusing `cached`'s engine state (and seats, unless
-    `with_seats`) when it is of the same version."""
+    `with_seats`) when it is of the same version.
+
+    One statement, so one snapshot: the row, its state and its seats are read
+    together. Read in several statements under READ COMMITTED, a change
+    committed between two of them would tear the record (a status still
+    "active" beside a state already over: issue 12, defect 3)."""
+    known = cached.version if cached is not None else -1
+    # The state only when the cache does not hold this version of it already.
+    state = type_coerce(case((matches.c.version == known, null()), else_=matches.c.state),
+                        matches.c.state.type).label("state")
+    query = select(*_ROW_COLUMNS, state).where(matches.c.id == match_id)
+    if with_seats or cached is None or len(cached.seats) < 2:
+        query = query.add_columns(*_SEAT_COLUMNS).select_from(
+            matches.outerjoin(seats, seats.c.match_id == matches.c.id))
+        seat_rows = True
+    else:
+        seat_rows = False
     async with engine.connect() as conn:
-        row = (await conn.execute(select(*_ROW_COLUMNS).where(matches.c.id == match_id))).first()
-        if row is None:
-            return None
-        if cached is not None and cached.version == row.version:
-            state = cached.state
-        else:
-            data = (await conn.execute(select(matches.c.state).where(matches.c.id == match_id))).scalar_one()
-            state = State.from_json(data)
-        if with_seats or cached is None or len(cached.seats) < 2:
-            seat_rows = (await conn.execute(select(seats).where(seats.c.match_id == match_id))).all()
-        else:
-            seat_rows = []
-    rec = record_from_rows(row, seat_rows, state)
+        rows = (await conn.execute(query)).all()
+    if not rows:
+        return None
+    row = rows[0]
+    if row.state is None:
+        assert cached is not None and cached.version == row.version
+        engine_state = cached.state
+    else:
+        engine_state = State.from_json(row.state)
+    rec = record_from_rows(row, [r for r in rows if seat_rows and r.seat_colour is not None], engine_state)
     if not seat_rows and cached is not None:
         rec.seats = dict(cached.seats)
-    if cached is not None and cached.state is state:
+    if cached is not None and cached.state is engine_state:
         rec.view_of, rec.view = cached.view_of, cached.view
     return rec
 
@@ -166,6 +183,16 @@ async def touch(engine: AsyncEngine, match_id: str, colour: str, now_ms: int, co
             seats.update().where(seats.c.match_id == match_id, seats.c.colour == colour).values(**values))
 
 
+async def presence(engine: AsyncEngine, match_ids: list[str]) -> list[Any]:
+    """The presence columns of these matches' seats."""
+    if not match_ids:
+        return []
+    async with engine.connect() as conn:
+        return list((await conn.execute(
+            select(seats.c.match_id, seats.c.colour, seats.c.bot, seats.c.connected, seats.c.last_seen)
+            .where(seats.c.match_id.in_(match_ids)))).all())
+
+
 async def entry_by_client_id(engine: AsyncEngine, match_id: str, client_id: str) -> Any:
     async with engine.connect() as conn:
         return (await conn.execute(
@@ -241,7 +268,9 @@ async def page(
     engine: AsyncEngine, *, status: str | None, variant: str | None, player: str | None,
     limit: int, after: tuple[Any, str] | None,
 ) -> tuple[list[Any], dict[str, list[Any]]]:
-    """Matches newest first (keyset on created_at, id) and their seats."""
+    """Matches newest first (keyset on created_at, id) and their seats, read in
+    one statement (one snapshot: a seat taken meanwhile never sits beside a row
+    from before it)."""
     q = select(*_ROW_COLUMNS)
     if status:
         q = q.where(matches.c.status == status)
@@ -253,22 +282,32 @@ async def page(
     if after is not None:
         at, last_id = after
         q = q.where(or_(matches.c.created_at < at, and_(matches.c.created_at == at, matches.c.id < last_id)))
-    q = q.order_by(matches.c.created_at.desc(), matches.c.id.desc()).limit(limit)
+    chosen = q.order_by(matches.c.created_at.desc(), matches.c.id.desc()).limit(limit).subquery()
+    joined = (
+        select(chosen, *_SEAT_COLUMNS)
+        .select_from(chosen.outerjoin(seats, seats.c.match_id == chosen.c.id))
+        .order_by(chosen.c.created_at.desc(), chosen.c.id.desc())
+    )
     async with engine.connect() as conn:
-        rows = list((await conn.execute(q)).all())
-        by_match: dict[str, list[Any]] = {r.id: [] for r in rows}
-        if rows:
-            for s in (await conn.execute(select(seats).where(seats.c.match_id.in_(list(by_match))))).all():
-                by_match[s.match_id].append(s)
+        found = (await conn.execute(joined)).all()
+    rows: list[Any] = []
+    by_match: dict[str, list[Any]] = {}
+    for r in found:
+        if r.id not in by_match:
+            rows.append(r)
+            by_match[r.id] = []
+        if r.seat_colour is not None:
+            by_match[r.id].append(r)
     return rows, by_match
 
 
-async def states(engine: AsyncEngine, ids: list[str]) -> dict[str, Any]:
+async def states(engine: AsyncEngine, ids: list[str]) -> dict[str, tuple[int, Any]]:
+    """{id: (version, state)}: a caller pairs a state only with a row of its version."""
     if not ids:
         return {}
     async with engine.connect() as conn:
-        return dict((await conn.execute(
-            select(matches.c.id, matches.c.state).where(matches.c.id.in_(ids)))).all())
+        return {r.id: (r.version, r.state) for r in (await conn.execute(
+            select(matches.c.id, matches.c.version, matches.c.state).where(matches.c.id.in_(ids)))).all()}
 
 
 async def replay_match(engine: AsyncEngine, match_id: str) -> tuple[State, State] | None:

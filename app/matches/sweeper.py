@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from app.db.outage import database_unavailable, outage
+
 from .finisher import Finisher
 
 log = logging.getLogger(__name__)
@@ -16,8 +18,12 @@ async def sweep_forever(finisher: Finisher, period: float) -> None:
     while True:
         try:
             await finisher.sweep()
+            outage.reached()  # it asked the database: the outage, if any, is over
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("the sweeper failed; trying again in %s s", period)
+        except Exception as exc:
+            if database_unavailable(exc):
+                outage.failed("the sweeper", exc)  # counted, not a traceback a second
+            else:
+                log.exception("the sweeper failed; trying again in %s s", period)
         await asyncio.sleep(period)

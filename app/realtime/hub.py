@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from app.db.outage import database_unavailable, outage
 from app.rules import COLOURS
 
 from .bus import Announcement, Bus, MemoryBus, Message, Presence
@@ -51,6 +52,10 @@ class MatchSource(Protocol):
 
     async def touch(self, seats: list[tuple[str, str]]) -> None:
         """These seats (match id, colour) are still here."""
+
+    async def seats_here(self, match_ids: list[str]) -> dict[str, dict[str, bool]]:
+        """Which seats of these matches are here, by the rule REST shows:
+        {match id: {colour: bool}} (a match or seat left out is not here)."""
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -236,6 +241,21 @@ class Room:
 
     # -- presence ---------------------------------------------------------------
 
+    def set_remote(self, origin: str, white: int, black: int, spectators: int) -> bool:
+        """What another process holds now; answers whether it changed."""
+        counts = (white, black, spectators)
+        if room_counts := self.remote.get(origin):
+            if room_counts == counts:
+                return False
+        elif not any(counts):
+            return False
+        if any(counts):
+            self.remote[origin] = counts
+        else:
+            self.remote.pop(origin, None)
+            self.remote_heard.pop(origin, None)
+        return True
+
     def seat_elsewhere(self, colour: str) -> bool:
         """Another process holds a socket of this seat."""
         index = COLOURS.index(colour)
@@ -319,7 +339,9 @@ class Room:
             self.hub.bus.send(Presence(self.hub.origin, self.match_id, *mine, hello=self.hello))
             self.announced, self.hello = mine, False
         counts = self.counts()
-        if counts != self.shown and self.subscribers:
+        # Not before the match's players are known here: a presence event names
+        # them, and a socket's snapshot carries the presence of its moment anyway.
+        if counts != self.shown and self.subscribers and self.state is not None:
             self.shown = counts
             event = frame({"type": "presence", "players": self.players_view(counts),
                            "spectators": counts[2], "version": self.latest})
@@ -358,9 +380,12 @@ class Room:
                 if not updates:
                     break
                 self.broadcast(updates)
-        except Exception:
+        except Exception as exc:
             self.state = None  # behind, and unsure by how much
-            log.exception("realtime: catching up match %s failed", self.match_id)
+            if database_unavailable(exc):
+                outage.failed("realtime catch-up", exc)
+            else:
+                log.exception("realtime: catching up match %s failed", self.match_id)
         finally:
             self.filling = None
 
@@ -504,21 +529,56 @@ class Hub:
     # -- heartbeat -------------------------------------------------------------
 
     def _refresh_presence(self, now: float) -> None:
-        """Say again what this process holds, and forget what another process has
-        not said for three rounds: a process that died said no goodbye, and its
-        spectators and seats would otherwise count for ever."""
+        """Say again what this process holds, and forget the spectators of another
+        process that has not said so for three rounds: a process that died said
+        no goodbye, and they would otherwise count for ever. Its seats are the
+        database's to judge (`_judge_silent_seats`); only when nothing has been
+        heard for far longer (the database away too) are they forgotten as well."""
+        forget_after = max(3 * self.ping_seconds, 2 * self.dead_after)
         for room in self.rooms.values():
             if not room.subscribers:
                 continue
             local = room.local
             self.bus.send(Presence(self.origin, room.match_id, local["white"], local["black"],
                                    local["spectators"]))
-            gone = [origin for origin, heard in room.remote_heard.items()
-                    if now - heard > 3 * self.ping_seconds]
-            for origin in gone:
-                del room.remote_heard[origin]
-                room.remote.pop(origin, None)
-            if gone:
+            changed = False
+            for origin, heard in list(room.remote_heard.items()):
+                white, black, spectators = room.remote.get(origin, (0, 0, 0))
+                if now - heard > forget_after:
+                    white = black = spectators = 0
+                elif now - heard > 3 * self.ping_seconds:
+                    spectators = 0
+                else:
+                    continue
+                changed = room.set_remote(origin, white, black, spectators) or changed
+            if changed:
+                room.presence_changed(seats=True)
+
+    def _silent(self, room: Room, now: float) -> list[str]:
+        """The other processes that hold a seat of `room` and missed a refresh."""
+        late = 1.5 * self.ping_seconds
+        return [origin for origin, (white, black, _) in room.remote.items()
+                if (white or black) and now - room.remote_heard.get(origin, now) > late]
+
+    async def _judge_silent_seats(self, now: float) -> None:
+        """A seat held only by a process gone silent is here while the database's
+        presence rule says so, the rule GET /matches/{id} shows: sockets and REST
+        tell the same truth about a process that died (issue 12, defect 7)."""
+        asked = [room for room in self.rooms.values() if room.subscribers and self._silent(room, now)]
+        if not asked:
+            return
+        try:
+            here = await self.source.seats_here([room.match_id for room in asked])
+        except Exception:  # the database is away: keep what the bus said until it is back
+            return
+        for room in asked:
+            seated = here.get(room.match_id, {})
+            changed = False
+            for origin in self._silent(room, now):
+                white, black, spectators = room.remote[origin]
+                changed = room.set_remote(origin, white if seated.get("white") else 0,
+                                          black if seated.get("black") else 0, spectators) or changed
+            if changed:
                 room.presence_changed(seats=True)
 
     async def _beat(self) -> None:
@@ -554,3 +614,4 @@ class Hub:
                 touched = now
                 with contextlib.suppress(Exception):
                     await self.source.touch(seats)
+            await self._judge_silent_seats(now)

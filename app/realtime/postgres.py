@@ -18,6 +18,8 @@ from collections.abc import Callable
 
 import asyncpg
 
+from app.db.outage import outage
+
 from .bus import Message, decode
 
 log = logging.getLogger("magery.realtime")
@@ -118,15 +120,15 @@ class PostgresBus:
                     continue
                 except Exception:
                     self._lost.set()
-            log.warning("realtime: LISTEN connection lost; reconnecting")
+            log.info("realtime: LISTEN connection lost; reconnecting")
             if self._listen is not None:
                 self._listen.terminate()
             while True:
                 try:
                     await self._connect_listener()
                     break
-                except Exception as exc:  # the database may be restarting
-                    log.warning("realtime: LISTEN reconnect failed (%s); retry in %.1fs", exc, delay)
+                except Exception as exc:  # the database may be restarting: counted, not logged
+                    outage.failed("realtime LISTEN", exc)
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, 5.0)
             delay = 0.1
@@ -147,6 +149,7 @@ class PostgresBus:
     async def _send_loop(self) -> None:
         loop = asyncio.get_running_loop()
         last = -NOTIFY_INTERVAL
+        backoff = 0.1
         while True:
             await self._wake.wait()
             early = last + NOTIFY_INTERVAL - loop.time()
@@ -156,9 +159,13 @@ class PostgresBus:
             last = loop.time()
             try:
                 await self._flush()
+                backoff = 0.1
             except Exception as exc:
-                log.warning("realtime: NOTIFY failed (%s); reconnecting", exc)
-                await asyncio.sleep(0.1)
+                # Counted by the outage log (one line when it starts, one when it
+                # ends), and tried again less and less often while it lasts.
+                outage.failed("realtime NOTIFY", exc)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, 5.0)
                 with contextlib.suppress(Exception):
                     if self._notify is not None:
                         self._notify.terminate()

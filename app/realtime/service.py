@@ -27,6 +27,9 @@ class ServiceSource:
     async def seat_presence(self, match_id: str, colour: str, connected: bool) -> None:
         await self.service.seats.set_connected(match_id, colour, connected)
 
+    async def seats_here(self, match_ids: list[str]) -> dict[str, dict[str, bool]]:
+        return await self.service.seats.here(match_ids)
+
     async def touch(self, seats: list[tuple[str, str]]) -> None:
         for match_id, colour in set(seats):
             await self.service.seats.touch(match_id, colour)

@@ -113,7 +113,7 @@ async def test_resend_by_client_id_and_by_same_action(api: Api) -> None:
     assert same.status_code == 200 and same.json()["match"]["version"] == v
     # The same id for a different action is refused; a different action on the old version is stale.
     other = await api.post(game, "black", SETUP, version=v, id="w-setup-1")
-    assert other.status_code == 400, other.text
+    assert other.status_code == 409 and other.json()["error"] == "id_taken", other.text
     stale = await api.post(game, "white", {"type": "setup", "backrow": ROW[::-1]}, version=v - 1)
     assert stale.status_code == 409
     assert stale.json() == {"error": "stale_version", "detail": stale.json()["detail"], "version": v}

@@ -46,6 +46,9 @@ class Log:
     async def touch(self, seats: list[tuple[str, str]]) -> None:
         pass
 
+    async def seats_here(self, match_ids: list[str]) -> dict[str, dict[str, bool]]:
+        return {}  # nobody's heartbeat reaches this "database": a silent process's seats are gone
+
 
 class Socket:
     """Collects what the hub sends; `delay` makes it a slow reader."""

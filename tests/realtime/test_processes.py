@@ -37,11 +37,12 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, database_url: str) -> None:
+    def __init__(self, database_url: str, **settings: str) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "DATABASE_URL": database_url, "RATE_LIMIT_WRITES": "1000000",
-               "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(ROOT)}
+               "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(ROOT),
+               **{name.upper(): value for name, value in settings.items()}}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
              "--port", str(self.port), "--log-level", "warning"],

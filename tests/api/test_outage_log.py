@@ -1,0 +1,99 @@
+"""Issue 12, defect 8: while the database is out of reach, the log says so once
+when the outage starts and once when it ends, and counts in between: no
+warning per request or per retry of the realtime bus, no sweeper traceback a
+second."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from app.db import make_engine
+from app.db.outage import outage
+from app.matches.sweeper import sweep_forever
+from app.realtime.bus import Announcement
+from app.realtime.postgres import PostgresBus
+
+from ..conftest import Api
+
+DEAD = "postgresql+asyncpg://postgres@127.0.0.1:1/nowhere"  # nothing listens on port 1
+
+
+@pytest.fixture
+def quiet_start() -> Iterator[None]:
+    outage.since = None
+    yield
+    outage.since = None
+
+
+def _said(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+async def test_an_outage_is_one_line_in_and_one_line_out(
+        app: Any, api: Api, caplog: pytest.LogCaptureFixture, quiet_start: None) -> None:
+    game = await api.start()
+    cycle = app.state.parts.service.cycle
+    real = cycle.engine
+    caplog.set_level(logging.INFO)
+    cycle.engine = make_engine(DEAD)
+    sweeper = asyncio.create_task(sweep_forever(app.state.parts.service.finisher, 0.02))
+    try:
+        for _ in range(10):
+            assert (await api.client.get(f"{api.base}/{game.id}")).status_code == 503
+            r = await api.client.post(f"{api.base}/{game.id}/resign", headers=game.auth("white"))
+            assert r.status_code == 503
+        await asyncio.sleep(0.3)  # the sweeper fails a dozen times meanwhile
+        said = _said(caplog)
+        assert len(said) == 1, [r.getMessage() for r in said]
+        assert "out of reach" in said[0].getMessage() and not said[0].exc_info
+        assert outage.out and outage.failures >= 25
+    finally:
+        await cycle.engine.dispose()
+        cycle.engine = real
+    await asyncio.sleep(0.2)  # the sweeper reaches the database again
+    sweeper.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await sweeper
+    said = _said(caplog)
+    assert len(said) == 2, [r.getMessage() for r in said]
+    assert "reachable again" in said[1].getMessage() and not any(r.exc_info for r in caplog.records)
+    assert not outage.out
+    assert (await api.client.get(f"{api.base}/{game.id}")).status_code == 200
+
+
+async def test_the_realtime_bus_retries_quietly_and_less_often(
+        postgres_url: str, caplog: pytest.LogCaptureFixture, quiet_start: None) -> None:
+    caplog.set_level(logging.INFO)
+    bus = PostgresBus(postgres_url)
+    await bus.start(lambda m: None, lambda: None)
+    try:
+        attempts = []
+        real_connect = bus._connect_notifier
+
+        async def dead_connect() -> Any:
+            attempts.append(1)
+            raise ConnectionRefusedError(111, "Connection refused")
+
+        bus._connect_notifier = dead_connect  # type: ignore[method-assign]
+        assert bus._notify is not None
+        bus._notify.terminate()
+        bus.send(Announcement("x", "m", 1))
+        await asyncio.sleep(1.5)
+        said = _said(caplog)
+        assert len(said) == 1 and "out of reach" in said[0].getMessage(), [r.getMessage() for r in said]
+        assert len(attempts) <= 5, attempts  # 0.1, 0.2, 0.4, 0.8 s apart: backing off, not every 0.1 s
+        bus._connect_notifier = real_connect  # type: ignore[method-assign]
+        for _ in range(100):
+            if not bus._pending:
+                break
+            await asyncio.sleep(0.1)
+        assert not bus._pending  # what waited went out once the database answered
+        assert len(_said(caplog)) == 1
+    finally:
+        await bus.close()
