@@ -48,8 +48,11 @@ def choose(level: str, state: dict[str, Any], seed: int, think_seconds: float = 
 
 
 def choose_with_info(level: str, state: dict[str, Any], seed: int,
-                     think_seconds: float = DEFAULT_THINK_SECONDS) -> tuple[dict[str, Any], dict[str, Any]]:
-    """`choose`, plus what the search did (depth, nodes) for the arena's figures."""
+                     think_seconds: float = DEFAULT_THINK_SECONDS,
+                     clock: str = "wall") -> tuple[dict[str, Any], dict[str, Any]]:
+    """`choose`, plus what the search did (depth, nodes) for the arena's figures.
+    `clock="cpu"` counts think time in CPU seconds of this process, so arena
+    figures on a shared machine do not depend on its load."""
     if level not in _LEVEL_NAMES:
         raise ValueError(f"unknown bot level {level!r}; one of {', '.join(_LEVEL_NAMES)}")
     rng = random.Random(seed)
@@ -60,7 +63,7 @@ def choose_with_info(level: str, state: dict[str, Any], seed: int,
         return {"type": "setup", "backrow": choose_setup(s, rng)}, {}
     if level == "greedy":
         return action_json(choose_greedy(s, rng)), {}
-    action, info = choose_strong(s, think_seconds)
+    action, info = choose_strong(s, think_seconds, clock)
     return action_json(action), info
 
 

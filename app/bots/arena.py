@@ -29,11 +29,14 @@ MAX_ACTIONS = 3000  # a safety net; the no-progress rule ends matches long befor
 @dataclass
 class Side:
     level: str
+    think: float
+    label: str  # who this is in the tally: the level, with its think time if both levels are one
     moves: int = 0
-    thinking: float = 0.0  # seconds spent choosing
-    longest: float = 0.0
+    thinking: float = 0.0  # wall-clock seconds spent choosing
+    cpu: float = 0.0  # CPU seconds of this process spent choosing
+    longest: float = 0.0  # wall-clock seconds of the longest choice
     nodes: int = 0
-    searched: float = 0.0  # seconds of the choices that searched
+    searched: float = 0.0  # CPU seconds of the choices that searched
     depths: list[int] = field(default_factory=list)
 
 
@@ -50,25 +53,30 @@ class Match:
     log: list[dict[str, Any]] = field(default_factory=list)
 
 
-def play(white: str, black: str, seed: str, variant: str = "standard", think: float = 1.0,
+Player = tuple[str, float, str]  # level, think seconds, label
+
+
+def play(white: Player, black: Player, seed: str, variant: str = "standard",
          no_progress_rounds: int = DEFAULT_NO_PROGRESS_ROUNDS, keep_log: bool = False,
-         max_actions: int = MAX_ACTIONS) -> Match:
-    """One match between two levels, to its end."""
+         max_actions: int = MAX_ACTIONS, clock: str = "wall") -> Match:
+    """One match between two players, to its end."""
     state = new_match(seed=seed, variant=variant, no_progress_rounds=no_progress_rounds)
-    match = Match(seed, variant, Side(white), Side(black))
+    match = Match(seed, variant, Side(*white), Side(*black))
     sides = (match.white, match.black)
     turn = 0
     while state.phase != OVER and match.actions < max_actions:
         side = sides[state.to_move]
-        began = time.perf_counter()
-        action, info = choose_with_info(side.level, state.to_json(), _turn_seed(seed, turn), think)
-        spent = time.perf_counter() - began
+        began, began_cpu = time.perf_counter(), time.process_time()
+        action, info = choose_with_info(side.level, state.to_json(), _turn_seed(seed, turn), side.think,
+                                        clock)
+        spent, spent_cpu = time.perf_counter() - began, time.process_time() - began_cpu
         side.moves += 1
         side.thinking += spent
+        side.cpu += spent_cpu
         side.longest = max(side.longest, spent)
         if info.get("nodes"):
             side.nodes += info["nodes"]
-            side.searched += spent
+            side.searched += spent_cpu
             side.depths.append(info["depth"])
         if keep_log:
             match.log.append({"player": ("white", "black")[state.to_move], "action": action})
@@ -107,56 +115,72 @@ def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float
     return (max(0.0, low), min(1.0, high))
 
 
-def schedule(a: str, b: str, games: int, variant: str, tag: str) -> Iterator[tuple[str, str, str, str]]:
+def schedule(a: Player, b: Player, games: int, variant: str,
+             tag: str) -> Iterator[tuple[Player, Player, str, str]]:
     """(white, black, seed, variant) for each match: pairs swap colours on one deal."""
     for i in range(games):
         seed = f"arena-{tag}-{variant}-{i // 2:05d}-{'0123456789abcdef' * 2}"
         yield (a, b, seed, variant) if i % 2 == 0 else (b, a, seed, variant)
 
 
-def _play_job(job: tuple[str, str, str, str, float, int]) -> Match:
-    white, black, seed, variant, think, rounds = job
-    return play(white, black, seed, variant, think, rounds)
+def _play_job(job: tuple[Player, Player, str, str, int, str]) -> Match:
+    white, black, seed, variant, rounds, clock = job
+    return play(white, black, seed, variant, rounds, clock=clock)
+
+
+def players(a: str, b: str, think: float, think_b: float | None = None) -> tuple[Player, Player]:
+    """Both players with their labels: a level's name, or name@think when a
+    level meets itself."""
+    tb = think if think_b is None else think_b
+    if a == b:
+        if think == tb:
+            return (a, think, f"{a}#1"), (b, tb, f"{b}#2")
+        return (a, think, f"{a}@{think:g}"), (b, tb, f"{b}@{tb:g}")
+    return (a, think, a), (b, tb, b)
 
 
 def run(a: str, b: str, games: int, variant: str = "standard", think: float = 1.0, jobs: int = 1,
-        no_progress_rounds: int = DEFAULT_NO_PROGRESS_ROUNDS, tag: str = "",
-        progress: bool = False) -> dict[str, Any]:
+        no_progress_rounds: int = DEFAULT_NO_PROGRESS_ROUNDS, think_b: float | None = None,
+        tag: str = "", progress: bool = False, clock: str = "wall") -> dict[str, Any]:
     """Play `games` matches of `a` against `b` and tally them from `a`'s side."""
-    tag = tag or f"{a}-{b}-{think:g}"
-    plan = [(w, bl, seed, v, think, no_progress_rounds) for w, bl, seed, v in
-            schedule(a, b, games, variant, tag)]
+    pa, pb = players(a, b, think, think_b)
+    tag = tag or f"{pa[2]}-{pb[2]}-{think:g}"
+    plan = [(w, bl, seed, v, no_progress_rounds, clock) for w, bl, seed, v in
+            schedule(pa, pb, games, variant, tag)]
     began = time.perf_counter()
     matches: list[Match] = []
     if jobs <= 1:
         for job in plan:
             matches.append(_play_job(job))
             if progress:
-                _progress(matches, a, games)
+                _progress(matches, pa[2], games)
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for match in pool.map(_play_job, plan):
                 matches.append(match)
                 if progress:
-                    _progress(matches, a, games)
-    return tally(a, b, matches, variant, think, time.perf_counter() - began, jobs)
+                    _progress(matches, pa[2], games)
+    result = tally(pa, pb, matches, variant, time.perf_counter() - began, jobs)
+    result["clock"] = clock
+    return result
 
 
 def _progress(matches: list[Match], a: str, games: int) -> None:
     m = matches[-1]
-    side = "white" if m.white.level == a else "black"
+    side = "white" if m.white.label == a else "black"
     outcome = "draw" if m.winner is None else ("win" if m.winner == side else "loss")
     print(f"  {len(matches)}/{games}: {a} as {side}: {outcome} ({m.reason}, {m.actions} actions)",
           flush=True)
 
 
-def tally(a: str, b: str, matches: list[Match], variant: str, think: float, wall: float,
+def tally(pa: Player, pb: Player, matches: list[Match], variant: str, wall: float,
           jobs: int) -> dict[str, Any]:
+    a, b = pa[2], pb[2]
     wins = draws = losses = 0
     reasons: dict[str, int] = {}
     nodes = searched = 0.0
     for m in matches:
-        side = "white" if m.white.level == a else "black"
+        side = "white" if m.white.label == a else "black"
         if m.winner is None:
             draws += 1
         elif m.winner == side:
@@ -172,7 +196,8 @@ def tally(a: str, b: str, matches: list[Match], variant: str, think: float, wall
     low, high = wilson(wins, decided)
     score_low, score_high = wilson(wins + draws / 2, games)
     return {
-        "a": a, "b": b, "variant": variant, "think_seconds": think, "games": games, "jobs": jobs,
+        "a": a, "b": b, "variant": variant, "think_seconds": pa[1], "think_seconds_b": pb[1],
+        "games": games, "jobs": jobs,
         "wins": wins, "draws": draws, "losses": losses,
         "win_rate_of_decided": wins / decided if decided else None,
         "win_rate_ci95": [low, high],
@@ -189,7 +214,8 @@ def tally(a: str, b: str, matches: list[Match], variant: str, think: float, wall
 def report(result: dict[str, Any]) -> str:
     r = result
     lines = [
-        f"{r['a']} vs {r['b']} · {r['variant']} · think {r['think_seconds']:g} s · {r['games']} games "
+        f"{r['a']} vs {r['b']} · {r['variant']} · think {_think(r)} ({r.get('clock', 'wall')} clock) · "
+        f"{r['games']} games "
         f"({r['jobs']} jobs, {r['wall_seconds']:.0f} s)",
         f"  {r['a']}: {r['wins']} wins, {r['draws']} draws, {r['losses']} losses",
     ]
@@ -205,6 +231,11 @@ def report(result: dict[str, Any]) -> str:
     if r["nodes_per_second"]:
         lines.append(f"  search speed: {r['nodes_per_second']:.0f} nodes/s per core")
     return "\n".join(lines)
+
+
+def _think(r: dict[str, Any]) -> str:
+    ta, tb = r["think_seconds"], r["think_seconds_b"]
+    return f"{ta:g} s" if ta == tb else f"{ta:g} s / {tb:g} s"
 
 
 def write(result: dict[str, Any], path: str) -> None:

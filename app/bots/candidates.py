@@ -6,8 +6,15 @@ fires, R10), so each chamber is offered with one filler type and with the
 types that do matter there: its own type on a move-or-summon chamber (so it
 can be summoned back), the greater and minor types on the Conjurer (it
 summons the very minion). That cuts ~129 placements to ~25 without losing a
-real choice. In the action phase every legal action is kept; `guess` orders
-them so the search meets captures first.
+real choice.
+
+The action phase lists ~170 legal actions on average and up to ~850: the
+Mystic alone moves any minion to any empty square (~400), the Illusionist
+swaps any two (~160). `ranked` scores each action cheaply (captures first,
+by victim; then moves, summons and swaps by the enemy minions they attack
+from their new square, or the attacked minion they take to safety) and keeps
+at most `PER_CHAMBER` of each chamber's powers, so the search spends its time
+on the few that matter.
 """
 
 from __future__ import annotations
@@ -16,9 +23,10 @@ from typing import Any
 
 from app.rules import DECISION, State, legal_actions
 
-from .board import CONJURER, TYPE_OF_MAGE, VALUE
+from .board import CONJURER, LEAPS, SLIDES, TYPE_OF_MAGE, VALUE, reach
 
 Action = tuple[Any, ...]
+PER_CHAMBER = 6
 
 
 def filler(s: State, colour: int) -> int | None:
@@ -49,22 +57,109 @@ def candidates(s: State) -> list[Action]:
     return out
 
 
-def guess(s: State, action: Action) -> float:
-    """A cheap score of an action for ordering: captures by victim value (most
-    valuable victim, least valuable attacker first), then summons."""
-    if action[0] != "remove" or action[2] is None:
-        return 0.0
-    power = action[2]
-    tag = power[0]
-    if tag == "move":
-        victim: int = s.arena[power[2]]
-        if victim:
-            mover: int = s.arena[power[1]]
-            if (victim - 1) >> 3 != (mover - 1) >> 3:
-                return 100.0 + 10.0 * VALUE[(victim - 1) & 7] - VALUE[(mover - 1) & 7]
-        return 1.0
-    if tag == "summon":
-        return 5.0
-    if tag == "dream":
-        return 2.0
-    return 1.5
+class _Board:
+    """Attack facts of one position, worked out once for scoring its actions."""
+
+    def __init__(self, s: State) -> None:
+        self.s = s
+        self.colour = colour = s.to_move
+        arena, wards = s.arena, s.wards
+        self.enemy_attacks: set[int] = set()
+        self.own_attacks: set[int] = set()
+        # threat[k][sq]: the most valuable enemy minion a type-k minion of
+        # ours would attack from sq.
+        self.threat: list[dict[int, float]] = [{} for _ in range(8)]
+        for sq, piece in enumerate(arena):
+            if not piece:
+                continue
+            mine = (piece - 1) >> 3 == colour
+            knight = bool((s.runes >> ((piece - 1) >> 3)) & 1)
+            (self.own_attacks if mine else self.enemy_attacks).update(reach(arena, sq, knight))
+            if mine or (wards >> sq) & 1:
+                continue
+            value = VALUE[(piece - 1) & 7]
+            for k in range(8):
+                table = self.threat[k]
+                for origin in _origins(arena, k, sq):
+                    if table.get(origin, 0.0) < value:
+                        table[origin] = value
+
+    def _arrive(self, k: int, sq: int) -> float:
+        """Worth of a minion of ours of type k arriving on sq."""
+        worth = 0.5 * self.threat[k].get(sq, 0.0)
+        if sq in self.enemy_attacks:
+            worth -= 0.3 * VALUE[k]
+        return worth
+
+    def score(self, mage: int, power: Any) -> float:
+        if power is None:
+            return 0.0
+        s, tag = self.s, power[0]
+        arena = s.arena
+        if tag == "dream":
+            return self.score(mage, power[2])
+        if tag == "move":
+            a: int = power[1]
+            b: int = power[2]
+            mover, victim = arena[a], arena[b]
+            if (mover - 1) >> 3 != self.colour:  # the Mentalist moves an enemy minion
+                return VALUE[(mover - 1) & 7] if b in self.own_attacks else 0.1
+            k = (mover - 1) & 7
+            if victim:
+                return 100.0 + 10.0 * VALUE[(victim - 1) & 7] - VALUE[k]
+            escape = 0.8 * VALUE[k] if a in self.enemy_attacks and b not in self.enemy_attacks else 0.0
+            return 1.0 + escape + self._arrive(k, b)
+        if tag == "summon":
+            k = TYPE_OF_MAGE.get(mage, (s.occupant[mage] - 1) & 7)
+            return 2.0 + self._arrive(k, power[1])
+        if tag == "swap":
+            return 1.0 + self._swap(power[1], power[2])
+        if tag == "alchemy":
+            sq: int = power[1]
+            new: int = power[2]
+            return 1.0 + self._arrive(new, sq) + 0.1 * (VALUE[new] - VALUE[(arena[sq] - 1) & 7])
+        return 1.5
+
+    def _swap(self, a: int, b: int) -> float:
+        arena = self.s.arena
+        worth = 0.0
+        for here, there in ((a, b), (b, a)):
+            piece = arena[here]
+            if (piece - 1) >> 3 == self.colour:
+                worth += self._arrive((piece - 1) & 7, there)
+            elif there in self.own_attacks:
+                worth += 0.5 * VALUE[(piece - 1) & 7]
+        return worth
+
+
+def _origins(arena: tuple[int, ...], k: int, target: int) -> list[int]:
+    """Squares from which a type-k minion would attack `target` (every
+    movement is symmetric, so this is the movement read backwards)."""
+    out = list(LEAPS[k][target])
+    for ray in SLIDES[k][target]:
+        for sq in ray:
+            out.append(sq)
+            if arena[sq]:
+                break
+    return out
+
+
+def ranked(s: State) -> list[tuple[float, Action]]:
+    """Actions for the search below the root, best guess first: every
+    placement and pass (thinned as in `candidates`), and in the action phase
+    at most PER_CHAMBER powers of each chamber besides declining it."""
+    actions = candidates(s)
+    if s.phase == DECISION:
+        return [(0.0, a) for a in actions]
+    board = _Board(s)
+    by_mage: dict[int, list[tuple[float, Action]]] = {}
+    for action in actions:
+        by_mage.setdefault(action[1], []).append((board.score(action[1], action[2]), action))
+    out: list[tuple[float, Action]] = []
+    for group in by_mage.values():
+        group.sort(key=lambda t: -t[0])
+        declined = [t for t in group if t[1][2] is None]
+        powers = [t for t in group if t[1][2] is not None]
+        out += declined + powers[:PER_CHAMBER]
+    out.sort(key=lambda t: -t[0])
+    return out

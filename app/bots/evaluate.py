@@ -105,7 +105,11 @@ def mover_weights(s: State, colour: int) -> list[float]:
     return [max(held[MAGE_OF_TYPE[k]], animist) for k in range(8)]
 
 
-def _attacks(s: State, colour: int, weights: list[float]) -> tuple[dict[int, float], list[tuple[float, int, int]]]:
+Pieces = list[tuple[int, int]]  # (square, minion) of one colour
+
+
+def _attacks(s: State, colour: int, weights: list[float],
+             pieces: Pieces) -> tuple[dict[int, float], list[tuple[float, int, int]]]:
     """Squares `colour` attacks (with the best weight) and its captures as
     (weight, from, to)."""
     arena, wards = s.arena, s.wards
@@ -113,9 +117,8 @@ def _attacks(s: State, colour: int, weights: list[float]) -> tuple[dict[int, flo
     lo = 1 + 8 * colour
     attacked: dict[int, float] = {}
     captures: list[tuple[float, int, int]] = []
-    for sq in range(64):
-        piece = arena[sq]
-        if not lo <= piece < lo + 8 or (wards >> sq) & 1:
+    for sq, piece in pieces:
+        if (wards >> sq) & 1:
             continue
         w = weights[piece - lo]
         if not w:
@@ -147,16 +150,16 @@ def score(s: State) -> float:
             return WIN if s.winner == 0 else -WIN
         return 0.0
     arena, dead = s.arena, s.dead
-    counts = [0, 0]
+    pieces: tuple[Pieces, Pieces] = ([], [])
     advance = [0.0, 0.0]
-    for sq in range(64):
-        piece = arena[sq]
+    for sq, piece in enumerate(arena):
         if piece:
             colour = (piece - 1) >> 3
-            counts[colour] += 1
+            pieces[colour].append((sq, piece))
             if (piece - 1) & 7 >= 3:
                 rank = sq >> 3
                 advance[colour] += rank if colour == 0 else 7 - rank
+    counts = [len(pieces[0]), len(pieces[1])]
     total = [0.0, 0.0]
     for colour in (0, 1):
         base = 8 * colour
@@ -167,7 +170,7 @@ def score(s: State) -> float:
                          + ADVANCE * advance[colour] + (ORB if s.orb == colour else 0.0))
 
     weights = [mover_weights(s, 0), mover_weights(s, 1)]
-    maps = [_attacks(s, 0, weights[0]), _attacks(s, 1, weights[1])]
+    maps = [_attacks(s, 0, weights[0], pieces[0]), _attacks(s, 1, weights[1], pieces[1])]
     best_gain = [0.0, 0.0]
     for colour in (0, 1):
         enemy = 1 - colour
@@ -184,7 +187,7 @@ def score(s: State) -> float:
         gains.sort(reverse=True)
         if gains:
             best_gain[colour] = gains[0] + (SECOND * gains[1] if len(gains) > 1 else 0.0)
-        total[colour] += _chamber_potential(s, colour, counts)
+        total[colour] += _chamber_potential(s, colour, counts, pieces[enemy])
     for colour in (0, 1):
         if s.phase == ACTION:
             factor = TO_MOVE if s.to_move == colour else WAITING
@@ -198,7 +201,7 @@ def score(s: State) -> float:
     return total[0] - total[1]
 
 
-def _chamber_potential(s: State, colour: int, counts: list[int]) -> float:
+def _chamber_potential(s: State, colour: int, counts: list[int], enemies: Pieces) -> float:
     """Chambers worth holding for what they take out of the arena or add to it."""
     arena, wards = s.arena, s.wards
     enemy = 1 - colour
@@ -208,9 +211,8 @@ def _chamber_potential(s: State, colour: int, counts: list[int]) -> float:
     if enchanter or shadow:
         lo_e = 1 + 8 * enemy
         best_enchant = best_shadow = 0.0
-        for sq in range(64):
-            piece = arena[sq]
-            if not lo_e <= piece < lo_e + 8 or (wards >> sq) & 1:
+        for sq, piece in enemies:
+            if (wards >> sq) & 1:
                 continue
             k = piece - lo_e
             if enchanter and s.reserve[8 * colour + k]:
@@ -220,12 +222,17 @@ def _chamber_potential(s: State, colour: int, counts: list[int]) -> float:
                 best_shadow = max(best_shadow, value)
         out += 0.35 * enchanter * best_enchant + 0.25 * shadow * best_shadow
     # Summoning chambers with a minion of their type to summon.
-    for m, k in TYPE_OF_MAGE.items():
-        if s.reserve[8 * colour + k] or (s.occupant[m] and s.occupant[m] == 1 + 8 * colour + k):
+    reserve, occupant = s.reserve, s.occupant
+    for m, k in _SUMMONERS:
+        if reserve[8 * colour + k] or occupant[m] == 1 + 8 * colour + k:
             held = _holds(s, colour, m)
             if held:
-                out += 0.15 * held * min(VALUE[k], 3.0)
+                out += _SUMMON_WORTH[k] * held
     return out
+
+
+_SUMMONERS = tuple(TYPE_OF_MAGE.items())
+_SUMMON_WORTH = [0.15 * min(v, 3.0) for v in VALUE]
 
 
 def evaluate(s: State) -> float:

@@ -19,14 +19,16 @@ them, so the search reaches the opponent's reply to a reply.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from app.rules import OVER, State, apply
 
-from .candidates import Action, candidates, guess
+from .candidates import Action, candidates, ranked
 from .evaluate import WIN, score
 
 WIDTH = 8  # actions searched at a node with two or more plies left
+ROOT_WIDTH = 16  # root actions searched past the first ply, best of the shallower search
 MAX_DEPTH = 16
 CHECK_EVERY = 16  # nodes between looks at the clock
 INF = float("inf")
@@ -36,16 +38,23 @@ class Timeout(Exception):
     pass
 
 
+Clock = Callable[[], float]
+CLOCKS: dict[str, Clock] = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
 class Search:
-    def __init__(self, deadline: float) -> None:
-        self.deadline = deadline
+    def __init__(self, think_seconds: float, clock: Clock = time.perf_counter) -> None:
+        self.clock = clock
+        self.start = clock()
+        self.think_seconds = think_seconds
+        self.deadline = self.start + think_seconds
         self.nodes = 0
         self.best_move: dict[int, Action] = {}
         self.depth_done = 0
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.nodes % CHECK_EVERY == 0 and time.perf_counter() > self.deadline:
+        if self.nodes % CHECK_EVERY == 0 and self.clock() > self.deadline:
             raise Timeout
 
     def _leaf(self, s: State, depth: int) -> float:
@@ -56,29 +65,31 @@ class Search:
             return value + depth if value > 0 else value - depth
         return value
 
-    def _ordered(self, s: State, actions: list[Action], depth: int) -> list[tuple[Action, State | None]]:
+    def _ordered(self, s: State, depth: int) -> list[tuple[Action, State | None]]:
         remembered = self.best_move.get(hash(s))
+        actions = ranked(s)
         if depth >= 2 and len(actions) > 1:
             sign = 1.0 if s.to_move == 0 else -1.0
             scored = []
-            for a in actions:
+            for _, a in actions:
                 child = apply(s, a)[0]
                 value = self._leaf(child, depth)
                 scored.append((sign * value + (1e6 if a == remembered else 0.0), a, child))
             scored.sort(key=lambda t: -t[0])
             return [(a, child) for _, a, child in scored[:WIDTH]]
-        keyed = sorted(actions, key=lambda a: -(guess(s, a) + (1e6 if a == remembered else 0.0)))
-        return [(a, None) for a in keyed]
+        out: list[tuple[Action, State | None]] = [(a, None) for _, a in actions if a != remembered]
+        if remembered is not None and len(out) < len(actions):
+            out.insert(0, (remembered, None))
+        return out
 
     def value(self, s: State, depth: int, alpha: float, beta: float) -> float:
         if depth == 0 or s.phase == OVER:
             return self._leaf(s, depth)
         self._tick()
-        actions = candidates(s)
         maximising = s.to_move == 0
         best = -INF if maximising else INF
         best_action = None
-        for action, child in self._ordered(s, actions, depth):
+        for action, child in self._ordered(s, depth):
             if child is None:
                 child = apply(s, action)[0]
             v = self.value(child, depth - 1, alpha, beta)
@@ -96,11 +107,11 @@ class Search:
             self.best_move[hash(s)] = best_action
         return best
 
-    def root(self, s: State, actions: list[Action], think_seconds: float) -> tuple[Action, dict[str, Any]]:
+    def root(self, s: State, actions: list[Action]) -> tuple[Action, dict[str, Any]]:
         """The best of `actions` (all legal in `s`) found before the deadline."""
         sign = 1.0 if s.to_move == 0 else -1.0
-        start = time.perf_counter()
-        order = sorted(actions, key=lambda a: -guess(s, a))
+        first_guess = {a: g for g, a in ranked(s)}
+        order = sorted(actions, key=lambda a: -first_guess.get(a, 0.0))
         chosen = order[0]
         chosen_value = -INF
         for depth in range(1, MAX_DEPTH + 1):
@@ -126,16 +137,17 @@ class Search:
             top = max(values, key=values.__getitem__)
             chosen, chosen_value = top, values[top]
             self.depth_done = depth
-            order = sorted(order, key=lambda a: -values[a])
-            elapsed = time.perf_counter() - start
-            if chosen_value >= WIN or elapsed > 0.5 * think_seconds:
+            order = sorted(order, key=lambda a: -values[a])[:ROOT_WIDTH]
+            elapsed = self.clock() - self.start
+            if chosen_value >= WIN or len(order) == 1 or elapsed > 0.5 * self.think_seconds:
                 break  # a forced win, or the next ply would not finish in time
         return chosen, {"depth": self.depth_done, "nodes": self.nodes, "value": sign * chosen_value}
 
 
-def choose_strong(s: State, think_seconds: float) -> tuple[Action, dict[str, Any]]:
+def choose_strong(s: State, think_seconds: float, clock: str = "wall") -> tuple[Action, dict[str, Any]]:
+    """The strong level's action, searching until `think_seconds` have passed
+    on the `clock` ("wall", or "cpu" for the arena on a busy machine)."""
     actions = candidates(s)
     if len(actions) == 1:
         return actions[0], {"depth": 0, "nodes": 0, "value": 0.0}
-    search = Search(time.perf_counter() + think_seconds)
-    return search.root(s, actions, think_seconds)
+    return Search(think_seconds, CLOCKS[clock]).root(s, actions)
