@@ -36,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     balance.add_argument("--think", type=float, default=1.0)
     balance.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS))
     balance.add_argument("--jobs", type=int, default=1)
+    balance.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     balance.add_argument("--level", choices=LEVELS, default=LEVELS[-1])
     balance.add_argument("--out", default="docs/balance.md")
     balance.add_argument("--data", default="docs/balance", help="folder for the charts and the raw JSON")
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or args.jobs < 1 or args.think <= 0:
         parser.error("--games and --jobs must be at least 1, --think more than 0")
     run_balance(args.level, args.variants, args.games, args.think, args.jobs, args.out, args.data,
-                replay_only=args.from_json)
+                replay_only=args.from_json, clock=args.clock)
     return 0
 
 

@@ -5,7 +5,8 @@ board and not discarded), only their order is secret; and the seed would
 let a bot predict the reshuffle of the rotating variant (R17). Before a bot
 looks at a state, `determinize` puts the deck in an order drawn from the
 bot's own random generator and replaces the seed with one of its own, so
-what it searches is one guess at the unknown, never the truth.
+what it searches is one guess at the unknown, never the truth: the guess
+depends only on which cards are in the deck (public) and the bot's seed.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from app.rules import State
 
 def determinize(s: State, rng: random.Random) -> State:
     guess = s.copy()
-    deck = list(s.deck)
+    deck = sorted(s.deck)  # forget the true order before drawing one
     rng.shuffle(deck)
     guess.deck = tuple(deck)
     guess.seed = f"bot-guess-{rng.getrandbits(64):016x}"
