@@ -36,13 +36,15 @@ from .evaluate import score
 Pick = Callable[[list[Action]], Action]
 
 
-def _best(s: State, actions: list[Action], rng: random.Random) -> Action:
+def _best(s: State, actions: list[Action], rng: random.Random,
+          results: dict[Action, State] | None = None) -> Action:
     """The action whose result the evaluation likes best for the player to move."""
     sign = 1.0 if s.to_move == 0 else -1.0
     best: list[Action] = []
     top = -float("inf")
     for action in actions:
-        value = sign * score(apply(s, action)[0])
+        after = results[action] if results is not None else apply(s, action)[0]
+        value = sign * score(after)
         if value > top + 1e-9:
             top, best = value, [action]
         elif value > top - 1e-9:
@@ -95,26 +97,26 @@ def choose_greedy(s: State, rng: random.Random) -> Action:
 
 def _act(s: State, actions: list[Action], rng: random.Random) -> Action:
     colour = s.to_move
-    results = [(a, apply(s, a)[0]) for a in actions]
-    wins = [a for a, after in results if after.phase == OVER and after.winner == colour]
+    results = {a: apply(s, a)[0] for a in actions}
+    wins = [a for a, after in results.items() if after.phase == OVER and after.winner == colour]
     if wins:
         return wins[0]
     captures = [(VALUE[(_victim(s, a) - 1) & 7], a) for a in actions if _victim(s, a)]
     if captures:
         top = max(v for v, _ in captures)
-        return _best(s, [a for v, a in captures if v == top], rng)
+        return _best(s, [a for v, a in captures if v == top], rng, results)
     if threatened_greater(s, colour):
-        safe = [a for a, after in results if not threatened_greater(after, colour)]
+        safe = [a for a, after in results.items() if not threatened_greater(after, colour)]
         if safe:
-            return _best(s, safe, rng)
+            return _best(s, safe, rng, results)
     summons = [(VALUE[_summoned(s, a)], a) for a in actions if _summoned(s, a) >= 0]
     if summons:
         top = max(v for v, _ in summons)
-        return _best(s, [a for v, a in summons if v == top], rng)
+        return _best(s, [a for v, a in summons if v == top], rng, results)
     advances = [a for a in actions if _advance(s, a) > 0]
     if advances:
-        return _best(s, advances, rng)
-    return _best(s, actions, rng)
+        return _best(s, advances, rng, results)
+    return _best(s, actions, rng, results)
 
 
 def _summoned(s: State, action: Action) -> int:

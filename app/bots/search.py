@@ -9,11 +9,13 @@ deepest iteration, or of the interrupted one when that already beat the
 previous best (the previous best is searched first, so any action that beat
 it did so at the greater depth).
 
-Below the root, a node's actions are ordered by the cheap guess
-(candidates.guess) and the best action remembered for the position from a
-shallower iteration; a node with two or more plies left orders its actions
-by the evaluation of their results and searches only the best `WIDTH` of
-them, so the search reaches the opponent's reply to a reply.
+Below the root, a node's actions are thinned and ordered by a cheap guess
+(candidates.ranked), the best action remembered for the position from a
+shallower iteration first; a node with two or more plies left orders its
+actions by the evaluation of their results and searches only the best
+`WIDTH` of them, so the search reaches the opponent's reply to a reply. The
+root searches every legal action at depth 1 and the best `ROOT_WIDTH` of
+them deeper. docs/bots.md says why alpha-beta rather than MCTS.
 """
 
 from __future__ import annotations
@@ -43,7 +45,9 @@ CLOCKS: dict[str, Clock] = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
 class Search:
-    def __init__(self, think_seconds: float, clock: Clock = time.perf_counter) -> None:
+    def __init__(self, think_seconds: float, clock: Clock = time.perf_counter,
+                 max_depth: int = MAX_DEPTH) -> None:
+        self.max_depth = max_depth
         self.clock = clock
         self.start = clock()
         self.think_seconds = think_seconds
@@ -114,7 +118,7 @@ class Search:
         order = sorted(actions, key=lambda a: -first_guess.get(a, 0.0))
         chosen = order[0]
         chosen_value = -INF
-        for depth in range(1, MAX_DEPTH + 1):
+        for depth in range(1, self.max_depth + 1):
             values: dict[Action, float] = {}
             try:
                 for action in order:
