@@ -196,7 +196,7 @@ def tally(pa: Player, pb: Player, matches: list[Match], variant: str, wall: floa
     low, high = wilson(wins, decided)
     score_low, score_high = wilson(wins + draws / 2, games)
     return {
-        "a": a, "b": b, "variant": variant, "think_seconds": pa[1], "think_seconds_b": pb[1],
+        "a": a, "b": b, "level_a": pa[0], "level_b": pb[0], "variant": variant, "think_seconds": pa[1], "think_seconds_b": pb[1],
         "games": games, "jobs": jobs,
         "wins": wins, "draws": draws, "losses": losses,
         "win_rate_of_decided": wins / decided if decided else None,
@@ -235,6 +235,8 @@ def report(result: dict[str, Any]) -> str:
 
 def _think(r: dict[str, Any]) -> str:
     ta, tb = r["think_seconds"], r["think_seconds_b"]
+    if "strong" not in (r["level_a"], r["level_b"]):
+        return "n/a"  # only `strong` searches
     return f"{ta:g} s" if ta == tb else f"{ta:g} s / {tb:g} s"
 
 
