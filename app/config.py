@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
+from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -57,6 +59,23 @@ class Settings(BaseSettings):
     # POST …/actions answered by app/api/fast.py ahead of FastAPI's routing
     # (bench/api.py measures the server both ways).
     fast_path: bool = True
+
+    # ---- operations (app/ops/, docs/operations.md) ----
+    # Log lines as JSON objects, one a line ("json"), or as plain text for a
+    # person reading a terminal ("text"); the level of the app's own loggers
+    # (uvicorn's follow its --log-level).
+    log_format: Literal["json", "text"] = "json"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    # /metrics and the counters behind it (bench/api.py measures the cost).
+    metrics: bool = True
+
+    @field_validator("log_format", "log_level", mode="before")
+    @classmethod
+    def _any_case(cls, value: object) -> object:
+        """LOG_LEVEL=info and LOG_FORMAT=JSON mean what they say."""
+        if not isinstance(value, str):
+            return value
+        return value.upper() if value.upper() in ("DEBUG", "INFO", "WARNING", "ERROR") else value.lower()
 
 
 @lru_cache

@@ -34,7 +34,8 @@ from app.config import Settings, get_settings
 from app.db import head, make_engine, revision, upgrade
 from app.matches import Door, Fanout, MatchService, SlidingWindow
 from app.matches.sweeper import sweep_forever
-from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_hub
+from app.ops import Metrics, Ops, OpsFront, configure_logs, metered_bus, metered_door
+from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_bus, make_hub
 from app.redact import install as install_redaction
 
 DESCRIPTION = """Magery Online: play Magery, the chess variant with worker placement, over HTTP.
@@ -57,6 +58,7 @@ class Parts:
     door: Door
     hub: Hub
     bots: BotRunner
+    metrics: Metrics | None = None  # None with METRICS=false
 
 
 def build(settings: Settings) -> Parts:
@@ -64,11 +66,18 @@ def build(settings: Settings) -> Parts:
     listeners = Fanout()  # who hears each commit: the hub, then the bot runner
     service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS)
     door = Door(service, SlidingWindow(settings.rate_limit_writes, settings.rate_window_seconds))
-    hub = make_hub(ServiceSource(service), settings)
+    # Operations: the door and the bus metered in place (app/ops/meters.py).
+    metrics = Metrics() if settings.metrics else None
+    door = metered_door(door, metrics)
+    bus = metered_bus(make_bus(settings.database_url, settings.realtime_bus), metrics)
+    hub = make_hub(ServiceSource(service), settings, bus)
     runner = BotRunner(door, service, settings)
+    if metrics is not None:
+        metrics.watch(hub)
+        runner.thought = metrics.bot_thought
     listeners.add(hub)
     listeners.add(runner)
-    return Parts(settings, engine, service, door, hub, runner)
+    return Parts(settings, engine, service, door, hub, runner, metrics)
 
 
 _frozen = False
@@ -114,6 +123,7 @@ def _lifespan(parts: Parts) -> Callable[[FastAPI], contextlib.AbstractAsyncConte
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    configure_logs(settings.log_format, settings.log_level)  # JSON lines, secrets redacted
     install_redaction()  # seat tokens in websocket URLs never reach the logs
     parts = build(settings)
     app = FastAPI(
@@ -128,6 +138,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:
         app.add_middleware(FastPlay, door=parts.door)  # added first: the innermost middleware
+    # Probes, request ids and HTTP metrics ahead of every middleware and limit;
+    # only the socket bypass stands in front of them.
+    ops = Ops(parts.engine, parts.hub, head(), parts.metrics, lambda: app.routes,
+              lambda: app.openapi().get("paths", {}))
+    _in_front(app, OpsFront, ops)
     _in_front(app, ws.SocketsInFront, socket)
 
     @app.get("/", include_in_schema=False)
