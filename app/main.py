@@ -142,6 +142,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # only the socket bypass stands in front of them.
     ops = Ops(parts.engine, parts.hub, head(), parts.metrics, lambda: app.routes,
               lambda: app.openapi().get("paths", {}))
+    app.state.ops = ops  # for tests, as app.state.parts
     _in_front(app, OpsFront, ops)
     _in_front(app, ws.SocketsInFront, socket)
 

@@ -25,6 +25,9 @@ from app.redact import redact
 REQUEST_ID: ContextVar[str | None] = ContextVar("magery_request_id", default=None)
 # uvicorn's own loggers: their handlers are replaced, their levels kept (--log-level).
 UVICORN = ("uvicorn", "uvicorn.access")
+# Libraries whose debug and info lines quote SQL with its parameters (a running
+# match's seed, token hashes): kept at WARNING whatever LOG_LEVEL says.
+QUIET = ("sqlalchemy", "aiosqlite", "asyncpg")
 # Record attributes that are not worth a field: uvicorn's coloured copy of the message.
 _NOISE = ("color_message",)
 
@@ -94,6 +97,8 @@ def configure(log_format: str = "json", level: str = "INFO") -> None:
         root.removeHandler(mine)
     root.addHandler(handler)
     root.setLevel(level)
+    for name in QUIET:
+        logging.getLogger(name).setLevel(logging.WARNING)
     for name in UVICORN:
         logger = logging.getLogger(name)
         # Their stream handlers (uvicorn's own formats) go; a test's capture stays.
