@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import sys
 from contextvars import ContextVar
+from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from pythonjsonlogger.json import JsonFormatter
@@ -37,10 +38,14 @@ class JsonLines(JsonFormatter):
 
     def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s %(name)s %(message)s",
-                         rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
-                         datefmt="%Y-%m-%dT%H:%M:%S%z")
+                         rename_fields={"asctime": "time", "levelname": "level", "name": "logger"})
         self.reserved_attrs.update(_NOISE)
         self._skip_fields.update(_NOISE)
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        """UTC to the millisecond, in the form of the API's timestamps (docs/api.md)."""
+        stamp = datetime.fromtimestamp(record.created, UTC)
+        return stamp.strftime("%Y-%m-%dT%H:%M:%S.") + f"{stamp.microsecond // 1000:03d}Z"
 
     def add_fields(self, log_data: dict[str, Any], record: logging.LogRecord,
                    message_dict: dict[str, Any]) -> None:

@@ -71,6 +71,8 @@ def test_docker_compose_config_validates(tmp_path: Path) -> None:
         app = services[name]
         assert app["build"] and app["depends_on"]["db"]["condition"] == "service_healthy"
         assert app["environment"]["DATABASE_URL"].startswith("postgresql+asyncpg://")
+        # Only the proxy reaches a replica, so its X-Forwarded-For may be believed.
+        assert "ports" not in app and app["environment"]["FORWARDED_ALLOW_IPS"] == "*"
     proxy = services["proxy"]
     assert proxy["image"].startswith("caddy:")
     assert proxy["environment"]["MAGERY_UPSTREAMS"].split() == ["app1:8000", "app2:8000"]
