@@ -71,9 +71,16 @@ async def test_http_answers_are_counted_by_route_template_never_by_path(api: Api
     assert game.id not in text  # no series per match
 
 
-async def test_a_request_id_goes_in_and_comes_back(client: httpx.AsyncClient) -> None:
+async def test_a_request_id_goes_in_and_comes_back(client: httpx.AsyncClient, api: Api) -> None:
     r = await client.get("/api/v1/matches", headers={"X-Request-ID": "trace-42.a:b"})
     assert r.headers["x-request-id"] == "trace-42.a:b"
+    game = await api.start()
+    played = await client.post(f"{api.base}/{game.id}/actions", json={  # the fast path
+        "action": {"type": "setup", "backrow": ROW}, "version": game.version},
+        headers={**game.auth("white"), "X-Request-ID": "trace-43"})
+    assert played.status_code == 200 and played.headers["x-request-id"] == "trace-43"
+    missing = await client.get(f"{api.base}/nothing-here", headers={"X-Request-ID": "trace-44"})
+    assert missing.status_code == 404 and missing.headers["x-request-id"] == "trace-44"
     made = (await client.get("/api/v1/matches")).headers["x-request-id"]
     assert len(made) == 32  # none given: one is made
     odd = await client.get("/api/v1/matches", headers={"X-Request-ID": "no spaces or\tcontrols"})
