@@ -6,7 +6,9 @@ built and wired, in order:
 Each part is handed the parts it needs; none finds another through `app.state`
 (which holds them only for tests and tools, as `app.state.parts`). At start the
 database is migrated to head, then the hub, the sweeper and the bot runner
-start; at stop they end in the reverse order.
+start; at stop they end in the reverse order. Operations (app/ops) meter the
+door and the bus by wrapping them, and answer the probes and /metrics in front
+of the HTTP stack.
 """
 
 from __future__ import annotations
