@@ -16,7 +16,8 @@ Every `--sample` seconds it records, per server process: resident memory
 (VmRSS), open file descriptors, CPU time, open sockets (from /metrics); and
 for the load: actions answered, errors by status, latency p50/p99 of the period.
 The figures go to `--output` (default bench/results/soak.json) as they come, so
-a run cut short still leaves them.
+a run cut short still leaves them; each server's log (warnings and worse) goes
+beside it (soak-server0.log, ...).
 
 The verdict: memory after the warm-up (`--warmup` seconds) must not grow: the
 median of the last quarter of the samples at most 10% above the first
@@ -36,6 +37,7 @@ import os
 import random
 import signal
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -47,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from websockets.asyncio.client import connect  # noqa: E402
 
-from bench.api import PG, _pg, cpu_seconds, free_port, start_server, stop_server, wait_ready  # noqa: E402
+from bench.api import PG, PYTHON, _pg, cpu_seconds, free_port, stop_server, wait_ready  # noqa: E402
 from bench.wire import Connection  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "soak.json"
@@ -88,22 +90,30 @@ class Pacer:
 # ---- the players and the watchers ----------------------------------------------
 
 async def watch(port: int, match_id: str, tally: Tally, stop: asyncio.Event) -> None:
-    """One spectator socket until the match ends or `stop`; answers pings."""
-    try:
-        async with connect(f"ws://127.0.0.1:{port}/api/v1/matches/{match_id}/ws") as ws:
-            while not stop.is_set():
-                try:
-                    text = await asyncio.wait_for(ws.recv(), 1.0)
-                except TimeoutError:
-                    continue
-                tally.socket_messages += 1
-                message = json.loads(text)
-                if message.get("type") == "ping":
-                    await ws.send('{"type":"pong"}')
-                elif message.get("match", {}).get("status") == "finished":
-                    return
-    except Exception as exc:  # counted, and the player opens new ones with its next match
-        tally.error(f"socket: {type(exc).__name__}")
+    """One spectator socket until the match ends or `stop`; answers pings. A socket
+    the server closes (it closes one that stopped answering pings: a stalled
+    machine) is counted and opened again, with `?since=` as a client would."""
+    version = None
+    while not stop.is_set():
+        since = f"?since={version}" if version is not None else ""
+        try:
+            async with connect(f"ws://127.0.0.1:{port}/api/v1/matches/{match_id}/ws{since}") as ws:
+                while not stop.is_set():
+                    try:
+                        text = await asyncio.wait_for(ws.recv(), 1.0)
+                    except TimeoutError:
+                        continue
+                    tally.socket_messages += 1
+                    message = json.loads(text)
+                    if message.get("type") == "ping":
+                        await ws.send('{"type":"pong"}')
+                        continue
+                    version = message.get("version", message.get("match", {}).get("version", version))
+                    if message.get("match", {}).get("status") == "finished":
+                        return
+        except Exception as exc:
+            tally.error(f"socket: {type(exc).__name__}")
+            await asyncio.sleep(0.5)
 
 
 async def play(slot: int, ports: list[int], args: argparse.Namespace, pacer: Pacer, tally: Tally,
@@ -249,6 +259,15 @@ def write(args: argparse.Namespace, samples: list[dict[str, Any]], summary: dict
 
 # ---- the run ------------------------------------------------------------------------
 
+def start_server(port: int, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    """A server whose log goes to a file: an hour of it would fill a pipe nobody reads."""
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            [PYTHON, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
+             "--log-level", "warning", "--no-access-log", "--ws-per-message-deflate", "false"],
+            cwd=ROOT, env={**os.environ, **env}, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+
+
 async def drive(args: argparse.Namespace, servers: list[Any], ports: list[int]) -> list[dict[str, Any]]:
     tally, pacer = Tally(), Pacer(args.rate)
     started = time.monotonic()
@@ -289,7 +308,9 @@ def main() -> int:
     servers: list[Any] = []
     try:
         ports = [free_port() for _ in range(args.replicas)]
-        servers = [start_server("app.main:app", port, env, None) for port in ports]
+        logs = [Path(args.output).with_name(f"{Path(args.output).stem}-server{i}.log") for i in range(len(ports))]
+        logs[0].parent.mkdir(parents=True, exist_ok=True)
+        servers = [start_server(port, env, log) for port, log in zip(ports, logs, strict=True)]
         for proc, port in zip(servers, ports, strict=True):
             wait_ready(f"http://127.0.0.1:{port}/readyz", proc)
         print(f"soak: {args.duration:g} s at {args.rate:g} actions/s, {args.matches} matches "
@@ -314,7 +335,7 @@ def main() -> int:
     if summary["judged"]:
         for i, s in enumerate(summary["servers"]):
             print(f"server {i}: rss {s['first_quarter_mib']:.1f} -> {s['last_quarter_mib']:.1f} MiB "
-                  f"(x{s['growth']:.3f}, goal <= x{GROWTH_GOAL}), slope {s['slope_mib_per_hour']} MiB/h, "
+                  f"(x{s['growth']:.3f}, goal <= x{GROWTH_GOAL}), slope {s['slope_mib_per_hour']} MiB/h (fitted over the run), "
                   f"fds {s['fds_first']} -> {s['fds_last']}")
         print("memory: " + ("PASS" if summary["pass"] else "MISS"))
     else:
