@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
-from starlette.routing import compile_path
+from starlette.routing import Mount, compile_path
 
 from app.realtime import Hub
 
@@ -125,12 +125,15 @@ class OpsFront:
 
 
 def _patterns(routes: Iterable[Any], paths: Iterable[str]) -> list[tuple[re.Pattern[str], str]]:
-    """Each route template once, as a regex. The schema's paths are the API's
-    (its routers' prefixes included); the app's own routes add the rest (/docs, ...)."""
-    templates = dict.fromkeys(paths)
-    templates.update(dict.fromkeys(str(route.path) for route in routes
-                                   if isinstance(getattr(route, "path", None), str)))
-    return [(compile_path(template)[0], template) for template in templates]
+    """Each route template once, with its regex. The schema's paths are the API's
+    (its routers' prefixes included); the app's own routes add the rest (/docs,
+    its assets under a mount, ...), matched by their own regexes."""
+    found = {template: compile_path(template)[0] for template in paths}
+    for route in routes:
+        template, regex = getattr(route, "path", None), getattr(route, "path_regex", None)
+        if isinstance(template, str) and isinstance(regex, re.Pattern) and template not in found:
+            found[template + "/{path}" if isinstance(route, Mount) else template] = regex
+    return [(regex, template) for template, regex in found.items()]
 
 
 async def _respond(scope: dict[str, Any], send: Any, status: int, body: bytes, content_type: bytes) -> None:
