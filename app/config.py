@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
+from pydantic import field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -73,6 +75,23 @@ class Settings(BaseSettings):
     admin_lock_after: int = 5
     admin_lock_seconds: float = 30.0
     admin_lock_max_seconds: float = 3600.0
+
+    # ---- operations (app/ops/, docs/operations.md) ----
+    # Log lines as JSON objects, one a line ("json"), or as plain text for a
+    # person reading a terminal ("text"); the level of the app's own loggers
+    # (uvicorn's follow its --log-level).
+    log_format: Literal["json", "text"] = "json"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    # /metrics and the counters behind it (bench/api.py measures the cost).
+    metrics: bool = True
+
+    @field_validator("log_format", "log_level", mode="before")
+    @classmethod
+    def _any_case(cls, value: object) -> object:
+        """LOG_LEVEL=info and LOG_FORMAT=JSON mean what they say."""
+        if not isinstance(value, str):
+            return value
+        return value.upper() if value.upper() in ("DEBUG", "INFO", "WARNING", "ERROR") else value.lower()
 
 
 @lru_cache

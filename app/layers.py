@@ -15,7 +15,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.matches",),                      # the match service and its one door
     ("app.realtime",),                     # hub and bus: committed actions, live
     ("app.bots",),                         # computer opponents: a client of the door
-    ("app.api", "app.web", "app.admin"),   # the wings people and programs talk to
+    ("app.api", "app.web", "app.admin", "app.ops"),  # the wings, and operations
     ("app.main",),                         # builds and wires every part
 )
 

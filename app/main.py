@@ -6,7 +6,9 @@ built and wired, in order:
 Each part is handed the parts it needs; none finds another through `app.state`
 (which holds them only for tests and tools, as `app.state.parts`). At start the
 database is migrated to head, then the hub, the sweeper and the bot runner
-start; at stop they end in the reverse order.
+start; at stop they end in the reverse order. Operations (app/ops) meter the
+door and the bus by wrapping them, and answer the probes and /metrics in front
+of the HTTP stack.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from app.config import Settings, get_settings
 from app.db import head, make_engine, revision, upgrade
 from app.matches import Door, Fanout, MatchService, make_limiter
 from app.matches.sweeper import sweep_forever
-from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_hub
+from app.ops import Metrics, Ops, OpsFront, configure_logs, metered_bus, metered_door
+from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_bus, make_hub
 from app.redact import install as install_redaction
 
 DESCRIPTION = """Magery Online: play Magery, the chess variant with worker placement, over HTTP.
@@ -58,6 +61,7 @@ class Parts:
     door: Door
     hub: Hub
     bots: BotRunner
+    metrics: Metrics | None = None  # None with METRICS=false
 
 
 def build(settings: Settings) -> Parts:
@@ -65,11 +69,18 @@ def build(settings: Settings) -> Parts:
     listeners = Fanout()  # who hears each commit: the hub, then the bot runner
     service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS)
     door = Door(service, make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds))
-    hub = make_hub(ServiceSource(service), settings)
+    # Operations: the door and the bus metered in place (app/ops/meters.py).
+    metrics = Metrics() if settings.metrics else None
+    door = metered_door(door, metrics)
+    bus = metered_bus(make_bus(settings.database_url, settings.realtime_bus), metrics)
+    hub = make_hub(ServiceSource(service), settings, bus)
     runner = BotRunner(door, service, settings)
+    if metrics is not None:
+        metrics.watch(hub)
+        runner.thought = metrics.bot_thought
     listeners.add(hub)
     listeners.add(runner)
-    return Parts(settings, engine, service, door, hub, runner)
+    return Parts(settings, engine, service, door, hub, runner, metrics)
 
 
 _frozen = False
@@ -115,6 +126,7 @@ def _lifespan(parts: Parts) -> Callable[[FastAPI], contextlib.AbstractAsyncConte
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    configure_logs(settings.log_format, settings.log_level)  # JSON lines, secrets redacted
     install_redaction()  # seat tokens in websocket URLs never reach the logs
     parts = build(settings)
     app = FastAPI(
@@ -130,6 +142,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.fast_path:
         app.add_middleware(FastPlay, door=parts.door)  # added first: the innermost middleware
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)  # outside the fast path too
+    # Probes, request ids and HTTP metrics ahead of every middleware and limit;
+    # only the socket bypass stands in front of them.
+    ops = Ops(parts.engine, parts.hub, head(), parts.metrics, lambda: app.routes,
+              lambda: app.openapi().get("paths", {}))
+    app.state.ops = ops  # for tests, as app.state.parts
+    _in_front(app, OpsFront, ops)
     _in_front(app, ws.SocketsInFront, socket)
     admin.install(app, admin.Admin(parts.engine, parts.service, parts.door, settings))
     web.install(app, bot_levels=lambda: bots.LEVELS, read_match=parts.service.reads.get)  # pages, /static, headers

@@ -20,6 +20,8 @@ import logging
 import multiprocessing
 import random
 import secrets
+import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -48,6 +50,10 @@ def _bot_in(match: dict[str, Any]) -> bool:
     return bool(player and player.get("bot"))
 
 
+def _unheard(level: str, seconds: float) -> None:
+    return None
+
+
 class BotRunner:
     def __init__(self, door: Door, service: MatchService, settings: Settings) -> None:
         self.door, self.service = door, service
@@ -60,6 +66,8 @@ class BotRunner:
         self._resumer: asyncio.Task[None] | None = None
         self._rng = random.Random(secrets.randbits(64))
         self._closed = False
+        # Told each search's level and seconds (app/ops meters them).
+        self.thought: Callable[[str, float], None] = _unheard
 
     # ---- hearing (the service's Publisher) ---------------------------------------
 
@@ -106,7 +114,10 @@ class BotRunner:
         loop = asyncio.get_running_loop()
         seed = self._rng.getrandbits(64)
         think = float(rec.options.get("bot_think_seconds") or self.think)
-        return await loop.run_in_executor(self._pool, choose, level, rec.state.to_json(), seed, think)
+        started = time.perf_counter()
+        action = await loop.run_in_executor(self._pool, choose, level, rec.state.to_json(), seed, think)
+        self.thought(level, time.perf_counter() - started)
+        return action
 
     # ---- finding turns left pending ---------------------------------------------
 

@@ -1,0 +1,16 @@
+"""Running the server in production: health and readiness probes, Prometheus
+metrics, JSON logs with request ids (docs/operations.md).
+
+A wing like the API: it reads the parts below it and wraps two of them (the
+door and the bus, meters.py) so that counting costs the tuned code nothing;
+app/main.py wires it in.
+"""
+
+from .front import Ops, OpsFront
+from .logs import REQUEST_ID
+from .logs import configure as configure_logs
+from .meters import MeteredBus, MeteredDoor, metered_bus, metered_door
+from .metrics import Metrics
+
+__all__ = ["REQUEST_ID", "MeteredBus", "MeteredDoor", "Metrics", "Ops", "OpsFront", "configure_logs",
+           "metered_bus", "metered_door"]

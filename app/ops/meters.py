@@ -1,0 +1,99 @@
+"""The counters' hooks, kept out of the perf-tuned parts they count.
+
+- `MeteredDoor` is the door (app/matches/door.py) with a stopwatch on `play`,
+  the one call every action takes (REST, the fast path, a socket, a bot): a
+  counter and a histogram per action, nothing else.
+- `MeteredBus` wraps this process's bus (app/realtime): it counts the LISTEN
+  link's reconnects, and about once a second times one of its own
+  announcements from the moment it is queued to the moment PostgreSQL
+  delivers it back to this process's LISTEN (every listener hears every
+  NOTIFY, its sender's own included): the bus's lag.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from app.matches import Acted, Caller, Door
+from app.matches.errors import ServiceError
+from app.realtime.bus import Announcement, Bus, Message
+
+from .metrics import Metrics
+
+PROBE_EVERY_SECONDS = 1.0
+PROBE_LOST_SECONDS = 30.0  # an announcement never heard back (the link was down): try another
+
+
+class MeteredDoor(Door):
+    """The door, counting the actions through it (`metrics` is its only addition)."""
+
+    metrics: Metrics
+
+    @classmethod
+    def around(cls, door: Door, metrics: Metrics) -> MeteredDoor:
+        """The same door (its limiter, its service: whatever it was built with), metered."""
+        metered = cls.__new__(cls)
+        metered.__dict__.update(door.__dict__)
+        metered.metrics = metrics
+        return metered
+
+    async def play(self, match_id: str, caller: Caller, action: Any, version: int,
+                   client_id: str | None = None) -> Acted:
+        started = time.perf_counter()
+        try:
+            acted = await super().play(match_id, caller, action, version, client_id)
+        except ServiceError as refused:
+            self.metrics.actions_refused.labels(refused.code).inc()
+            raise
+        if acted.duplicate:
+            self.metrics.actions_resent.inc()
+        else:
+            self.metrics.actions_applied.inc()
+            self.metrics.action_seconds.observe(time.perf_counter() - started)
+        return acted
+
+
+class MeteredBus:
+    """A `Bus` that is another bus, measured."""
+
+    def __init__(self, inner: Bus, metrics: Metrics) -> None:
+        self.inner = inner
+        self.metrics = metrics
+        self._probe: Announcement | None = None
+        self._probe_at = 0.0
+        self._next_probe = 0.0
+
+    async def start(self, on_message: Callable[[Message], None],
+                    on_reconnect: Callable[[], None]) -> None:
+        def heard(message: Message) -> None:
+            if self._probe is not None and message == self._probe:
+                self.metrics.bus_lag.observe(time.monotonic() - self._probe_at)
+                self._probe = None
+            on_message(message)
+
+        def reconnected() -> None:
+            self.metrics.bus_reconnects.inc()
+            on_reconnect()
+
+        await self.inner.start(heard, reconnected)
+
+    def send(self, message: Message) -> None:
+        if isinstance(message, Announcement):
+            now = time.monotonic()
+            if (self._probe is None and now >= self._next_probe) or now - self._probe_at > PROBE_LOST_SECONDS:
+                self._probe, self._probe_at = message, now
+                self._next_probe = now + PROBE_EVERY_SECONDS
+        self.inner.send(message)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+def metered_door(door: Door, metrics: Metrics | None) -> Door:
+    return door if metrics is None else MeteredDoor.around(door, metrics)
+
+
+def metered_bus(bus: Bus, metrics: Metrics | None) -> Bus:
+    return bus if metrics is None else MeteredBus(bus, metrics)
