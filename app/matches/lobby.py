@@ -27,6 +27,16 @@ class Seated:
     token: str
 
 
+def new_match_id() -> str:
+    """12 URL-safe characters (72 bits) that never begin with "-" or "_": such an
+    id would read as an option on a command line and as a formula in a
+    spreadsheet (the admin's CSV export guards those cells)."""
+    while True:
+        match_id = secrets.token_urlsafe(9)
+        if match_id[0] not in "-_":
+            return match_id
+
+
 class Lobby:
     def __init__(self, cycle: Cycle, seats: Seats, bot_levels: Collection[str]) -> None:
         self.cycle, self.seats = cycle, seats
@@ -59,7 +69,7 @@ class Lobby:
         if bot:
             seats[other(colour)] = SeatInfo(f"{bot} bot", None, bot, True, now, now)
         rec = Record(
-            id=secrets.token_urlsafe(9), status="waiting", options=opts, seed=seed,
+            id=new_match_id(), status="waiting", options=opts, seed=seed,
             seed_commitment=commitment(seed), custom=custom, chaos=chaos, state=state, version=0,
             clock=Clock.from_options(opts["time_control"]), due_at_ms=None, draw_offer=None, result=None,
             created_ms=now, updated_ms=now, finished_ms=None, seats=seats,

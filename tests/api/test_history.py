@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from ..conftest import Api
 
 
@@ -34,9 +36,9 @@ async def test_a_range_and_its_limits(api: Api) -> None:
     r = await api.client.get(f"{api.base}/{game.id}/states", params={"from": 3, "to": 50})
     assert [s["version"] for s in r.json()["states"]] == [3]  # nothing past the current version
     r = await api.client.get(f"{api.base}/{game.id}/states", params={"from": 3, "to": 2})
-    assert r.status_code == 400 and "before" in r.json()["detail"]
-    r = await api.client.get(f"{api.base}/{game.id}/states", params={"from": 1, "to": 101})
-    assert r.status_code == 400 and "at most 100" in r.json()["detail"]
+    assert r.status_code == 200 and r.json()["states"] == []  # the wrong way round: nothing
+    r = await api.client.get(f"{api.base}/{game.id}/states", params={"from": 1, "to": 500})
+    assert r.status_code == 200 and [s["version"] for s in r.json()["states"]] == [1, 2, 3]
     r = await api.client.get(f"{api.base}/{game.id}/states", params={"from": 0})
     assert r.status_code == 400 and r.json()["error"] == "bad_request"
     r = await api.client.get(f"{api.base}/nosuchmatch/states")
@@ -58,3 +60,15 @@ async def test_compressed_when_asked_and_no_seed_while_running(api: Api) -> None
     last = (await api.client.get(f"{api.base}/{game.id}/states", params={"from": 4})).json()["states"][-1]
     assert last["action"]["type"] == "resign" and last["match"]["seed"]
     assert last["match"]["seed_commitment"] == seed_commitment
+
+
+async def test_a_long_range_is_cut_to_its_first_states(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.matches import history
+
+    monkeypatch.setattr(history, "MAX_STATES", 2)
+    game = await api.start()
+    await api.setups(game)
+    r = await api.client.get(f"{api.base}/{game.id}/states", params={"from": 1, "to": 500})
+    assert r.status_code == 200 and [s["version"] for s in r.json()["states"]] == [1, 2]
+    r = await api.client.get(f"{api.base}/{game.id}/states", params={"from": 2})
+    assert [s["version"] for s in r.json()["states"]] == [2, 3]
