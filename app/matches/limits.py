@@ -30,6 +30,7 @@ from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.db import raw
 from app.db.outage import database_unavailable, outage
 
 from .errors import RateLimited
@@ -127,13 +128,10 @@ class SharedWindow:
 
     async def _add(self, start: int, add: dict[str, int]) -> dict[str, int]:
         keys = sorted(add)
-        async with self.engine.connect() as conn:
-            raw = (await conn.get_raw_connection()).driver_connection
-            assert raw is not None
-            rows = await raw.fetch(_ADD, start, keys, [add[k] for k in keys])
-            if time.monotonic() >= self._next_forget:  # rows of windows long past
-                self._next_forget = time.monotonic() + 10 * self.window
-                await raw.execute(_FORGET, start - 2 * math.ceil(self.window))
+        rows = await raw.fetch(self.engine, _ADD, start, keys, [add[k] for k in keys])
+        if time.monotonic() >= self._next_forget:  # rows of windows long past
+            self._next_forget = time.monotonic() + 10 * self.window
+            await raw.fetch(self.engine, _FORGET, start - 2 * math.ceil(self.window))
         totals = {row["key"]: int(row["hits"]) for row in rows}
         if start == self._start:
             self._total.update(totals)

@@ -10,6 +10,7 @@ from sqlalchemy import and_, case, func, null, or_, select, type_coerce
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app.db import raw
 from app.db.models import actions, draw_offers, matches, seats
 from app.rules import State
 
@@ -123,15 +124,12 @@ async def _save_postgres(engine: AsyncEngine, before_version: int, rec: Record) 
         [e.automatic for e in entries], [moment(e.at_ms) for e in entries], [e.client_id for e in entries],
         [e.public_text() for e in entries],
     )
-    async with engine.connect() as conn:
-        raw = (await conn.get_raw_connection()).driver_connection
-        assert raw is not None
-        try:
-            done = await raw.fetch(_PG_ACT, *args)
-        except asyncpg.UniqueViolationError as error:
-            if "client_id" in (error.constraint_name or ""):
-                raise ClientIdTaken() from None
-            raise Conflict() from None
+    try:
+        done = await raw.fetch(engine, _PG_ACT, *args)
+    except asyncpg.UniqueViolationError as error:
+        if "client_id" in (error.constraint_name or ""):
+            raise ClientIdTaken() from None
+        raise Conflict() from None
     if len(done) != len(entries):
         raise Conflict()
 
