@@ -27,6 +27,10 @@ class Settings(BaseSettings):
     # app/matches/limits.py), in this process's memory on SQLite.
     rate_limit_writes: int = 120
     rate_window_seconds: float = 10.0
+    # A write over the limit waits this long (at most its Retry-After) before its
+    # 429: a client writing as fast as answers come is slowed to a few a second
+    # per connection, at no cost to the server (bench/proofs.py flood).
+    rate_limit_hold_seconds: float = 0.5
     # Proxies whose X-Forwarded-For names the client (addresses or networks,
     # TRUSTED_PROXIES='["10.0.0.0/8"]'): the limits count the address it names.
     # From any other peer the header is ignored. Empty: never believed.

@@ -68,7 +68,8 @@ def build(settings: Settings) -> Parts:
     engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
     listeners = Fanout()  # who hears each commit: the hub, then the bot runner
     service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS)
-    door = Door(service, make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds))
+    door = Door(service, make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds),
+                settings.rate_limit_hold_seconds)
     # Operations: the door and the bus metered in place (app/ops/meters.py).
     metrics = Metrics() if settings.metrics else None
     door = metered_door(door, metrics)

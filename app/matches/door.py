@@ -11,11 +11,12 @@ the server's own bot runner, the bot's colour (a bot seat has no token).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import Unauthorized
+from .errors import RateLimited, Unauthorized
 from .limits import Limiter
 from .lobby import Seated
 from .mover import Acted
@@ -37,9 +38,13 @@ class Caller:
 
 
 class Door:
-    def __init__(self, service: MatchService, limiter: Limiter) -> None:
+    def __init__(self, service: MatchService, limiter: Limiter, hold_refused_seconds: float = 0.0) -> None:
         self.service = service
         self.limiter = limiter
+        # A write over its budget is answered 429 only after this long (at most
+        # its Retry-After): a client that keeps writing as fast as the answers come
+        # slows itself down, while the server spends nothing on it meanwhile.
+        self.hold_refused_seconds = hold_refused_seconds
 
     # ---- the steps every entry shares -------------------------------------------
 
@@ -50,7 +55,12 @@ class Door:
         keys = [f"addr:{caller.address or '-'}"]
         if caller.token is not None:
             keys.append(f"seat:{hash_token(caller.token)[:24]}")
-        await self.limiter.hit(*keys)
+        try:
+            await self.limiter.hit(*keys)
+        except RateLimited as over:
+            if self.hold_refused_seconds > 0:
+                await asyncio.sleep(min(self.hold_refused_seconds, over.retry_after))
+            raise
 
     async def enter(self, match_id: str, caller: Caller, write: bool = True) -> str:
         """The colour whose seat the caller proves, counted and noted present."""

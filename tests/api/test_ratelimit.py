@@ -63,3 +63,39 @@ async def test_a_limited_write_changes_nothing(limited: Any) -> None:
         r = await api.post(game, "white", {"type": "pass"})
         assert r.status_code == 429
         assert (await api.state(game))["version"] == game.version
+
+
+async def test_a_refused_write_is_held_before_its_429_and_holds_up_nobody(database_url: str) -> None:
+    """A client writing past its budget waits RATE_LIMIT_HOLD_SECONDS for each 429
+    (it slows itself down); meanwhile the server answers everyone else at once,
+    the fast path and the declared routes alike."""
+    import asyncio
+    import time
+
+    app = create_app(make_settings(database_url, rate_limit_writes=2, rate_window_seconds=60,
+                                   rate_limit_hold_seconds=0.4))
+    async with app.router.lifespan_context(app), _client(app, "10.0.9.1") as a, _client(app, "10.0.9.2") as b:
+        game = await Api(a).start()  # the two writes of this address
+        act = {"action": {"type": "setup", "backrow": ROW}, "version": game.version}
+
+        done: list[str] = []
+
+        async def refused(call: Any) -> tuple[int, float]:
+            t = time.monotonic()
+            r = await call
+            done.append("429")
+            return r.status_code, time.monotonic() - t
+
+        async def other_reads() -> None:
+            for _ in range(5):
+                assert (await b.get(f"/api/v1/matches/{game.id}")).status_code == 200
+                done.append("read")
+
+        (fast, fast_s), (declared, declared_s), _ = await asyncio.gather(
+            refused(a.post(f"/api/v1/matches/{game.id}/actions", json=act, headers=game.auth("white"))),
+            refused(a.post(f"/api/v1/matches/{game.id}/resign", headers=game.auth("black"))),
+            other_reads())
+        assert fast == declared == 429
+        assert fast_s >= 0.4 and declared_s >= 0.4  # held (a sleep: never shorter)
+        assert done == ["read"] * 5 + ["429"] * 2  # another client was answered while both were held
+        assert (await Api(b).state(game))["version"] == game.version  # nothing changed
