@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import multiprocessing
 import random
@@ -77,7 +78,10 @@ class BotRunner:
 
     def _wake(self, match_id: str) -> None:
         if not self._closed and match_id not in self._turns:
-            self._turns[match_id] = asyncio.get_running_loop().create_task(self._play_turns(match_id))
+            # A context of its own: the turn must not carry the request id (or any
+            # other context) of the person's request that happened to wake it.
+            self._turns[match_id] = asyncio.get_running_loop().create_task(
+                self._play_turns(match_id), context=contextvars.Context())
 
     # ---- playing --------------------------------------------------------------
 

@@ -2,7 +2,10 @@
 
 - `MeteredDoor` is the door (app/matches/door.py) with a stopwatch on `play`,
   the one call every action takes (REST, the fast path, a socket, a bot): a
-  counter and a histogram per action, nothing else.
+  counter and a histogram per action. It also gives a request id to a call
+  that came without one (a socket's message, a bot's move: no HTTP request
+  carried them past OpsFront), so the service's log lines about that call can
+  be told apart: `ws-…` and `bot-…`.
 - `MeteredBus` wraps this process's bus (app/realtime): it counts the LISTEN
   link's reconnects, and about once a second times one of its own
   announcements from the moment it is queued to the moment PostgreSQL
@@ -12,14 +15,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from app.matches import Acted, Caller, Door
 from app.matches.errors import ServiceError
 from app.realtime.bus import Announcement, Bus, Message
 
+from .logs import REQUEST_ID
 from .metrics import Metrics
 
 PROBE_EVERY_SECONDS = 1.0
@@ -43,7 +49,8 @@ class MeteredDoor(Door):
                    client_id: str | None = None) -> Acted:
         started = time.perf_counter()
         try:
-            acted = await super().play(match_id, caller, action, version, client_id)
+            with traced(caller):
+                acted = await super().play(match_id, caller, action, version, client_id)
         except ServiceError as refused:
             self.metrics.actions_refused.labels(refused.code).inc()
             raise
@@ -53,6 +60,19 @@ class MeteredDoor(Door):
             self.metrics.actions_applied.inc()
             self.metrics.action_seconds.observe(time.perf_counter() - started)
         return acted
+
+
+@contextlib.contextmanager
+def traced(caller: Caller) -> Iterator[None]:
+    """A request id for this call, if the HTTP front gave it none (put back after)."""
+    if REQUEST_ID.get() is not None:
+        yield
+        return
+    reset = REQUEST_ID.set(f"{'bot' if caller.bot is not None else 'ws'}-{os.urandom(8).hex()}")
+    try:
+        yield
+    finally:
+        REQUEST_ID.reset(reset)
 
 
 class MeteredBus:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -128,3 +129,35 @@ async def _seed(database_url: str, match_id: str) -> str:
 
     with sqlite3.connect(make_url(database_url).database or "") as conn:
         return str(conn.execute("SELECT seed FROM matches WHERE id = ?", (match_id,)).fetchone()[0])
+
+
+async def test_socket_and_bot_actions_get_request_ids_of_their_own(
+        app: Any, api: Api, sockets: Any, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No HTTP request carries a socket's message or a bot's move past OpsFront:
+    the door gives each call an id of its own (`ws-…`, `bot-…`), one per call."""
+    game = await api.start()
+    bot_game = await api.create(seat="black", opponent="bot:random")
+    await app.state.parts.bots.idle()  # the bot (White) sets up: its own id
+    sock = await sockets(game.id, token=game.tokens["white"])
+    await sock.receive()  # the snapshot
+
+    async def broken(match_id: str, updates: list[dict[str, Any]]) -> None:
+        raise RuntimeError("the hub fell over")
+
+    monkeypatch.setattr(app.state.parts.hub, "publish", broken)
+    capsys.readouterr()
+    await sock.send({"type": "action", "action": {"type": "setup", "backrow": ROW}, "version": game.version, "id": "s1"})
+    for _ in range(100):  # the action lands (its update, not published, never comes)
+        if (await api.state(game))["version"] > game.version:
+            break
+        await asyncio.sleep(0.05)
+    await api.state(bot_game)
+    await api.act(bot_game, "black", {"type": "setup", "backrow": ROW})  # the bot's turn next
+    await app.state.parts.bots.idle()
+    lines = [json.loads(line) for line in capsys.readouterr().err.splitlines() if line.startswith("{")]
+    failed = [x for x in lines if x["logger"].startswith("app.matches") and "publishing updates" in x["message"]]
+    ids = [x.get("request_id") or "" for x in failed]
+    assert any(re.fullmatch(r"ws-[0-9a-f]{16}", i) for i in ids), ids
+    assert any(re.fullmatch(r"bot-[0-9a-f]{16}", i) for i in ids), ids
+    assert None not in [x.get("request_id") for x in failed]
