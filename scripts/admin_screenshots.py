@@ -60,6 +60,7 @@ def main() -> None:
             page.screenshot(path=OUT / "admin-history.png", full_page=True)
             page.goto(f"/admin/matches/{shown}")
             page.wait_for_selector("#replay-board .arena")
+            page.wait_for_selector("#replay-advantage svg")  # the finished match's advantage graph
             # The last removal that moved a minion, with its from and to squares marked.
             moves = page.locator("ol.timeline li").filter(has_text="→")
             moves.last.get_by_role("button").click()

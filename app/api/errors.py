@@ -36,7 +36,9 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
           "seat_taken": {"error": "seat_taken", "detail": "both seats of this match are taken"},
           "match_over": {"error": "match_over", "detail": "the match is over"},
           "id_taken": {"error": "id_taken",
-                       "detail": "the action id 'c-1' is used by another action of this match"}},
+                       "detail": "the action id 'c-1' is used by another action of this match"},
+          "match_running": {"error": "match_running",
+                            "detail": "the match is still running: its positions are judged only once it is over"}},
     422: {"illegal_action": {"error": "illegal_action",
                              "detail": "R4: a construct on its own backrow cannot reach the opponent's backrow"}},
     429: {"rate_limited": {"error": "rate_limited", "detail": "too many writes; try again in 3 s"}},
@@ -44,7 +46,7 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
 }
 _DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or unknown fields",
                  401: "Missing or wrong seat token", 403: "Not this seat's turn, or not allowed now",
-                 404: "No such match", 409: "Stale version, seat taken, match over or action id taken",
+                 404: "No such match", 409: "Stale version, seat taken, match over, action id taken, or a match still running",
                  422: "An action the rules forbid; the detail names the rule",
                  429: "Too many writes; see Retry-After",
                  503: "The database is out of reach for a moment; retry after Retry-After"}

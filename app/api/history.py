@@ -1,4 +1,6 @@
-"""`GET /api/v1/matches/{id}/states`: the state after each version, for replays.
+"""`GET /api/v1/matches/{id}/states`: the state after each version, for replays;
+`GET /api/v1/matches/{id}/advantage`: a finished match's positions judged, for
+the graph under the replay.
 
 The answer is gzip-compressed when the client accepts it (a hundred states are
 about 330 KB of JSON and under 10 KB compressed, so alike are they); this route
@@ -8,14 +10,18 @@ middleware.
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import json
+from collections import OrderedDict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
+from app.bots.advantage import advantage
 from app.matches.reads import Reads
 
 from .errors import responses
@@ -29,6 +35,20 @@ class StateEntry(LogEntry):
 class States(BaseModel):
     version: int = Field(description="the match's version now")
     states: list[StateEntry]
+
+
+class Point(BaseModel):
+    version: int = Field(description="the version after which the position is judged (0: as created)")
+    white: float = Field(ge=-1, le=1, description="White's advantage: +1 a White win, -1 a Black win, 0 even")
+
+
+class Advantage(BaseModel):
+    version: int = Field(description="the match's version (it is finished, so it will not change)")
+    judge: str = Field(description="what judged the positions: the `strong` bot level's evaluation")
+    points: list[Point]
+
+
+JUDGED_KEPT = 64  # finished matches never change, so their graphs are kept (about 10 KB each)
 
 
 def _json(body: Any, request: Request) -> Response:
@@ -59,5 +79,35 @@ def router(reads: Reads) -> APIRouter:
         "player", "action", "automatic", "at", "match"}]}`. At most 100 per call;
         versions past the match's current one are simply absent."""
         return _json(await reads.states(match_id, first, last), request)
+
+    judged: OrderedDict[str, dict[str, Any]] = OrderedDict()  # a finished match never changes
+    # One match judged at a time: anyone may ask, reads are not rate limited, and
+    # each judging is CPU work in a thread (which contends for the interpreter
+    # lock with the event loop); a queue of askers waits here instead.
+    judging = asyncio.Semaphore(1)
+
+    @routes.get(
+        "/{match_id}/advantage", response_model=Advantage, responses=responses(404, 409),
+        summary="A finished match's positions judged (the advantage graph)",
+    )
+    async def judge(match_id: str, request: Request) -> Response:
+        """Every position of a finished match, from version 0 (as created) to its last,
+        judged from White's view in [-1, 1] by the `strong` bot's evaluation. Only for a
+        finished match: a running one answers 409 `match_running` (it would help a player)."""
+        body = judged.get(match_id)
+        if body is None:
+            async with judging:
+                body = judged.get(match_id)  # judged meanwhile by the request ahead in the queue
+                if body is None:
+                    version, start, log = await reads.finished_log(match_id)
+                    # ~300 replayed and judged positions take tens of milliseconds: off the loop.
+                    points = await run_in_threadpool(advantage, start, log)
+                    body = {"version": version, "judge": "strong", "points": points}
+                    judged[match_id] = body
+                    while len(judged) > JUDGED_KEPT:
+                        judged.popitem(last=False)
+        else:
+            judged.move_to_end(match_id)
+        return _json(body, request)
 
     return routes

@@ -74,6 +74,11 @@ class MatchIsOver(ServiceError):
         super().__init__(detail)
 
 
+class MatchRunning(ServiceError):
+    """Asked of a running match what only a finished one may tell (its evaluation)."""
+    status, code = 409, "match_running"
+
+
 class Illegal(ServiceError):
     status, code = 422, "illegal_action"
 

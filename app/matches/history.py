@@ -10,9 +10,14 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.rules import State
+
 from . import history_store
-from .errors import BadRequest, NotFound
+from .errors import BadRequest, MatchRunning, NotFound
 from .record import ms_of, stamp
+from .replay import initial_state, steps
+
+Entry = tuple[int, str | None, dict[str, Any], bool]  # version, player, action, automatic
 
 MAX_STATES = 100  # per call: about 3 KB each
 
@@ -34,3 +39,24 @@ async def states(engine: AsyncEngine, match_id: str, first: int, last: int | Non
          "at": stamp(ms_of(r.at)),
          "match": r.public}
         for r in rows]}
+
+
+async def finished_log(engine: AsyncEngine, match_id: str) -> tuple[int, State, list[Entry]]:
+    """(the version now, the engine's state as the match was created, its log as
+    (version, player, action, automatic)) of a finished match, for judging its
+    positions. A running match has none to give (MatchRunning): what they say
+    would help a player."""
+    found = await history_store.finished_log(engine, match_id)
+    if found is None:
+        raise NotFound(f"no match {match_id!r}")
+    row, log = found
+    if row.status != "finished":
+        raise MatchRunning("the match is still running: its positions are judged only once it is over")
+    start = initial_state(row.seed, row.options, row.chaos, row.custom)
+    return row.version, start, [(r.version, r.player, r.action, r.automatic) for r in log]
+
+
+def positions(start: State, log: list[Entry]) -> list[tuple[int, State]]:
+    """[(version, the engine's state after it)], version 0 (the match as created) first."""
+    after = steps(start, ((player, action, automatic) for _, player, action, automatic in log))
+    return [(0, start), *((entry[0], state) for entry, state in zip(log, after, strict=True))]

@@ -31,3 +31,18 @@ async def entries_between(engine: AsyncEngine, match_id: str, first: int, last: 
             .where(actions.c.match_id == match_id, actions.c.version >= first,
                    actions.c.version <= last)
             .order_by(actions.c.version))).all())
+
+
+async def finished_log(engine: AsyncEngine, match_id: str) -> tuple[Any, list[Any]] | None:
+    """(the match's row: status, version, seed, options, chaos, custom; its log in
+    version order), read in one transaction so the two agree; None if no such match."""
+    async with engine.connect() as conn, conn.begin():
+        row = (await conn.execute(
+            select(matches.c.status, matches.c.version, matches.c.seed, matches.c.options,
+                   matches.c.chaos, matches.c.custom).where(matches.c.id == match_id))).first()
+        if row is None or row.status != "finished":
+            return (row, []) if row is not None else None
+        log = list((await conn.execute(
+            select(actions.c.version, actions.c.player, actions.c.action, actions.c.automatic)
+            .where(actions.c.match_id == match_id).order_by(actions.c.version))).all())
+        return row, log

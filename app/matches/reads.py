@@ -63,6 +63,11 @@ class Reads:
         """Each version's entry with the public state after it (for replays)."""
         return await history.states(self.cycle.engine, match_id, first, last)
 
+    async def finished_log(self, match_id: str) -> tuple[int, State, list[history.Entry]]:
+        """A finished match's first state and log, to judge its positions (MatchRunning
+        for a running one)."""
+        return await history.finished_log(self.cycle.engine, match_id)
+
     async def with_bots(self) -> list[str]:
         """Running matches with a bot seat (where a bot's turn may be pending)."""
         return await store.with_bots(self.cycle.engine)

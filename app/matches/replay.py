@@ -8,10 +8,10 @@ with `conclude` (an admin's abort or adjudication among them); the others
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from app.rules import State, apply, conclude, new_match
+from app.rules import State, apply, apply_steps, conclude, new_match
 
 from .record import other
 
@@ -57,3 +57,27 @@ def replay(
         if end is not None:
             state = conclude(state, *end)
     return state
+
+
+def steps(state: State, entries: Iterable[tuple[str | None, dict[str, Any], bool]]) -> Iterator[State]:
+    """The state after each of `entries` in turn, from `state` (one per entry:
+    an entry that does not touch the engine state gives the same state again).
+    A player's action is applied with the automatic passes after it (R11); their
+    own entries, which follow it in the log, then give the state after each."""
+    pending: list[State] = []
+    for player, action, automatic in entries:
+        kind = action["type"]
+        if kind in ENGINE_ACTIONS and automatic:
+            state = pending.pop(0) if pending else state
+            yield state
+            continue
+        if pending:  # automatic passes the log did not list: never skip them
+            state, pending = pending[-1], []
+        if kind in ENGINE_ACTIONS:
+            after = apply_steps(state, action)
+            state, pending = after[0][2], [step[2] for step in after[1:]]
+        else:
+            end = ending(kind, player, action)
+            if end is not None:
+                state = conclude(state, *end)
+        yield state

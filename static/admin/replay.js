@@ -57,7 +57,21 @@ async function start() {
       boardModule.draw(board, shown.match, { orientation: "white", highlights });
     }
     status.textContent = describe(shown);
+    if (graph) graph.mark(current);
     for (const near of [current - 1, current + 1]) if (near >= 0 && near <= last) frame(near).catch(() => {});
+  }
+
+  // A finished match: the advantage graph of the game's page, under the replay.
+  let graph = null;
+  if (root.dataset.finished) {
+    try {
+      const { AdvantageGraph } = await import("/static/js/advantage.js");
+      graph = new AdvantageGraph({ host: document.getElementById("replay-advantage"), matchId: id, onPick: (v) => show(v) });
+      await graph.load({ status: "finished" });
+      graph.mark(current);
+    } catch {
+      graph = null; // the replay works without it
+    }
   }
 
   const steps = { first: () => 0, back: () => current - 1, forward: () => current + 1, last: () => last };

@@ -50,6 +50,7 @@ export const matches = {
     call("POST", `/matches/${encodeURIComponent(id)}/actions`, { token, body: { action, version, id: actionId() } }),
   log: (id, since = 0) => call("GET", `/matches/${encodeURIComponent(id)}/actions?since=${since}`),
   states: (id, from, to) => call("GET", `/matches/${encodeURIComponent(id)}/states?from=${from}&to=${to}`),
+  advantage: (id) => call("GET", `/matches/${encodeURIComponent(id)}/advantage`),
   resign: (id, token) => call("POST", `/matches/${encodeURIComponent(id)}/resign`, { token }),
   draw: (id, token, offer) => call("POST", `/matches/${encodeURIComponent(id)}/draw`, { token, body: { offer } }),
   claim: (id, token, result) => call("POST", `/matches/${encodeURIComponent(id)}/claim`, { token, body: { result } }),

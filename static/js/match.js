@@ -2,6 +2,7 @@
 // over the websocket (live.js), offers the seat to move only what GET /legal
 // lists (controls.js), and keeps the log and the replay (timeline.js).
 
+import { AdvantageGraph } from "./advantage.js";
 import { ApiError, matches } from "./api.js";
 import { draw, focusSquare, lastActionHighlights } from "./board.js";
 import { Controls } from "./controls.js";
@@ -16,7 +17,7 @@ const COLOURS = ["white", "black"];
 
 const page = {
   id: $("app").dataset.matchId,
-  match: JSON.parse($("initial-state").textContent),
+  match: JSON.parse($("app").dataset.initial),
   seat: null,
   spectators: null,
   lastAction: null,
@@ -37,6 +38,9 @@ const timeline = new Timeline({
   buttons: { first: $("first"), prev: $("prev"), next: $("next"), last: $("last"), live: $("live") },
   onShow: (found) => { page.review = found && found.match.version !== page.match.version ? found : null; refresh(); },
 });
+
+// Under the replay of a finished match: how the strong bot judged each position.
+const graph = new AdvantageGraph({ host: $("advantage"), matchId: page.id, onPick: (v) => timeline.show(v) });
 
 // ---- what the server says ----------------------------------------------------------
 
@@ -193,6 +197,7 @@ function refresh() {
   paintClocks(page);
   paintSeatPanel(page);
   paintEnd(page);
+  if (m.status === "finished") graph.load(m).then(() => graph.mark(timeline.shown ?? m.version));
   const nameOf = (c) => (m.players[c] && m.players[c].name) || "…";
   const names = `${nameOf("white")} v ${nameOf("black")}`;
   document.title = myTurn(page) ? `Your turn · ${names} · Magery Online` : `${names} · Magery Online`;

@@ -143,6 +143,16 @@ def test_sign_in_filter_open_and_step_the_replay(contexts: Contexts, scene: dict
     page.keyboard.press("Home")
     status(page, 0, last)
 
+    # The finished match's advantage graph, under the replay, follows it; a click steps to a version.
+    graph = page.locator("#replay-advantage")
+    expect(graph).to_be_visible()
+    expect(graph.locator(".adv-readout")).to_have_text("Version 0: even")
+    box = graph.locator("svg").bounding_box()
+    assert box is not None
+    graph.locator("svg").click(position={"x": box["width"] - 6, "y": box["height"] / 2})
+    status(page, last, last)
+    expect(graph.locator(".adv-readout")).to_have_text(f"Version {last}: White has won")
+
 
 def test_an_adjudication_reaches_the_players_page(contexts: Contexts, scene: dict[str, Any]) -> None:
     server = contexts.server

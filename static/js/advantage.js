@@ -1,0 +1,115 @@
+// The advantage graph under the replay of a finished match: every position
+// judged by the strong bot's evaluation (GET /advantage), White's advantage
+// up, Black's down. Only for a finished match: the server refuses a running
+// one, and the page never asks. A click on the graph shows that version.
+
+import { matches } from "./api.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const W = 300; // the viewBox: the graph scales to its box
+const H = 80;
+const MID = H / 2;
+
+function el(name, attrs) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+/** Words for a value in [-1, 1], from White's view. */
+export function advantageWords(white) {
+  const side = white > 0 ? "White" : "Black";
+  const size = Math.abs(white);
+  if (size >= 0.999) return `${side} has won`;
+  if (size < 0.1) return "even";
+  const how = size < 0.35 ? "slightly better" : size < 0.7 ? "better" : "winning";
+  return `${side} ${how} (${white > 0 ? "+" : "−"}${size.toFixed(2)})`;
+}
+
+export class AdvantageGraph {
+  constructor({ host, matchId, onPick }) {
+    this.host = host;
+    this.matchId = matchId;
+    this.onPick = onPick;
+    this.points = null;
+    this.asked = false;
+    this.marker = null;
+    this.readout = null;
+  }
+
+  /** Fetches and draws the graph once the match is finished (once only). */
+  async load(match) {
+    if (this.asked || match.status !== "finished") return;
+    this.asked = true;
+    try {
+      this.points = (await matches.advantage(this.matchId)).points;
+    } catch {
+      this.asked = false; // a later refresh may try again
+      return;
+    }
+    this.draw();
+  }
+
+  x(version) {
+    const last = this.points[this.points.length - 1].version || 1;
+    return (version / last) * W;
+  }
+
+  y(white) {
+    return MID - white * (MID - 2);
+  }
+
+  draw() {
+    const pts = this.points;
+    if (!pts || pts.length < 2) return;
+    const line = pts.map((p) => `${this.x(p.version).toFixed(1)},${this.y(p.white).toFixed(1)}`).join(" L");
+    const area = `M0,${MID} L${line} L${W},${MID} Z`;
+    const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", class: "advantage-plot" });
+    svg.append(
+      el("rect", { x: 0, y: 0, width: W, height: MID, class: "adv-white-half" }),
+      el("rect", { x: 0, y: MID, width: W, height: MID, class: "adv-black-half" }),
+    );
+    // The area above the midline is White's, below it Black's: clip one shape twice.
+    const id = `adv-${this.matchId}`;
+    const defs = el("defs", {});
+    const up = el("clipPath", { id: `${id}-up` });
+    up.append(el("rect", { x: 0, y: 0, width: W, height: MID }));
+    const down = el("clipPath", { id: `${id}-down` });
+    down.append(el("rect", { x: 0, y: MID, width: W, height: MID }));
+    defs.append(up, down);
+    svg.append(defs,
+      el("path", { d: area, class: "adv-area-white", "clip-path": `url(#${id}-up)` }),
+      el("path", { d: area, class: "adv-area-black", "clip-path": `url(#${id}-down)` }),
+      el("line", { x1: 0, y1: MID, x2: W, y2: MID, class: "adv-mid" }),
+      el("path", { d: `M${line}`, class: "adv-line", fill: "none" }),
+    );
+    this.marker = el("line", { x1: 0, y1: 0, x2: 0, y2: H, class: "adv-marker" });
+    svg.append(this.marker);
+    svg.addEventListener("click", (e) => {
+      const box = svg.getBoundingClientRect();
+      const last = pts[pts.length - 1].version;
+      const version = Math.round(((e.clientX - box.left) / box.width) * last);
+      this.onPick(Math.max(1, Math.min(last, version)));
+    });
+    const best = pts.reduce((a, p) => (Math.abs(p.white) > Math.abs(a.white) && Math.abs(p.white) < 0.999 ? p : a), pts[0]);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label",
+      `Advantage over ${pts.length - 1} versions; the largest before the end: ${advantageWords(best.white)} at version ${best.version}`);
+    this.readout = document.createElement("p");
+    this.readout.className = "adv-readout";
+    this.host.replaceChildren(svg, this.readout);
+    this.host.hidden = false;
+  }
+
+  /** Marks the version on the board and says how it stands. */
+  mark(version) {
+    if (!this.marker || !this.points) return;
+    // One point per version from 0, so a version is its own index.
+    const p = this.points[version] || this.points[this.points.length - 1];
+    const x = this.x(p.version).toFixed(1);
+    this.marker.setAttribute("x1", x);
+    this.marker.setAttribute("x2", x);
+    const text = `Version ${p.version}: ${advantageWords(p.white)}`;
+    if (this.readout.textContent !== text) this.readout.textContent = text;
+  }
+}
