@@ -38,11 +38,17 @@ def make_hub(source: MatchSource, settings: Any, bus: Bus | None = None) -> Hub:
                dead_after_seconds=settings.ws_dead_after_seconds)
 
 
-def close_sockets_on_signal(hub: Hub) -> None:
+def close_sockets_on_signal(hub: Hub, wait_seconds: float = 3.0) -> None:
     """Say 1001 ("going away") to every socket as soon as the server is told to stop.
 
-    uvicorn closes websockets with 1012 before it runs the lifespan shutdown; a
-    signal handler placed in front of its own gets 1001 out first.
+    uvicorn closes websockets with 1012 the moment it sees its exit flag, before
+    the lifespan shutdown runs. So the flag waits: our handler closes the hub's
+    sockets first (their close frames written, at most `wait_seconds`), and only
+    then passes the signal on to uvicorn's handler. Passing it on at once raced
+    uvicorn's 0.1 s tick, and a loaded machine saw 1012. A second signal while
+    the sockets close is passed on at once (a second Ctrl-C still forces exit).
+    The bus stays open until the lifespan's end: requests still in flight may
+    commit actions, and the other processes must hear of them.
     """
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -52,7 +58,27 @@ def close_sockets_on_signal(hub: Hub) -> None:
                 continue
 
             def handler(sig: int, frame: Any, previous: Any = previous) -> None:
-                loop.call_soon_threadsafe(lambda: loop.create_task(hub.close(1001)))
-                previous(sig, frame)
+                if hub.closed:  # already closing (or closed): nothing to wait for
+                    previous(sig, frame)
+                    return
+                loop.call_soon_threadsafe(_close_then, hub, wait_seconds, lambda: previous(sig, frame))
 
             signal.signal(signum, handler)
+
+
+def _close_then(hub: Hub, wait_seconds: float, then: Any) -> None:
+    """Close the hub's sockets, then call `then` whatever happened (the server must stop)."""
+    async def run() -> None:
+        try:
+            await asyncio.wait_for(hub.close_sockets(1001), wait_seconds)
+        except (Exception, asyncio.CancelledError):  # a stuck socket must not keep the server up
+            pass
+        finally:
+            then()
+
+    task = asyncio.get_running_loop().create_task(run(), name="close-sockets-on-signal")
+    _closing.add(task)  # the loop keeps only a weak reference to a task
+    task.add_done_callback(_closing.discard)
+
+
+_closing: set[asyncio.Task[None]] = set()

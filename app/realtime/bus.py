@@ -91,6 +91,8 @@ class MemoryBus:
         self._channel.append(on_message)
 
     def send(self, message: Message) -> None:
+        if self._mine is not None and self._mine not in self._channel:
+            return  # closed: like the PostgreSQL bus, it carries nothing more
         for listener in list(self._channel):
             if listener is not self._mine:
                 listener(message)

@@ -9,10 +9,13 @@ version it was sent, skips what it already has and fills any hole from the
 database (the log is the truth), or gets a fresh snapshot when the hole is too
 old or its queue overflowed. A broadcast encodes its JSON once for the room.
 
-Why one module of ~550 lines: Subscriber, Room and Hub are one send path, tuned
+Why one module of ~630 lines: Subscriber, Room and Hub are one send path, tuned
 together against bench/ws.py (memory per socket, CPU per recipient); each
 reaches into the others' state on that path, so apart they would import each
-other in a cycle.
+other in a cycle. The heartbeat (pings, dead sockets, presence said again and
+judged for silent processes) is the largest part that could stand alone, but
+it walks the same Subscriber and Room fields the send path does; moved out, it
+would need them all as a protocol of its own, or an import cycle.
 """
 
 from __future__ import annotations
@@ -405,15 +408,18 @@ class Hub:
         self.presence_delay = presence_delay
         self.rooms: dict[str, Room] = {}
         self._heartbeat: asyncio.Task[None] | None = None
-        self.closed = False
+        self.closed = False  # sockets closed (and new ones refused): shutting down
+        self._bus_closed = False
 
     async def start(self) -> None:
         await self.bus.start(self._heard, self._reconnected)
         self._heartbeat = asyncio.create_task(self._beat(), name="hub-heartbeat")
 
-    async def close(self, code: int = 1001, reason: str = "server shutting down",
-                    timeout: float = 2.0) -> None:
-        """Close every socket with `code` (1001: clients reconnect elsewhere)."""
+    async def close_sockets(self, code: int = 1001, reason: str = "server shutting down",
+                            timeout: float = 2.0) -> None:
+        """Close every socket with `code` (1001: clients reconnect elsewhere) and
+        refuse new ones; the bus stays open, so what requests still in flight
+        commit is still announced to the other processes."""
         if self.closed:
             return
         self.closed = True
@@ -429,7 +435,14 @@ class Hub:
                     writers.append(sub.writer)
         if writers:
             await asyncio.wait(writers, timeout=timeout)
-        await self.bus.close()
+
+    async def close(self, code: int = 1001, reason: str = "server shutting down",
+                    timeout: float = 2.0) -> None:
+        """Close every socket (if not yet done), then the bus."""
+        await self.close_sockets(code, reason, timeout)
+        if not self._bus_closed:
+            self._bus_closed = True
+            await self.bus.close()
 
     # -- the publisher the match service calls after each commit ------------------
 

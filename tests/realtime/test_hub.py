@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 from typing import Any
 
+from app.realtime import close_sockets_on_signal
 from app.realtime.bus import Announcement, MemoryBus, Presence, decode
 from app.realtime.hub import Hub
 
@@ -267,3 +269,54 @@ async def test_a_process_that_vanished_stops_counting_and_a_live_one_keeps_count
     await settle(0.6)
     assert shown() == (1, False)
     await here.close()
+
+
+async def test_a_stop_signal_reaches_uvicorn_only_after_the_sockets_heard_1001() -> None:
+    """uvicorn closes sockets with 1012 the moment its handler runs; ours runs first
+    and passes the signal on only when every close frame is written (CI saw 1012)."""
+    log = Log()
+    hub = Hub(log)
+    await hub.start()
+    sock = Socket(delay=0.2)  # a slow reader: its close frame takes a while to go out
+    hub.join("m1", sock, None, None)
+    await settle()
+    heard: list[list[dict[str, Any]]] = []  # what the socket had got when uvicorn was told
+    told = asyncio.Event()
+
+    def uvicorn_handler(sig: int, frame: Any) -> None:
+        heard.append(list(sock.got))
+        told.set()
+
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGTERM, uvicorn_handler)
+    try:
+        close_sockets_on_signal(hub)
+        signal.raise_signal(signal.SIGTERM)
+        async with asyncio.timeout(5):
+            await told.wait()
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+    assert len(heard) == 1
+    assert heard[0][-1] == {"type": "websocket.close", "code": 1001, "reason": "server shutting down"}
+    assert hub.closed
+
+
+async def test_a_stopping_process_still_announces_what_its_last_requests_commit() -> None:
+    """At a stop signal the sockets close at once, but the bus stays open until
+    the lifespan ends: an action a request still in flight commits must reach
+    the other processes' sockets."""
+    log = Log()
+    here, there, channel = await two_processes(log)
+    leaving, staying = Socket(), Socket()
+    here.join("m1", leaving, None, None)
+    there.join("m1", staying, None, None)
+    await settle(0.2)
+    await here.close_sockets(1001)
+    assert leaving.got[-1]["code"] == 1001 and here.closed
+    await here.publish("m1", [log.commit()])  # a request in flight commits
+    await settle(0.2)
+    assert staying.versions()[-1] == 1
+    await here.close()  # the lifespan's end: now the bus goes too
+    assert len(channel) == 1
+    await there.close()
