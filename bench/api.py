@@ -113,10 +113,11 @@ def stop_server(proc: subprocess.Popen[bytes] | None) -> None:
         proc.wait(5)
 
 
-async def _pg(sql: str) -> None:
+async def _pg(sql: str, server: str = PG) -> None:
+    """Run one statement on `server`'s maintenance database (CREATE/DROP DATABASE)."""
     import asyncpg
 
-    conn = await asyncpg.connect(f"{PG}/postgres")
+    conn = await asyncpg.connect(f"{server}/postgres")
     try:
         await conn.execute(sql)
     finally:

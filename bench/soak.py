@@ -259,9 +259,10 @@ def write(args: argparse.Namespace, samples: list[dict[str, Any]], summary: dict
 
 # ---- the run ------------------------------------------------------------------------
 
-def start_server(port: int, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    """A server whose log goes to a file: an hour of it would fill a pipe nobody reads."""
-    with log.open("wb") as out:
+def start_server(port: int, env: dict[str, str], log: Path, append: bool = False) -> subprocess.Popen[bytes]:
+    """A server whose log goes to a file: an hour of it would fill a pipe nobody reads
+    (`append`: a restarted server adds to its predecessor's log)."""
+    with log.open("ab" if append else "wb") as out:
         return subprocess.Popen(
             [PYTHON, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
              "--log-level", "warning", "--no-access-log", "--ws-per-message-deflate", "false"],

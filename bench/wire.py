@@ -19,10 +19,19 @@ from typing import Any
 
 
 class Answer:
-    __slots__ = ("status", "body")
+    __slots__ = ("status", "body", "_head")
 
-    def __init__(self, status: int, body: bytes) -> None:
-        self.status, self.body = status, body
+    def __init__(self, status: int, body: bytes, head: list[bytes] | None = None) -> None:
+        self.status, self.body, self._head = status, body, head or []
+
+    def header(self, name: str) -> str | None:
+        """One header's value (parsed only when asked), or None."""
+        want = name.lower().encode()
+        for line in self._head:
+            key, _, value = line.partition(b":")
+            if key.strip().lower() == want:
+                return value.strip().decode()
+        return None
 
     def json(self) -> Any:
         return json.loads(self.body)
@@ -38,10 +47,11 @@ class Answer:
 
 
 class Connection:
-    """One keep-alive connection to `host:port`."""
+    """One keep-alive connection to `host:port`, from the address `local` if given
+    (any 127.x.y.z on loopback: a client the server counts apart from the others)."""
 
-    def __init__(self, host: str, port: int) -> None:
-        self.host, self.port = host, port
+    def __init__(self, host: str, port: int, local: str | None = None) -> None:
+        self.host, self.port, self.local = host, port, local
         self._head = f"Host: {host}:{port}\r\n".encode()
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
@@ -54,7 +64,8 @@ class Connection:
         await self.close()
 
     async def _connect(self) -> None:
-        self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+        self._reader, self._writer = await asyncio.open_connection(
+            self.host, self.port, local_addr=(self.local, 0) if self.local else None)
 
     async def close(self) -> None:
         if self._writer is not None:
@@ -116,4 +127,4 @@ class Connection:
             close = True
         if close:
             await self.close()
-        return Answer(status, body)
+        return Answer(status, body, lines[1:])

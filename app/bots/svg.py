@@ -61,7 +61,7 @@ def bars(title: str, labels: list[str], series: dict[str, list[float]], *,
         value = low + (top - low) * i / 4
         out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
                    f'stroke="#ddd"/>')
-        shown = f"{100 * value:.0f}%" if percent else f"{value:g}"
+        shown = f"{100 * value:.4g}%" if percent else f"{value:g}"  # 12.5%, not 12%
         out.append(_text(LEFT - 6, y(value) + 4, shown, 11, "end"))
     if y_label:
         out.append(_text(16, TOP + plot_h / 2, y_label, 12, rotate=-90))
