@@ -16,10 +16,12 @@ start, setups, act, legal, play_random), `ROW` (a legal backrow), `FakeTime`
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import random
 import secrets
 import shutil
+import time
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -33,7 +35,7 @@ from sqlalchemy.engine import make_url
 from app.config import Settings
 from app.db import make_engine, upgrade
 from app.main import create_app
-from app.matches import MatchService
+from app.matches import MatchService, SharedWindow
 
 PG_SERVER = os.environ.get("TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 ROW = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"]
@@ -114,7 +116,20 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         await conn.execute(f"TRUNCATE {TABLES} CASCADE")
     finally:
         await conn.close()
+    _start_the_shared_windows_now(request.getfixturevalue("monkeypatch"))
     return url
+
+
+def _start_the_shared_windows_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On PostgreSQL the write limits count in fixed windows aligned to the epoch
+    (SharedWindow). A test that counts writes against a small budget would see the
+    count begin again if its writes straddled a window's end (CI saw it once, with a
+    30 s window). So each test's limiter clock reads the start of an hour when the
+    test begins, and runs at the real rate from there: every window the tests use
+    (30, 60, 600 s) divides an hour, so each test has a whole window before it."""
+    began = time.time()
+    hour = math.ceil(began / 3600) * 3600
+    monkeypatch.setattr(SharedWindow, "clock", staticmethod(lambda: hour + (time.time() - began)))
 
 
 # ---- the app --------------------------------------------------------------------

@@ -26,6 +26,7 @@ import logging
 import math
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Protocol
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -95,6 +96,12 @@ class SharedWindow:
     """At most about `limit` hits per key in each fixed `window`, across every
     process on one PostgreSQL database (see the module's docstring)."""
 
+    # Windows are aligned to the epoch on this clock so that every process cuts
+    # them at the same instants. A class attribute so that tests can start a
+    # window when they start (tests/conftest.py): a test whose writes straddled a
+    # window's end would see its count begin again.
+    clock: Callable[[], float] = staticmethod(time.time)
+
     def __init__(self, engine: AsyncEngine, limit: int, window: float, sync_seconds: float = 1.0) -> None:
         self.engine, self.limit, self.window, self.sync_seconds = engine, limit, window, sync_seconds
         self._start = 0  # the current window's start, whole seconds since the epoch
@@ -105,7 +112,7 @@ class SharedWindow:
         self._next_forget = 0.0
 
     async def hit(self, *keys: str) -> None:
-        now = time.time()
+        now = self.clock()
         start = int(now // self.window * self.window)
         if start != self._start:  # a new window: every count starts again
             self._start, self._total, self._pending = start, {}, {}

@@ -17,6 +17,7 @@ import pytest
 
 from app.main import create_app
 from app.matches import SharedWindow, SlidingWindow
+from app.matches.errors import RateLimited
 
 from ..conftest import Api, make_settings
 
@@ -83,6 +84,25 @@ async def test_many_light_writers_are_counted_in_batches(two_processes: list[Any
         await other.hit("addr:light")  # the second hit here is near the budget: counted at once
     with pytest.raises(Exception, match="too many writes"):
         await other.hit("addr:light")
+
+
+async def test_a_window_is_cut_at_the_same_instant_in_every_process(two_processes: list[Any],
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows are aligned to the epoch on the limiter's clock: both processes
+    refuse the budget's next write with the seconds left in the window, and
+    both let writes through again once the window has ended."""
+    now = [1_800_000_599.5]  # half a second before a 600 s window ends
+    monkeypatch.setattr(SharedWindow, "clock", staticmethod(lambda: now[0]))
+    first, second = (app.state.parts.door.limiter for app in two_processes)
+    for i in range(LIMIT):
+        await (first, second)[i % 2].hit("addr:edge")
+    for limiter in (first, second):
+        with pytest.raises(RateLimited) as refused:
+            await limiter.hit("addr:edge")
+        assert refused.value.retry_after == 1
+    now[0] += 1.0  # the next window: the count begins again, in both
+    await second.hit("addr:edge")
+    await first.hit("addr:edge")
 
 
 async def test_forwarded_for_is_believed_only_from_a_trusted_proxy(database_url: str) -> None:
