@@ -186,6 +186,16 @@ class FakeTime:
         self.now += seconds
 
 
+async def created_in_turn(api: Api, service: MatchService, names: list[str]) -> list[Game]:
+    """Matches made a millisecond apart: two made in the same millisecond would
+    be ordered by their random ids, not by when they were made."""
+    clock, made = FakeTime(service), []
+    for name in names:
+        made.append(await api.create(name=name))
+        clock.advance(0.001)
+    return made
+
+
 @dataclass
 class Game:
     """A match seen from the test: its id, the seats' tokens, the last state seen."""

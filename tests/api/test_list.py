@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from ..conftest import Api
+from app.matches import MatchService
+
+from ..conftest import Api, created_in_turn
 
 
-async def test_pages_walk_every_match_once_newest_first(api: Api) -> None:
-    made = [await api.create(name=f"P{i}") for i in range(7)]
+async def test_pages_walk_every_match_once_newest_first(api: Api, service: MatchService) -> None:
+    made = await created_in_turn(api, service, [f"P{i}" for i in range(7)])
     for limit in (1, 3, 7, 100):
         page = (await api.client.get("/api/v1/matches", params={"limit": limit})).json()
         ids = [m["id"] for m in page["matches"]]

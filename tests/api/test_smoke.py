@@ -13,7 +13,7 @@ from app.main import create_app
 from app.matches import MatchService, RecordingPublisher
 from app.matches.store import replay_match
 
-from ..conftest import ROW, Api, FakeTime, make_settings
+from ..conftest import ROW, Api, FakeTime, created_in_turn, make_settings
 
 SETUP = {"type": "setup", "backrow": ROW}
 
@@ -267,8 +267,8 @@ async def test_updates_are_published_after_commit_and_replayable(database_url: s
             assert await service.reads.updates_since(game.id, game.version + 5) is None
 
 
-async def test_list_filters_and_pages(api: Api) -> None:
-    made = [await api.create(name=f"P{i % 2}") for i in range(5)]
+async def test_list_filters_and_pages(api: Api, service: MatchService) -> None:
+    made = await created_in_turn(api, service, [f"P{i % 2}" for i in range(5)])
     page = (await api.client.get("/api/v1/matches", params={"limit": 2})).json()
     ids = [m["id"] for m in page["matches"]]
     while page["next_cursor"]:
