@@ -72,7 +72,7 @@ async def known_set(api: Api, service: Any, admin: AdminClient) -> Known:
     assert r.status_code == 200, r.text
     g = games["bot_lost"] = await api.create(name="Gus", opponent="bot:random")
     await api.act(g, "white", {"type": "setup", "backrow": ROW})
-    for _ in range(500):  # the bot (Black) sets up from its worker process
+    for _ in range(1500):  # the bot (Black) sets up from its worker process (a new one: allow 30 s)
         if (await api.state(g))["to_move"] == "white":
             break
         await asyncio.sleep(0.02)

@@ -193,10 +193,10 @@ async def test_loss_on_time_with_a_real_clock(api: Api, service: MatchService) -
     """A tiny real-time control and real waiting: the flag falls on the next read."""
     import asyncio
 
-    # 1.2 s each: room for White's setup on a loaded machine, then Black's flag falls.
-    game = await api.start(time_control={"type": "realtime", "minutes": 0.02, "increment": 0})
+    # 3 s each: room for White's setup on a loaded machine, then Black's flag falls.
+    game = await api.start(time_control={"type": "realtime", "minutes": 0.05, "increment": 0})
     await api.act(game, "white", {"type": "setup", "backrow": ROW})
-    await asyncio.sleep(1.4)
+    await asyncio.sleep(3.2)
     state = await api.state(game)
     assert state["result"] == {"winner": "white", "reason": "timeout"}
     await _assert_finished(api, service, game, {"winner": "white", "reason": "timeout"})

@@ -32,7 +32,9 @@ async def one_connection(postgres_url: str) -> AsyncIterator[AsyncEngine]:
 async def kill(postgres_url: str, pid: int) -> None:
     admin = await asyncpg.connect(_asyncpg_dsn(postgres_url))
     try:
-        await admin.execute("SELECT pg_terminate_backend($1)", pid)
+        # Waits (up to 5 s) until the backend has exited, so that what follows
+        # never races its goodbye.
+        await admin.execute("SELECT pg_terminate_backend($1, 5000)", pid)
     finally:
         await admin.close()
 
