@@ -41,22 +41,28 @@ def need(tool: str, why: str) -> str:
 
 
 class Server:
-    """`python -m uvicorn app.main:app` on a free port, its output in `log`."""
+    """`python -m uvicorn app.main:app` on a socket of a free port, its output in `log`."""
 
     def __init__(self, database_url: str, log: Path, *, cwd: Path = ROOT, level: str = "info",
                  extra_args: tuple[str, ...] = (), **settings: Any) -> None:
-        self.port = free_port()
+        # The listening socket is made here and handed to uvicorn (--fd): a port
+        # merely picked here could be taken by another test worker's server
+        # before uvicorn bound it, and then that server would answer our probes.
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(128)
+        self.port = int(listener.getsockname()[1])
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
         env = {**os.environ, "DATABASE_URL": database_url, "RATE_LIMIT_WRITES": "1000000",
                "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(cwd),
                **{k.upper(): str(v) for k, v in settings.items()}}
         self._out = log.open("wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-             "--port", str(self.port), "--log-level", level, "--ws-per-message-deflate", "false",
-             *extra_args],
-            cwd=cwd, env=env, stdout=self._out, stderr=subprocess.STDOUT)
+        with listener:  # the child holds its own copy
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "app.main:app", "--fd", str(listener.fileno()),
+                 "--log-level", level, "--ws-per-message-deflate", "false", *extra_args],
+                cwd=cwd, env=env, stdout=self._out, stderr=subprocess.STDOUT, pass_fds=(listener.fileno(),))
 
     def wait_ready(self, timeout: float = 30.0) -> Server:
         deadline = time.monotonic() + timeout
