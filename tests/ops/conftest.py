@@ -49,6 +49,9 @@ class Server:
         # merely picked here could be taken by another test worker's server
         # before uvicorn bound it, and then that server would answer our probes.
         listener = socket.socket()
+        # uvicorn takes an inherited descriptor for a Unix socket and would leave
+        # Nagle on; accepted connections inherit TCP_NODELAY from the listener.
+        listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         listener.bind(("127.0.0.1", 0))
         listener.listen(128)
         self.port = int(listener.getsockname()[1])
