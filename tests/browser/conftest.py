@@ -40,10 +40,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: Path(str(item.path)).is_relative_to(here))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+# Generous waits: CI runs four xdist workers, each with a Chromium and a server, on two
+# cores. Both Playwright's actions and its expect() (which keeps its own 5 s default) use it.
+TIMEOUT_MS = 15_000
+
+# Serves the app on an inherited, already listening socket. Not `uvicorn --fd`: that wraps
+# the descriptor as AF_UNIX, and uvloop then serves the TCP socket as a pipe (no TCP_NODELAY).
+_SERVE_FD = ("import socket, sys, uvicorn; "
+             "sock = socket.socket(fileno=int(sys.argv[1])); "
+             "uvicorn.Server(uvicorn.Config('app.main:app', ws_per_message_deflate=False)).run(sockets=[sock])")
 
 
 class Server:
@@ -78,27 +83,33 @@ class Server:
 def run_server(folder: Path, **env_extra: str) -> Iterator[Server]:
     """A uvicorn of the app on a free 127.0.0.1 port, with an SQLite file in `folder`
     (also used by scripts/screenshots.py and bench/web.py)."""
-    port = _free_port()
     database_url = f"sqlite+aiosqlite:///{folder / 'magery.sqlite3'}"
     env = {**os.environ, "DATABASE_URL": database_url,
            "RATE_LIMIT_WRITES": "100000", "BOT_DELAY_SECONDS": "0.05", "SWEEP_SECONDS": "1", **env_extra}
     log = (folder / "server.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
-         "--ws-per-message-deflate", "false"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    # The socket is bound here and handed over still bound, so no other process (another
+    # xdist worker's server) can take the port between choosing it and serving on it.
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(128)
+        port = int(listener.getsockname()[1])
+        proc = subprocess.Popen([sys.executable, "-c", _SERVE_FD, str(listener.fileno())], pass_fds=[listener.fileno()],
+                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):
+        # Until the app has started, connections wait in the socket's backlog (or are
+        # refused once the child has exited and closed it): poll by deadline, not by count.
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError((folder / "server.log").read_text())
             try:
-                urllib.request.urlopen(base + "/api/v1/matches", timeout=1).read()
+                urllib.request.urlopen(base + "/api/v1/matches", timeout=5).read()
                 break
             except OSError:
-                if proc.poll() is not None:
-                    raise RuntimeError((folder / "server.log").read_text()) from None
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the server did not start: " + (folder / "server.log").read_text()) from None
                 time.sleep(0.05)
-        else:
-            raise RuntimeError("the server did not start")
         yield Server(base, database_url)
     finally:
         proc.terminate()
@@ -122,8 +133,9 @@ def browser() -> Iterator[Any]:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(message)
         pytest.skip(message)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=TIMEOUT_MS)
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM)
         yield chromium
@@ -154,9 +166,9 @@ class Contexts:
         context.route_web_socket(re.compile(r"^wss?://(?!127\.0\.0\.1[:/])"), lambda ws: ws.close())
         if axe:
             context.add_init_script(path=str(AXE))  # by the debugger, so the page's CSP does not apply
+        context.set_default_timeout(TIMEOUT_MS)  # on the context: pages a test opens from it get it too
         self.made.append(context)
         page = context.new_page()
-        page.set_default_timeout(8000)
         page.on("pageerror", lambda e: self.errors.append(f"{page.url}: {e}"))
         return page
 
