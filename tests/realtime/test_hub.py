@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+import time
+from collections.abc import Callable
 from typing import Any
 
 from app.realtime import close_sockets_on_signal
@@ -81,6 +83,14 @@ async def settle(seconds: float = 0.05) -> None:
     await asyncio.sleep(seconds)
 
 
+async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Wait until `condition()` holds, at most `timeout` seconds. The caller asserts it
+    after, so that a failure shows the values."""
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        await asyncio.sleep(0.01)
+
+
 def contiguous(versions: list[int]) -> bool:
     return all(b == a + 1 for a, b in zip(versions, versions[1:], strict=False))
 
@@ -119,20 +129,36 @@ async def test_out_of_order_and_duplicate_publishes_still_arrive_once_in_order()
     await hub.close()
 
 
+class Stuck(Socket):
+    """A reader that takes nothing until `go` is set: slow for as long as the test
+    wants, however late a loaded machine runs it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.go = asyncio.Event()
+
+    async def __call__(self, event: dict[str, Any]) -> None:
+        await self.go.wait()
+        await super().__call__(event)
+
+
 async def test_a_slow_socket_delays_nobody_else() -> None:
     log = Log()
     hub = Hub(log)
     await hub.start()
-    slow, fast = Socket(delay=0.2), Socket()
+    # Stuck rather than 0.2 s per message: with a delay, whether the fast socket was
+    # served before the slow one's turn came was a matter of timing.
+    slow, fast = Stuck(), Socket()
     hub.join("m1", slow, None, None)
     hub.join("m1", fast, None, None)
-    await settle(0.3)
+    await until(lambda: fast.versions() == [0])
     for _ in range(3):
         await hub.publish("m1", [log.commit()])
-    await settle(0.05)
+    await until(lambda: fast.versions() == [0, 1, 2, 3])
     assert fast.versions() == [0, 1, 2, 3]
-    assert len(slow.versions()) < 4
-    await settle(0.8)
+    assert slow.got == []  # served while the slow one has not taken its snapshot yet
+    slow.go.set()
+    await until(lambda: slow.versions() == [0, 1, 2, 3])
     assert slow.versions() == [0, 1, 2, 3]
     await hub.close()
 
@@ -247,26 +273,33 @@ async def test_a_room_too_far_behind_the_log_starts_its_sockets_afresh() -> None
 
 async def test_a_process_that_vanished_stops_counting_and_a_live_one_keeps_counting() -> None:
     log = Log()
-    here, there, channel = await two_processes(log, ping_seconds=0.1, dead_after_seconds=100)
+    # Refreshes every 0.3 s, not 0.1: a seat is judged silent after 1.5 rounds, and at
+    # 0.1 s the 50 ms between was a stall a loaded machine could make.
+    ping = 0.3
+    here, there, channel = await two_processes(log, ping_seconds=ping, dead_after_seconds=100)
     watcher = Socket()
     here.join("m1", watcher, None, None)
     for _ in range(3):
         there.join("m1", Socket(), None, None)
     there.join("m1", Socket(), "black", None)
 
-    def shown() -> tuple[int, bool]:
-        last = [m for m in watcher.got if m.get("type") == "presence"][-1]
-        return last["spectators"], last["players"]["black"]["connected"]
+    def shown() -> tuple[int, bool] | None:
+        presences = [m for m in watcher.got if m.get("type") == "presence"]
+        if not presences:
+            return None
+        return presences[-1]["spectators"], presences[-1]["players"]["black"]["connected"]
 
-    await settle(0.3)
+    await until(lambda: shown() == (4, True))
     assert shown() == (4, True)
-    await settle(0.6)  # several refresh rounds: a process that keeps saying so still counts
+    # Over three refresh rounds, after which what was not said again is forgotten:
+    # a process that keeps saying so still counts.
+    await settle(4 * ping)
     assert shown() == (4, True)
     # `there` dies without a word: its bus leaves the channel, its heartbeat stops.
     assert there._heartbeat is not None
     there._heartbeat.cancel()
     channel.remove(there.bus._mine)  # type: ignore[attr-defined]
-    await settle(0.6)
+    await until(lambda: shown() == (1, False))
     assert shown() == (1, False)
     await here.close()
 
