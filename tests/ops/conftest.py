@@ -67,7 +67,7 @@ class Server:
                  "--log-level", level, "--ws-per-message-deflate", "false", *extra_args],
                 cwd=cwd, env=env, stdout=self._out, stderr=subprocess.STDOUT, pass_fds=(listener.fileno(),))
 
-    def wait_ready(self, timeout: float = 30.0) -> Server:
+    def wait_ready(self, timeout: float = 60.0) -> Server:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -17,7 +17,7 @@ from websockets.asyncio.client import connect
 
 from app.redact import RedactTokens, redact
 
-from .test_processes import ROOT, free_port
+from .test_processes import ROOT, bound_socket
 
 
 def test_redact_rewrites_every_token_value() -> None:
@@ -30,13 +30,15 @@ def test_redact_rewrites_every_token_value() -> None:
 
 
 async def test_a_real_server_logs_no_seat_token(tmp_path: Path) -> None:
-    port = free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/m.sqlite3",
            "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "info"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    with bound_socket() as sock:  # held, not a port let go: see bound_socket
+        port = int(sock.getsockname()[1])
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "app.main:app", "--fd", str(sock.fileno()),
+             "--log-level", "info"],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            pass_fds=(sock.fileno(),))
     base = f"http://127.0.0.1:{port}"
     try:
         async with httpx.AsyncClient(base_url=base, timeout=10) as http:

@@ -30,25 +30,32 @@ from tests.conftest import _asyncpg_dsn
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def bound_socket() -> socket.socket:
+    """A socket on a free port of 127.0.0.1, for a server to listen on (uvicorn --fd).
+    Held from choosing the port to serving on it: a port let go and bound again
+    seconds later by uvicorn could meanwhile go to another xdist worker's server."""
+    sock = socket.socket()  # no SO_REUSEADDR: with it, uvicorn --port (which sets it) could bind here too
+    # uvicorn sets no TCP_NODELAY on an --fd socket's connections; they inherit it from here.
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind(("127.0.0.1", 0))
+    return sock
 
 
 class Server:
     def __init__(self, database_url: str, **settings: str) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "DATABASE_URL": database_url, "RATE_LIMIT_WRITES": "1000000",
                "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(ROOT),
                **{name.upper(): value for name, value in settings.items()}}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-             "--port", str(self.port), "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        with bound_socket() as sock:
+            self.port = int(sock.getsockname()[1])
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "uvicorn", "app.main:app", "--fd", str(sock.fileno()),
+                 "--log-level", "warning"],
+                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                pass_fds=(sock.fileno(),))
+        self.base = f"http://127.0.0.1:{self.port}"
 
-    def wait_ready(self, timeout: float = 20.0) -> None:
+    def wait_ready(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
