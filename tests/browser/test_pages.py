@@ -70,16 +70,23 @@ def test_home_and_match_pages_pass_axe(contexts: Contexts) -> None:
 
 @pytest.mark.parametrize("where", ["home", "match"])
 def test_a_phone_needs_no_sideways_scrolling(contexts: Contexts, where: str) -> None:
-    page = contexts.page(width=412, height=915, is_mobile=True, has_touch=True)
+    page = contexts.page(width=360, height=800, is_mobile=True, has_touch=True)
     if where == "home":
+        # The longest names a seat takes, one without a space to break at, in the
+        # open and the live lists (measured once the lists have them).
+        name = "Wolfeschlegelsteinhausenbergerdorffvoral"
+        contexts.server.call("POST", "/matches", {"seat": "white", "name": name})
+        started(contexts.server, white=name, black="Ada Lovelace-Byron the Long-Named")
         page.goto("/")
+        expect(page.locator("#open-list")).to_contain_text(name)
+        expect(page.locator("#live-list")).to_contain_text(name)
     else:
         match_id, tokens = started(contexts.server, white="Ada Lovelace-Byron the Long-Named", black="Grace")
         page.goto(f"/matches/{match_id}#seat=white.{tokens['white']}")
         my_turn(page, 3)
     wait = page.evaluate("() => document.documentElement.scrollWidth")
-    assert wait <= 412, f"{where} is {wait} px wide"
-    assert page.evaluate("() => document.documentElement.clientWidth") == 412
+    assert wait <= 360, f"{where} is {wait} px wide"
+    assert page.evaluate("() => document.documentElement.clientWidth") == 360
 
 
 def _headers(url: str) -> Any:
