@@ -71,17 +71,16 @@ def test_home_and_match_pages_pass_axe(contexts: Contexts) -> None:
 @pytest.mark.parametrize("where", ["home", "match"])
 def test_a_phone_needs_no_sideways_scrolling(contexts: Contexts, where: str) -> None:
     page = contexts.page(width=360, height=800, is_mobile=True, has_touch=True)
-    if where == "home":
-        # The longest names a seat takes, one without a space to break at, in the
-        # open and the live lists (measured once the lists have them).
-        name = "Wolfeschlegelsteinhausenbergerdorffvoral"
+    # The longest name a seat takes, without a space to break at.
+    name = "Wolfeschlegelsteinhausenbergerdorffvoral"
+    if where == "home":  # in the open and the live lists (measured once the lists have it)
         contexts.server.call("POST", "/matches", {"seat": "white", "name": name})
         started(contexts.server, white=name, black="Ada Lovelace-Byron the Long-Named")
         page.goto("/")
         expect(page.locator("#open-list")).to_contain_text(name)
         expect(page.locator("#live-list")).to_contain_text(name)
     else:
-        match_id, tokens = started(contexts.server, white="Ada Lovelace-Byron the Long-Named", black="Grace")
+        match_id, tokens = started(contexts.server, white="Ada Lovelace-Byron the Long-Named", black=name)
         page.goto(f"/matches/{match_id}#seat=white.{tokens['white']}")
         my_turn(page, 3)
     wait = page.evaluate("() => document.documentElement.scrollWidth")
