@@ -166,6 +166,8 @@ def test_an_adjudication_reaches_the_players_page(contexts: Contexts, scene: dic
     admin = contexts.page()
     sign_in(admin)
     admin.goto(f"/admin/matches/{match_id}")
+    # At once, before the replay board is drawn: the form stands above it, so
+    # the board cannot move it (with the form below, a click once landed beside the radio).
     admin.get_by_label("Black wins").check()
     admin.get_by_label("Reason (the players see it)").fill("White's player left a note that they had to go.")
     admin.get_by_role("button", name="End the match").click()
