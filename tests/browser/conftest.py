@@ -14,7 +14,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+
+from tests.serving import listening_socket
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -43,13 +44,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 # Generous waits: CI runs four xdist workers, each with a Chromium and a server, on two
 # cores. Both Playwright's actions and its expect() (which keeps its own 5 s default) use it.
 TIMEOUT_MS = 15_000
-
-# Serves the app on an inherited, already listening socket. Not `uvicorn --fd`: that wraps
-# the descriptor as AF_UNIX, and uvloop then serves the TCP socket as a pipe (no TCP_NODELAY).
-_SERVE_FD = ("import socket, sys, uvicorn; "
-             "sock = socket.socket(fileno=int(sys.argv[1])); "
-             "uvicorn.Server(uvicorn.Config('app.main:app', ws_per_message_deflate=False)).run(sockets=[sock])")
-
 
 class Server:
     """The running server: its base URL, and the REST API for setting scenes up."""
@@ -87,14 +81,12 @@ def run_server(folder: Path, **env_extra: str) -> Iterator[Server]:
     env = {**os.environ, "DATABASE_URL": database_url,
            "RATE_LIMIT_WRITES": "100000", "BOT_DELAY_SECONDS": "0.05", "SWEEP_SECONDS": "1", **env_extra}
     log = (folder / "server.log").open("w")
-    # The socket is bound here and handed over still bound, so no other process (another
-    # xdist worker's server) can take the port between choosing it and serving on it.
-    with socket.socket() as listener:
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(128)
+    with listening_socket() as listener:  # handed to uvicorn (--fd): see tests/serving.py
         port = int(listener.getsockname()[1])
-        proc = subprocess.Popen([sys.executable, "-c", _SERVE_FD, str(listener.fileno())], pass_fds=[listener.fileno()],
-                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "app.main:app", "--fd", str(listener.fileno()),
+             "--ws-per-message-deflate", "false"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, pass_fds=(listener.fileno(),))
     base = f"http://127.0.0.1:{port}"
     try:
         # Until the app has started, connections wait in the socket's backlog (or are

@@ -20,6 +20,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.serving import listening_socket
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -45,15 +47,7 @@ class Server:
 
     def __init__(self, database_url: str, log: Path, *, cwd: Path = ROOT, level: str = "info",
                  extra_args: tuple[str, ...] = (), **settings: Any) -> None:
-        # The listening socket is made here and handed to uvicorn (--fd): a port
-        # merely picked here could be taken by another test worker's server
-        # before uvicorn bound it, and then that server would answer our probes.
-        listener = socket.socket()
-        # uvicorn takes an inherited descriptor for a Unix socket and would leave
-        # Nagle on; accepted connections inherit TCP_NODELAY from the listener.
-        listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        listener.bind(("127.0.0.1", 0))
-        listener.listen(128)
+        listener = listening_socket()  # handed to uvicorn (--fd): see tests/serving.py
         self.port = int(listener.getsockname()[1])
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log

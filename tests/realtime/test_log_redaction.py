@@ -16,8 +16,9 @@ import httpx
 from websockets.asyncio.client import connect
 
 from app.redact import RedactTokens, redact
+from tests.serving import listening_socket
 
-from .test_processes import ROOT, bound_socket
+from .test_processes import ROOT
 
 
 def test_redact_rewrites_every_token_value() -> None:
@@ -32,7 +33,7 @@ def test_redact_rewrites_every_token_value() -> None:
 async def test_a_real_server_logs_no_seat_token(tmp_path: Path) -> None:
     env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/m.sqlite3",
            "PYTHONPATH": str(ROOT)}
-    with bound_socket() as sock:  # held, not a port let go: see bound_socket
+    with listening_socket() as sock:  # held, not a port let go: see tests/serving.py
         port = int(sock.getsockname()[1])
         proc = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--fd", str(sock.fileno()),

@@ -10,7 +10,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -26,19 +25,9 @@ from websockets.exceptions import ConnectionClosed
 
 from app.realtime.postgres import LISTENER_NAME
 from tests.conftest import _asyncpg_dsn
+from tests.serving import listening_socket
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def bound_socket() -> socket.socket:
-    """A socket on a free port of 127.0.0.1, for a server to listen on (uvicorn --fd).
-    Held from choosing the port to serving on it: a port let go and bound again
-    seconds later by uvicorn could meanwhile go to another xdist worker's server."""
-    sock = socket.socket()  # no SO_REUSEADDR: with it, uvicorn --port (which sets it) could bind here too
-    # uvicorn sets no TCP_NODELAY on an --fd socket's connections; they inherit it from here.
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    sock.bind(("127.0.0.1", 0))
-    return sock
 
 
 class Server:
@@ -46,7 +35,7 @@ class Server:
         env = {**os.environ, "DATABASE_URL": database_url, "RATE_LIMIT_WRITES": "1000000",
                "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(ROOT),
                **{name.upper(): value for name, value in settings.items()}}
-        with bound_socket() as sock:
+        with listening_socket() as sock:  # see tests/serving.py
             self.port = int(sock.getsockname()[1])
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "uvicorn", "app.main:app", "--fd", str(sock.fileno()),
