@@ -1,5 +1,5 @@
-"""The ASGI application, `uvicorn app.main:app`, and the one place its parts are
-built and wired, in order:
+"""The ASGI application's factory, `uvicorn --factory app.main:create_app`, and the one
+place its parts are built and wired, in order:
 
     settings → database engine → match service → door → realtime hub → bot runner → routes
 
@@ -167,5 +167,3 @@ def _in_front(app: FastAPI, layer: Any, *args: Any) -> None:
 
     app.build_middleware_stack = build_with_layer  # type: ignore[method-assign]
 
-
-app = create_app()

@@ -17,7 +17,7 @@ from bench.api import PG, _pg, free_port, run_load, stop_server, wait_ready  # n
 
 
 def start(tree: str, port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
+    cmd = [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app", "--host", "127.0.0.1", "--port", str(port),
            "--log-level", "warning", "--no-access-log"]
     return subprocess.Popen(cmd, cwd=tree, env={**os.environ, **env, "PYTHONPATH": tree},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)

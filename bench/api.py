@@ -4,7 +4,7 @@
 
 Loopback only, bounded and self-stopping. It creates a fresh PostgreSQL
 database (dropped at the end), starts two uvicorn processes on it — the real
-server (`app.main:app`) and the yardstick (`bench/api_yardstick.py`: one endpoint,
+server (`app.main:create_app`) and the yardstick (`bench/api_yardstick.py`: one endpoint,
 a small JSON body, one conditional UPDATE through the same driver and pool) —
 and drives both with scripted clients (bench/wire.py: a minimal keep-alive
 HTTP/1.1 client, one connection per client, so the load generator's own CPU and
@@ -80,7 +80,9 @@ def start_server(module: str, port: int, env: dict[str, str], profile: str | Non
     cmd = [PYTHON]
     if profile:
         cmd += ["-m", "cProfile", "-o", profile]
-    cmd += ["-m", "uvicorn", module, "--host", "127.0.0.1", "--port", str(port),
+    # The server is built by its factory; a yardstick module is a plain ASGI attribute.
+    factory = ["--factory"] if module.endswith(":create_app") else []
+    cmd += ["-m", "uvicorn", *factory, module, "--host", "127.0.0.1", "--port", str(port),
             "--log-level", "warning", "--no-access-log"]
     return subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -324,7 +326,7 @@ def main() -> int:
     mp_ctx = mp.get_context("spawn")
     try:
         app_port, yard_port = free_port(), free_port()
-        app_proc = start_server("app.main:app", app_port, env, profile)
+        app_proc = start_server("app.main:create_app", app_port, env, profile)
         yard_proc = start_server("bench.api_yardstick:app", yard_port, env, None)
         app_base, yard_base = f"http://127.0.0.1:{app_port}", f"http://127.0.0.1:{yard_port}"
         wait_ready(f"{app_base}/api/v1/matches?limit=1", app_proc)
@@ -357,7 +359,7 @@ def main() -> int:
             stop_server(yard_proc)
             yard_proc = None
             slow_port = free_port()
-            slow_proc = start_server("app.main:app", slow_port, {**env, "FAST_PATH": "false"}, None)
+            slow_proc = start_server("app.main:create_app", slow_port, {**env, "FAST_PATH": "false"}, None)
             slow_base = f"http://127.0.0.1:{slow_port}"
             wait_ready(f"{slow_base}/api/v1/matches?limit=1", slow_proc)
             # With and without the fast path, twice each in turns, so drift falls on both.

@@ -4,7 +4,7 @@ with no bot thinking and while `strong` bots think for --think seconds.
     .venv/bin/python bench/bot_loop.py                 # 3 searches of 3 s, SQLite
     .venv/bin/python bench/bot_loop.py --bots 2 --rounds 5 --postgres
 
-It starts one real server process (uvicorn app.main:app, as scripts/serve
+It starts one real server process (uvicorn --factory app.main:create_app, as scripts/serve
 does), creates `--bots` matches against `bot:strong` with bot_think_seconds =
 --think and one human-v-human match (the "other" match). Then, in turns:
 
@@ -206,7 +206,7 @@ def main() -> int:
         asyncio.run(_pg(f'CREATE DATABASE "{db}"'))
     env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "PYTHONPATH": str(ROOT),
            "BOT_WORKERS": str(max(1, args.bots)), "LOG_LEVEL": "WARNING"}
-    server = start_server("app.main:app", port, env, None)
+    server = start_server("app.main:create_app", port, env, None)
     try:
         wait_ready(f"http://127.0.0.1:{port}/readyz", server)
         result = asyncio.run(run(port, args))

@@ -46,7 +46,7 @@ GOAL = 0.9
 def start_elsewhere(code: Path, port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
     """The server of the code in `code` (its own app/, on this virtualenv)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
+        [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app", "--host", "127.0.0.1", "--port", str(port),
          "--log-level", "warning", "--no-access-log"],
         cwd=code, env={**os.environ, **env, "PYTHONPATH": str(code)},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -80,7 +80,7 @@ def main() -> int:
         if name == third and args.against:
             proc = start_elsewhere(Path(args.against), port, env)
         else:
-            proc = start_server("app.main:app", port, {**env, "METRICS": "false"} if name == third else env, None)
+            proc = start_server("app.main:create_app", port, {**env, "METRICS": "false"} if name == third else env, None)
         wait_ready(f"http://127.0.0.1:{port}/api/v1/matches?limit=1", proc)
         return proc
 

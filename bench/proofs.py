@@ -6,7 +6,7 @@
     .venv/bin/python bench/proofs.py --only chaos       # the same, as an option
 
 Loopback only, bounded, self-stopping. Each scenario makes a fresh PostgreSQL
-database, starts two uvicorn processes on it (`app.main:app`, as scripts/serve
+database, starts two uvicorn processes on it (`app.main:create_app`, as scripts/serve
 does, small pools: DB_POOL_SIZE=8, DB_MAX_OVERFLOW=2), drives them with the
 minimal client of bench/wire.py and websockets, checks what the database holds,
 and drops the database in any case. The figures of every scenario go to

@@ -5,7 +5,7 @@
 
 Loopback only, bounded by `--duration`, and it stops by itself. It makes a
 fresh PostgreSQL database (dropped at the end), starts `--replicas` server
-processes on it (uvicorn app.main:app, as scripts/serve does), and keeps
+processes on it (uvicorn --factory app.main:create_app, as scripts/serve does), and keeps
 `--matches` matches going at once: two seats per match playing random legal
 actions (asked of GET /legal) at `--rate` actions a second in all, `--watchers`
 websockets watching each match (on the other replica when there are two, so the
@@ -264,7 +264,7 @@ def start_server(port: int, env: dict[str, str], log: Path, append: bool = False
     (`append`: a restarted server adds to its predecessor's log)."""
     with log.open("ab" if append else "wb") as out:
         return subprocess.Popen(
-            [PYTHON, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
+            [PYTHON, "-m", "uvicorn", "--factory", "app.main:create_app", "--host", "127.0.0.1", "--port", str(port),
              "--log-level", "warning", "--no-access-log", "--ws-per-message-deflate", "false"],
             cwd=ROOT, env={**os.environ, **env}, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
 

@@ -241,7 +241,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         env = {"DATABASE_URL": f"sqlite+aiosqlite:///{folder}/bench.sqlite3", "RATE_LIMIT_WRITES": "1000000",
                "BOT_DELAY_SECONDS": "0"}
-        proc = start_server("app.main:app", port, env, None)
+        proc = start_server("app.main:create_app", port, env, None)
         try:
             wait_ready(base + "/api/v1/matches", proc)
             with httpx.Client(base_url=base, timeout=10) as http:

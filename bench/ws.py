@@ -78,7 +78,7 @@ def cpu_seconds(pid: int) -> float:
 
 def start_app(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [PYTHON, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
+        [PYTHON, "-m", "uvicorn", "--factory", "app.main:create_app", "--host", "127.0.0.1", "--port", str(port),
          "--log-level", "warning", "--no-access-log", "--backlog", "4096",
          "--ws-per-message-deflate", "false"],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **env},

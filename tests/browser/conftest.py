@@ -84,7 +84,7 @@ def run_server(folder: Path, **env_extra: str) -> Iterator[Server]:
     with listening_socket() as listener:  # handed to uvicorn (--fd): see tests/serving.py
         port = int(listener.getsockname()[1])
         proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--fd", str(listener.fileno()),
+            [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app", "--fd", str(listener.fileno()),
              "--ws-per-message-deflate", "false"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, pass_fds=(listener.fileno(),))
     base = f"http://127.0.0.1:{port}"

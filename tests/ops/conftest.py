@@ -43,7 +43,7 @@ def need(tool: str, why: str) -> str:
 
 
 class Server:
-    """`python -m uvicorn app.main:app` on a socket of a free port, its output in `log`."""
+    """`python -m uvicorn --factory app.main:create_app` on a socket of a free port, its output in `log`."""
 
     def __init__(self, database_url: str, log: Path, *, cwd: Path = ROOT, level: str = "info",
                  extra_args: tuple[str, ...] = (), **settings: Any) -> None:
@@ -57,7 +57,7 @@ class Server:
         self._out = log.open("wb")
         with listener:  # the child holds its own copy
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "app.main:app", "--fd", str(listener.fileno()),
+                [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app", "--fd", str(listener.fileno()),
                  "--log-level", level, "--ws-per-message-deflate", "false", *extra_args],
                 cwd=cwd, env=env, stdout=self._out, stderr=subprocess.STDOUT, pass_fds=(listener.fileno(),))
 

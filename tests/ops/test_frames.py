@@ -23,7 +23,7 @@ def serve_options() -> list[str]:
     text = (ROOT / "scripts" / "serve").read_text().replace("\\\n", " ")
     line = next(x for x in text.splitlines() if x.startswith("exec ") and "uvicorn" in x)
     words = shlex.split(line)
-    options = words[words.index("app.main:app") + 1:]
+    options = words[words.index("app.main:create_app") + 1:]
     keep, i = [], 0
     while i < len(options):  # the address options come from the test's Server
         if options[i] in ("--host", "--port"):

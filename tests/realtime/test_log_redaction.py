@@ -36,7 +36,7 @@ async def test_a_real_server_logs_no_seat_token(tmp_path: Path) -> None:
     with listening_socket() as sock:  # held, not a port let go: see tests/serving.py
         port = int(sock.getsockname()[1])
         proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--fd", str(sock.fileno()),
+            [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app", "--fd", str(sock.fileno()),
              "--log-level", "info"],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             pass_fds=(sock.fileno(),))

@@ -38,7 +38,7 @@ class Server:
         with listening_socket() as sock:  # see tests/serving.py
             self.port = int(sock.getsockname()[1])
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "app.main:app", "--fd", str(sock.fileno()),
+                [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app", "--fd", str(sock.fileno()),
                  "--log-level", "warning"],
                 cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                 pass_fds=(sock.fileno(),))
