@@ -6,6 +6,11 @@ answer. Here each file is read and compressed once (again only when its mtime
 changes), and answered with an ETag (304 when the browser has it) and
 `Cache-Control: no-cache` (revalidated on each use, so a new release never runs
 beside cached modules of the last one).
+
+Starlette's own StaticFiles behind its GZip middleware would do the same job;
+bench/static.py measures this one at 24× its requests per CPU second on a first
+load and 5.7× on a revalidation (a thread hop per file and a fresh gzip per
+answer there), so the shortcut stays, as a plain ASGI app of its own.
 """
 
 from __future__ import annotations
