@@ -37,7 +37,7 @@ from app.config import Settings, get_settings
 from app.db import head, make_engine, revision, upgrade
 from app.matches import Door, Fanout, MatchService, make_limiter
 from app.matches.sweeper import sweep_forever
-from app.ops import Metrics, Ops, OpsFront, configure_logs, metered_bus, metered_door
+from app.ops import MeteredDoor, Metrics, Ops, OpsFront, configure_logs, metered_bus
 from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_bus, make_hub
 from app.redact import install as install_redaction
 
@@ -68,11 +68,12 @@ def build(settings: Settings) -> Parts:
     engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
     listeners = Fanout()  # who hears each commit: the hub, then the bot runner
     service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS)
-    door = Door(service, make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds),
-                settings.rate_limit_hold_seconds)
-    # Operations: the door and the bus metered in place (app/ops/meters.py).
+    limiter = make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds)
+    # Operations: the door and the bus metered (app/ops/meters.py): the door is
+    # built as a counting one, the bus is wrapped.
     metrics = Metrics() if settings.metrics else None
-    door = metered_door(door, metrics)
+    door = (Door(service, limiter, settings.rate_limit_hold_seconds) if metrics is None
+            else MeteredDoor(service, limiter, settings.rate_limit_hold_seconds, metrics=metrics))
     bus = metered_bus(make_bus(settings.database_url, settings.realtime_bus), metrics)
     hub = make_hub(ServiceSource(service), settings, bus)
     runner = BotRunner(door, service, settings)

@@ -9,8 +9,8 @@ app/main.py wires it in.
 from .front import Ops, OpsFront
 from .logs import REQUEST_ID
 from .logs import configure as configure_logs
-from .meters import MeteredBus, MeteredDoor, metered_bus, metered_door
+from .meters import MeteredBus, MeteredDoor, metered_bus
 from .metrics import Metrics
 
 __all__ = ["REQUEST_ID", "MeteredBus", "MeteredDoor", "Metrics", "Ops", "OpsFront", "configure_logs",
-           "metered_bus", "metered_door"]
+           "metered_bus"]

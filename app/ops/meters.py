@@ -35,15 +35,10 @@ PROBE_LOST_SECONDS = 30.0  # an announcement never heard back (the link was down
 class MeteredDoor(Door):
     """The door, counting the actions through it (`metrics` is its only addition)."""
 
-    metrics: Metrics
-
-    @classmethod
-    def around(cls, door: Door, metrics: Metrics) -> MeteredDoor:
-        """The same door (its limiter, its service: whatever it was built with), metered."""
-        metered = cls.__new__(cls)
-        metered.__dict__.update(door.__dict__)
-        metered.metrics = metrics
-        return metered
+    def __init__(self, *args: Any, metrics: Metrics, **kwargs: Any) -> None:
+        """Built as a Door is (whatever it is built with), plus the metrics it counts in."""
+        super().__init__(*args, **kwargs)
+        self.metrics = metrics
 
     async def play(self, match_id: str, caller: Caller, action: Any, version: int,
                    client_id: str | None = None) -> Acted:
@@ -109,10 +104,6 @@ class MeteredBus:
 
     async def close(self) -> None:
         await self.inner.close()
-
-
-def metered_door(door: Door, metrics: Metrics | None) -> Door:
-    return door if metrics is None else MeteredDoor.around(door, metrics)
 
 
 def metered_bus(bus: Bus, metrics: Metrics | None) -> Bus:
