@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable
 
 import asyncpg
@@ -47,7 +48,7 @@ class PostgresBus:
     def __init__(self, database_url: str, *, check_seconds: float = 5.0) -> None:
         self._dsn = asyncpg_dsn(database_url)
         self._check_seconds = check_seconds
-        self._pending: list[str] = []
+        self._pending: deque[str] = deque()  # oldest first; dropped from the front when full
         self._wake = asyncio.Event()
         self._listen: asyncpg.Connection | None = None
         self._notify: asyncpg.Connection | None = None
@@ -69,7 +70,7 @@ class PostgresBus:
         if len(self._pending) >= MAX_PENDING:
             # The database is away: drop the oldest; every process catches up
             # from the log when its link comes back (on_reconnect).
-            del self._pending[0]
+            self._pending.popleft()
         self._pending.append(message.encode())
         self._wake.set()
 
@@ -179,15 +180,15 @@ class PostgresBus:
         while count > 0 and self._pending:
             batch: list[str] = []
             size = 0
-            for line in self._pending[:count]:
-                if batch and size + len(line) + 1 > MAX_PAYLOAD:
-                    break
-                batch.append(line)
-                size += len(line) + 1
             # Out of the queue before the await: `send` may drop the oldest meanwhile
             # (MAX_PENDING), and what it drops must not be what this sends.
-            del self._pending[:len(batch)]
-            count -= len(batch)
+            while count > 0 and self._pending:
+                line = self._pending[0]
+                if batch and size + len(line) + 1 > MAX_PAYLOAD:
+                    break
+                batch.append(self._pending.popleft())
+                size += len(line) + 1
+                count -= 1
             assert self._notify is not None
             try:
                 # Bounded: a half-open link would otherwise hold every announcement
@@ -197,5 +198,5 @@ class PostgresBus:
                 async with asyncio.timeout(self._check_seconds):
                     await self._notify.execute("SELECT pg_notify($1, $2)", CHANNEL, "\n".join(batch))
             except BaseException:
-                self._pending[:0] = batch  # still to send, oldest first
+                self._pending.extendleft(reversed(batch))  # still to send, oldest first
                 raise

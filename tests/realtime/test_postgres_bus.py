@@ -99,7 +99,7 @@ async def test_what_is_dropped_while_a_notify_is_in_flight_is_never_what_it_sent
     slow.release.set()
     await flushing
     assert slow.sent == ["\n".join(Announcement("o", "m", v).encode() for v in (1, 2, 3))]
-    assert bus._pending == [Announcement("o", "m", v).encode() for v in (6, 7, 8, 9)]
+    assert list(bus._pending) == [Announcement("o", "m", v).encode() for v in (6, 7, 8, 9)]
 
 
 async def test_close_ends_even_when_a_task_of_the_bus_lost_its_cancel() -> None:
