@@ -88,6 +88,8 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     # /metrics and the counters behind it (bench/api.py measures the cost).
     metrics: bool = True
+    # /readyz says unready when the database has not answered within this long.
+    ready_timeout_seconds: float = 2.0
 
     @field_validator("log_format", "log_level", mode="before")
     @classmethod

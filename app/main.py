@@ -147,7 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Probes, request ids and HTTP metrics ahead of every middleware and limit;
     # only the socket bypass stands in front of them.
     ops = Ops(parts.engine, parts.hub, head(), parts.metrics, lambda: app.routes,
-              lambda: app.openapi().get("paths", {}))
+              lambda: app.openapi().get("paths", {}), settings.ready_timeout_seconds)
     app.state.ops = ops  # for tests, as app.state.parts
     _in_front(app, OpsFront, ops)
     _in_front(app, ws.SocketsInFront, socket)

@@ -47,6 +47,7 @@ class Ops:
     metrics: Metrics | None  # None: metrics off (no /metrics, nothing counted)
     routes: Callable[[], Iterable[Any]]  # the app's routes, read once when first needed
     paths: Callable[[], Iterable[str]]  # the OpenAPI schema's path templates, the same
+    ready_timeout_seconds: float = 2.0  # READY_TIMEOUT_SECONDS
 
 
 class OpsFront:
@@ -114,7 +115,7 @@ class OpsFront:
         await _respond(scope, send, 200, b'{"status":"ok"}', _JSON)
 
     async def _readyz(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        found = await readiness(self.ops.engine, self.ops.head, self.ops.hub)
+        found = await readiness(self.ops.engine, self.ops.head, self.ops.hub, self.ops.ready_timeout_seconds)
         await _respond(scope, send, 200 if found.ready else 503, json.dumps(found.body()).encode(), _JSON)
 
     async def _metrics(self, scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -18,8 +18,6 @@ from app.db import revision
 from app.db.outage import database_unavailable
 from app.realtime import Hub
 
-READY_TIMEOUT_SECONDS = 2.0
-
 
 @dataclass(frozen=True, slots=True)
 class Readiness:
@@ -32,14 +30,14 @@ class Readiness:
                 "migration": self.migration}
 
 
-async def readiness(engine: AsyncEngine, head: str | None, hub: Hub) -> Readiness:
+async def readiness(engine: AsyncEngine, head: str | None, hub: Hub, timeout: float) -> Readiness:
     if hub.closed:
         return Readiness(False, "shutting down")
     try:
-        async with asyncio.timeout(READY_TIMEOUT_SECONDS):
+        async with asyncio.timeout(timeout):
             at = await revision(engine)
     except TimeoutError:
-        return Readiness(False, f"the database gave no answer within {READY_TIMEOUT_SECONDS:g} s")
+        return Readiness(False, f"the database gave no answer within {timeout:g} s")
     except Exception as exc:
         if database_unavailable(exc):
             return Readiness(False, "the database is out of reach")

@@ -75,3 +75,11 @@ async def test_the_probes_take_only_get_and_head(client: httpx.AsyncClient) -> N
     r = await client.post("/healthz")
     assert r.status_code == 405 and r.headers["allow"] == "GET, HEAD"
     assert r.json()["error"] == "method_not_allowed"
+
+
+async def test_readyz_waits_for_the_database_as_long_as_it_is_told(database_url: str) -> None:
+    """READY_TIMEOUT_SECONDS is the wait: a database slower than it is unready,
+    and the answer names the setting's value."""
+    async with custom_app(database_url, ready_timeout_seconds=0.000001) as (_, api):
+        r = await api.client.get("/readyz")
+        assert r.status_code == 503 and r.json()["detail"] == "the database gave no answer within 1e-06 s"
