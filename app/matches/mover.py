@@ -143,5 +143,4 @@ class Mover:
         refusing it as stale would let an opponent stall a player with offers."""
         if not 0 <= version < rec.version:
             return False
-        since = await store.log(self.cycle.engine, rec.id, version)
-        return since is not None and all(row.action.get("type") in TALK for row in since)
+        return await store.entry_after(self.cycle.engine, rec.id, version, skip=TALK) is None

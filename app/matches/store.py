@@ -216,16 +216,14 @@ async def answer_of(engine: AsyncEngine, match_id: str, version: int) -> tuple[i
 
 
 async def entry_after(engine: AsyncEngine, match_id: str, version: int, skip: frozenset[str]) -> Any:
-    """The first log entry after `version` whose action type is not in `skip`."""
+    """The first log entry after `version` whose action type is not in `skip`: one
+    row read, however long the log (callers hold the match's lock meanwhile)."""
     async with engine.connect() as conn:
-        rows = await conn.execute(
+        return (await conn.execute(
             select(actions.c.version, actions.c.player, actions.c.action, actions.c.automatic)
-            .where(actions.c.match_id == match_id, actions.c.version > version)
-            .order_by(actions.c.version))
-        for row in rows:
-            if row.action.get("type") not in skip:
-                return row
-    return None
+            .where(actions.c.match_id == match_id, actions.c.version > version,
+                   actions.c.action["type"].as_string().not_in(sorted(skip)))
+            .order_by(actions.c.version).limit(1))).first()
 
 
 async def log(engine: AsyncEngine, match_id: str, since: int = 0) -> list[Any] | None:
