@@ -4,6 +4,7 @@ update for version 1; and the creator gets theirs, as White or as Black."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from collections.abc import Callable
@@ -43,10 +44,8 @@ class HeldSocket:
     def release(self) -> None:
         self.held = False
         for ws, message in self.queue:
-            try:
+            with contextlib.suppress(Exception):  # the page closed that socket meanwhile (it joined)
                 ws.send(message)
-            except Exception:  # noqa: BLE001 - the page closed that socket meanwhile (it joined)
-                pass
         self.queue.clear()
 
 
