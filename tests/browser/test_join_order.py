@@ -1,6 +1,7 @@
 """Issue 16, defect 1: the friend who opens the invite link and joins gets the
 seat's controls whichever arrives first, the join's answer or the socket's
-update for version 1; and the creator gets theirs, as White or as Black."""
+update for version 1; and the creator gets theirs, as White or as Black. An
+action's answer and its update are tried in both orders too."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Contexts, create_on_page, wait_ready, wait_version
+from .conftest import Contexts, create_on_page, my_turn, wait_ready, wait_version
+from .scenes import set_up
 
 
 def until(condition: Callable[[], bool], page: Any, seconds: float = 30) -> None:
@@ -100,3 +102,38 @@ def test_the_invited_friend_and_the_creator_get_their_setup_whatever_arrives_fir
     expect(watcher.get_by_role("status")).to_have_text(re.compile(r"^Round 1 · Decision phase · White to move\.$"))
     expect(watcher.locator("#turn")).to_be_hidden()
     expect(watcher.locator("#join-box")).to_be_hidden()
+
+
+@pytest.mark.parametrize("first", ["socket", "answer"])
+def test_an_action_whose_answer_and_update_come_in_either_order(contexts: Contexts, first: str) -> None:
+    """White places again after Black passed: whichever comes first, the action's answer
+    or its update, the page offers White's next placement, marks the last action and
+    logs it once."""
+    server = contexts.server
+    match_id, tokens = set_up(server)
+    server.act(match_id, tokens["white"], {"type": "place", "mage": "druid", "minion": "fey"})
+    server.act(match_id, tokens["black"], {"type": "pass"})  # White is to move again, at version 5
+    page = contexts.page()
+    socket = HeldSocket(page)
+    held_answers: list[tuple[Any, Any]] = []
+    if first == "socket":
+        page.route("**/actions", lambda route: held_answers.append((route, route.fetch())))
+    page.goto(f"/matches/{match_id}#seat=white.{tokens['white']}")
+    my_turn(page, 5)
+    if first == "answer":
+        socket.held = True
+    page.get_by_role("button", name=re.compile("^Dragon:")).click()
+    page.get_by_role("button", name=re.compile("^Dragon Lord,")).click()
+    if first == "socket":
+        wait_version(page, 6)  # from the socket: the answer is still held
+        until(lambda: bool(held_answers), page)
+        route, answer = held_answers[0]
+        route.fulfill(response=answer)
+    else:
+        wait_version(page, 6)  # from the answer: the socket is still held
+        socket.release()
+    my_turn(page, 6)
+    expect(page.locator("#turn")).to_be_visible()
+    expect(page.locator(".chamber-row.last")).to_contain_text("Dragon Lord")
+    expect(page.locator("#log li[data-version='6']")).to_have_count(1)
+    expect(page.locator("#log")).to_contain_text("White places a dragon on the Dragon Lord.")
