@@ -104,7 +104,8 @@ export class Timeline {
     this.logState = update.match;
     this.latest = update.version;
     this.remember(update.version, update.match, update.action);
-    let extra = this.list.querySelectorAll("li[data-version]").length - KEEP;
+    // Not while replaying: the entries read back to reach the version shown stay.
+    let extra = this.shown === null ? this.list.querySelectorAll("li[data-version]").length - KEEP : 0;
     while (extra-- > 0) {
       const oldest = this.list.querySelector("li[data-version]");
       this.earliest = Number(oldest.dataset.version) + 1;
