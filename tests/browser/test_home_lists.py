@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Contexts, run_server, wait_ready
+from .conftest import Contexts, assert_accessible, run_server, wait_ready
 from .scenes import seated
 
 RESULTS = [  # (the result as the server writes it, the words both pages say)
@@ -63,7 +63,7 @@ def test_recent_results_say_each_result_as_the_match_page_does(contexts: Context
 
 
 def test_a_refused_create_is_said_in_words_beside_its_field(contexts: Contexts) -> None:
-    page = contexts.page(width=360, height=780)
+    page = contexts.page(width=360, height=780, axe=True)
     page.goto("/")
     field = page.get_by_label("No-progress rule", exact=False)
     field.fill("1001")
@@ -73,6 +73,7 @@ def test_a_refused_create_is_said_in_words_beside_its_field(contexts: Contexts) 
     expect(field).to_be_focused()
     expect(page.locator("#create-error")).to_have_text("Not created: see the field marked below.")
     assert page.url.endswith("/")
+    assert_accessible(page)
     # The server's own refusal (a value the page let through) is put beside the field too.
     field.fill("12")
     page.route("**/api/v1/matches", lambda route: route.continue_(post_data=json.dumps(
