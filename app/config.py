@@ -40,6 +40,9 @@ class Settings(BaseSettings):
     # choose its own `abandon_seconds` (correspondence matches have none).
     abandon_seconds: float = 60.0
     abandon_untimed_seconds: float = 600.0
+    # The home page's open and live lists (`GET /matches?here=true`) leave out a
+    # match where no person has been at a seat for this long (docs/web.md).
+    listed_away_seconds: float = 120.0
     # A match nobody joined within this long is aborted (a match may choose).
     join_timeout_seconds: int = 24 * 3600
     # How often the background sweeper looks for flags and abandoned matches.

@@ -5,7 +5,8 @@
 Starts its own server on a free port with a fresh SQLite file, plays a few
 rounds through the API (random legal actions, a fixed seed), and photographs
 the home page, a match in its decision and action phases, the end with its
-replay, an archmage match's private chambers, and the phone layout.
+replay, an archmage match's private chambers, the phone layout (and a 360 px
+phone during a setup and an action), and a 1366x900 desktop's first screen.
 """
 
 from __future__ import annotations
@@ -77,12 +78,14 @@ def shoot(server: Server, rng: random.Random, sync_playwright: Any) -> None:
         grace.goto(f"/matches/{match_id}#seat=black.{tokens['black']}")
         page.goto("/")
         page.wait_for_timeout(400)
+        page.evaluate("() => window.scrollTo(0, 0)")  # the sticky side column at its place
         page.screenshot(path=OUT / "home.png", full_page=True)
 
         page.goto(f"/matches/{match_id}#seat=white.{tokens['white']}")
         page.wait_for_function("() => window.magery && window.magery.controls.legal")
         page.get_by_role("button", name=re.compile("^Dragon:")).click()
         page.wait_for_timeout(200)
+        page.evaluate("() => window.scrollTo(0, 0)")  # the sticky side column at its place
         page.screenshot(path=OUT / "match-decision.png", full_page=True)
 
         state = play(server, match_id, tokens, rng, lambda s: s["phase"] == "action" and s["to_move"] == "white")
@@ -96,6 +99,7 @@ def shoot(server: Server, rng: random.Random, sync_playwright: Any) -> None:
         if moving:
             page.get_by_role("button", name=re.compile(f"^{pick['power']['move'][0]},")).click()
         page.wait_for_timeout(200)
+        page.evaluate("() => window.scrollTo(0, 0)")  # the sticky side column at its place
         page.screenshot(path=OUT / "match-action.png", full_page=True)
 
         page.goto(f"/matches/{done}")
@@ -103,6 +107,7 @@ def shoot(server: Server, rng: random.Random, sync_playwright: Any) -> None:
         page.wait_for_timeout(600)
         page.get_by_role("button", name="Previous version").click()
         page.wait_for_timeout(300)
+        page.evaluate("() => window.scrollTo(0, 0)")  # the sticky side column at its place
         page.screenshot(path=OUT / "end.png", full_page=True)
 
         arch, arch_tokens = start(server, "Noor", "Ravi", variant="ultimate_archmage")
@@ -116,7 +121,35 @@ def shoot(server: Server, rng: random.Random, sync_playwright: Any) -> None:
         grace.close()
         phone.goto(f"/matches/{match_id}#seat=black.{tokens['black']}")
         phone.wait_for_timeout(600)
+        phone.evaluate("() => window.scrollTo(0, 0)")  # the sticky side column at its place
         phone.screenshot(path=OUT / "phone.png", full_page=True)
+
+        # A 360 px phone during a setup and during an action: the arena, the turn panel,
+        # then the reserves and the tower (issue 16); and what a 1366x900 desktop shows
+        # without scrolling in the decision phase (the reserve and the turn panel).
+        fresh, fresh_tokens = start(server, "Mia", "Tom")
+        small = browser.new_page(viewport={"width": 360, "height": 780}, is_mobile=True, has_touch=True,
+                                 device_scale_factor=1, base_url=server.base)
+        small.goto(f"/matches/{fresh}#seat=white.{fresh_tokens['white']}")
+        small.wait_for_function("() => window.magery && window.magery.controls.legal")
+        small.evaluate("() => window.scrollTo(0, 0)")  # the sticky side column at its place
+        small.screenshot(path=OUT / "phone-setup.png", full_page=True)
+        desk = browser.new_page(viewport={"width": 1366, "height": 900}, base_url=server.base)
+        state = play(server, fresh, fresh_tokens, rng, lambda s: s["phase"] == "decision" and s["to_move"] == "black")
+        desk.goto(f"/matches/{fresh}#seat=black.{fresh_tokens['black']}")
+        desk.wait_for_function("v => window.magery && window.magery.controls.legal"
+                               " && window.magery.controls.legal.version === v", arg=state["version"])
+        desk.screenshot(path=OUT / "desktop-decision.png")
+        state = play(server, fresh, fresh_tokens, rng, lambda s: s["phase"] == "action" and s["to_move"] == "white")
+        small.wait_for_function("v => window.magery.page.match.version === v && window.magery.controls.legal"
+                                " && window.magery.controls.legal.version === v", arg=state["version"])
+        legal = server.legal(fresh, fresh_tokens["white"])["actions"]
+        pick = next((a for a in legal if isinstance(a.get("power"), dict) and "move" in a["power"]), legal[0])
+        name = small.evaluate("m => window.magery.mageName(m)", pick["mage"])
+        small.get_by_role("button", name=re.compile(f"^{re.escape(name)},")).click()
+        small.wait_for_timeout(200)
+        small.evaluate("() => window.scrollTo(0, 0)")  # the sticky side column at its place
+        small.screenshot(path=OUT / "phone-action.png", full_page=True)
         browser.close()
     print("written:", ", ".join(sorted(p.name for p in OUT.glob("*.png"))))
 

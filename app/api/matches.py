@@ -64,8 +64,10 @@ def router(door: Door, reads: Reads) -> APIRouter:
         limit: Annotated[int, Query(ge=1, le=100)] = 20,
         cursor: Annotated[str | None, Query(max_length=CURSOR_MAX, pattern=CURSOR,
                                             description="next_cursor of the previous page")] = None,
+        here: Annotated[bool, Query(description="only matches where a person (not a bot) is at a seat, "
+                                                "or was within the server's listed_away_seconds")] = False,
     ) -> JSONResponse:
-        page = await reads.list(status=status, variant=variant, player=player, limit=limit, cursor=cursor)
+        page = await reads.list(status=status, variant=variant, player=player, limit=limit, cursor=cursor, here=here)
         return JSONResponse(page)
 
     @routes.get(

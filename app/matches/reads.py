@@ -74,13 +74,16 @@ class Reads:
 
     async def list(
         self, *, status: str | None = None, variant: str | None = None, player: str | None = None,
-        limit: int = 20, cursor: str | None = None,
+        limit: int = 20, cursor: str | None = None, here: bool = False,
     ) -> dict[str, Any]:
-        """Matches newest first, `limit` at a time; `next_cursor` fetches the next page."""
+        """Matches newest first, `limit` at a time; `next_cursor` fetches the next page.
+        `here`: only those where a person sits now, or did within listed_away_seconds."""
         cycle = self.cycle
         after = read_cursor(cursor) if cursor else None
+        now = cycle.now_ms()
+        since = (now - cycle.presence_ttl_ms, now - round(cycle.settings.listed_away_seconds * 1000)) if here else None
         rows, seat_rows = await store.page(
-            cycle.engine, status=status, variant=variant, player=player, limit=limit + 1, after=after)
+            cycle.engine, status=status, variant=variant, player=player, limit=limit + 1, after=after, here=since)
         more = len(rows) > limit
         rows = rows[:limit]
         # Decided once, before the await: the cache may drop or move on meanwhile.

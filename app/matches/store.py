@@ -262,12 +262,20 @@ async def due(engine: AsyncEngine, now_ms: int, limit: int = 200) -> list[str]:
 
 async def page(
     engine: AsyncEngine, *, status: str | None, variant: str | None, player: str | None,
-    limit: int, after: tuple[Any, str] | None,
+    limit: int, after: tuple[Any, str] | None, here: tuple[int, int] | None = None,
 ) -> tuple[list[Any], dict[str, list[Any]]]:
     """Matches newest first (keyset on created_at, id) and their seats, read in
     one statement (one snapshot: a seat taken meanwhile never sits beside a row
-    from before it)."""
+    from before it). `here` = (connected_since_ms, seen_since_ms): only matches
+    with a person's seat connected and heard from since the first, or seen at
+    all since the second (bots do not count: a bot waits at any empty table)."""
     q = select(*_ROW_COLUMNS)
+    if here is not None:
+        connected_since, seen_since = here
+        q = q.where(matches.c.id.in_(select(seats.c.match_id).where(
+            seats.c.bot.is_(None),
+            or_(and_(seats.c.connected.is_(True), seats.c.last_seen >= moment(connected_since)),
+                seats.c.last_seen >= moment(seen_since)))))
     if status:
         q = q.where(matches.c.status == status)
     if variant:

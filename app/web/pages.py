@@ -33,8 +33,8 @@ VARIANT_NAMES = {
 # The scripts each page imports, preloaded by the template so the browser
 # fetches them side by side instead of one import after another.
 MATCH_MODULES = ["match.js", "api.js", "seat.js", "live.js", "board.js", "pieces.js", "mages.js", "panels.js",
-                 "chooser.js", "words.js", "controls.js", "timeline.js"]
-HOME_MODULES = ["home.js", "api.js", "seat.js"]
+                 "chooser.js", "words.js", "controls.js", "timeline.js", "results.js", "focus.js"]
+HOME_MODULES = ["home.js", "api.js", "seat.js", "fields.js", "results.js", "mages.js"]
 
 
 def _page(name: str, status: int = 200, **context: Any) -> HTMLResponse:

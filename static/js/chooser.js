@@ -94,7 +94,7 @@ const PROMPTS = [
   ["goto", "", "Choose the chamber your minion goes to."],
   ["player", "", "Choose who takes the next two turns."],
   ["borrow", "", "Choose the chaos mage whose power you borrow."],
-  ["use", "", "Use the power, or remove without it."],
+  ["use", "", "Use the power, or remove the minion without it."],
 ];
 
 /** A sentence saying what to choose next (for the page's prompt). */
@@ -113,7 +113,8 @@ export function prompt(options, picks = []) {
   }
   for (const [role, kind, words] of PROMPTS) {
     if (roles.has(role) && (!kind || kinds.has(kind)) && words) {
-      return roles.has("none") && picks.length === 1 ? `${words} Or remove it without using the power.` : words;
+      // The "use" prompt already offers removing without the power: say it once.
+      return roles.has("none") && picks.length === 1 && role !== "use" ? `${words} Or remove it without using the power.` : words;
     }
   }
   return roles.has("none") ? "This power has no target now: remove the minion without it." : "Choose.";

@@ -145,7 +145,15 @@ export class Controls {
   render(repaint) {
     const { panel, promptEl, choicesEl } = this;
     panel.hidden = !this.active;
-    if (!this.active) return;
+    if (!this.active) {
+      this.shownKey = null;
+      return;
+    }
+    // The buttons stay while the choices do: a repaint for another reason (a
+    // presence message, a clock) must not take the focused button off the page.
+    const key = JSON.stringify([this.legal.version, this.setupRow !== null, this.busy, this.picks]);
+    if (key === this.shownKey) return;
+    this.shownKey = key;
     choicesEl.replaceChildren();
     const again = () => repaint();
     if (this.setupRow) {

@@ -2,6 +2,8 @@
 // one, see recent results. Everything through the public API.
 
 import { ApiError, matches } from "./api.js";
+import { checkFields, placeRefusal } from "./fields.js";
+import { resultWords } from "./results.js";
 import { loadSeat, saveName, savedName, saveSeat } from "./seat.js";
 
 const $ = (id) => document.getElementById(id);
@@ -38,6 +40,12 @@ form.addEventListener("submit", async (event) => {
   const button = form.querySelector("button[type=submit]");
   const name = $("name").value.trim() || "anonymous";
   $("create-error").textContent = "";
+  const wrong = checkFields();
+  if (wrong) {
+    $("create-error").textContent = "Not created: see the field marked below.";
+    wrong.focus();
+    return;
+  }
   button.disabled = true;
   try {
     const made = await matches.create({ options: options(), seat: $("colour").value, opponent: $("opponent").value, name });
@@ -45,7 +53,13 @@ form.addEventListener("submit", async (event) => {
     saveSeat(made.match.id, made.seat, made.token);
     window.location.assign(`/matches/${encodeURIComponent(made.match.id)}`);
   } catch (error) {
-    $("create-error").textContent = error instanceof ApiError ? `Not created: ${error.message}` : String(error);
+    const field = error instanceof ApiError ? placeRefusal(error.message) : null;
+    if (field) {
+      $("create-error").textContent = "Not created: see the field marked below.";
+      field.focus();
+    } else {
+      $("create-error").textContent = error instanceof ApiError ? `Not created: ${error.message}` : String(error);
+    }
     button.disabled = false;
   }
 });
@@ -72,7 +86,7 @@ function row(m, button) {
     : names(m);
   const meta = document.createElement("span");
   meta.className = "meta";
-  const result = m.result ? ` · ${m.result.winner ? `${m.result.winner} won` : "draw"} (${m.result.reason.replace("_", " ")})` : "";
+  const result = m.result ? ` · ${resultWords(m.result)}` : ""; // as the match page says it
   meta.textContent = ` · ${VARIANT[m.options.variant] || m.options.variant}, ${timeWords(m.options.time_control)}${m.status === "active" ? `, round ${m.round}` : ""}${result}`;
   who.append(title, meta);
   li.append(who, button);
@@ -103,11 +117,11 @@ async function join(m, button) {
   }
 }
 
-async function fill(listId, status, make) {
+async function fill(listId, status, make, query = {}) {
   const list = $(listId);
   let page;
   try {
-    page = await matches.list({ status, limit: 10 });
+    page = await matches.list({ status, limit: 10, ...query });
   } catch {
     list.replaceChildren(Object.assign(document.createElement("li"), { className: "empty", textContent: "Could not load." }));
     return;
@@ -127,8 +141,8 @@ function refreshLists() {
     b.setAttribute("aria-label", `Join ${names(m)}`);
     b.addEventListener("click", () => join(m, b));
     return b;
-  });
-  fill("live-list", "active", (m) => link(loadSeat(m.id) ? "Play" : "Watch", `/matches/${encodeURIComponent(m.id)}`, `${loadSeat(m.id) ? "Play" : "Watch"} ${names(m)}`));
+  }, { here: true }); // a seek whose creator left is not open to anyone (docs/web.md)
+  fill("live-list", "active", (m) => link(loadSeat(m.id) ? "Play" : "Watch", `/matches/${encodeURIComponent(m.id)}`, `${loadSeat(m.id) ? "Play" : "Watch"} ${names(m)}`), { here: true });
   fill("recent-list", "finished", (m) => link("Replay", `/matches/${encodeURIComponent(m.id)}`, `Replay ${names(m)}`));
 }
 

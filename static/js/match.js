@@ -6,6 +6,7 @@ import { AdvantageGraph } from "./advantage.js";
 import { ApiError, matches } from "./api.js";
 import { draw, focusSquare, lastActionHighlights } from "./board.js";
 import { Controls } from "./controls.js";
+import { FocusKeeper } from "./focus.js";
 import { Live } from "./live.js";
 import { mageName } from "./mages.js";
 import { myTurn, paintClaim, paintClocks, paintEnd, paintPlayers, paintSeatPanel, statusWords } from "./panels.js";
@@ -20,7 +21,7 @@ const page = {
   match: JSON.parse($("app").dataset.initial),
   seat: null,
   spectators: null,
-  lastAction: null,
+  lastAction: null, // {version, action}: the action that made `version`, as this page heard it
   review: null, // {match, action} while an older version is shown
   clockAt: performance.now(),
   awaySince: null,
@@ -41,6 +42,7 @@ const timeline = new Timeline({
 
 // Under the replay of a finished match: how the strong bot judged each position.
 const graph = new AdvantageGraph({ host: $("advantage"), matchId: page.id, onPick: (v) => timeline.show(v) });
+const focus = new FocusKeeper([boardHost, $("turn")]);
 
 // ---- what the server says ----------------------------------------------------------
 
@@ -50,12 +52,12 @@ function applyMatch(match, action) {
   if (typeof match.spectators === "number") page.spectators = match.spectators;
   page.match = match;
   page.clockAt = performance.now();
-  if (action !== undefined) page.lastAction = action;
-  if (changed) {
-    controls.clear();
-    refreshLegal();
-  }
+  if (action !== undefined) page.lastAction = { version: match.version, action };
+  if (changed) controls.clear();
   refresh();
+  // Asked whatever moved: the seat may have changed at the same version (a join
+  // whose update came over the socket before the join's answer gave the seat).
+  refreshLegal();
 }
 
 async function refreshLegal() {
@@ -73,6 +75,7 @@ async function refreshLegal() {
     }
     controls.setLegal(legal, seat.seat);
     refresh();
+    if (focus.free) focusChoice();
     if (!performance.getEntriesByName("magery-playable").length) performance.mark("magery-playable");
   } catch (error) {
     page.legalFor = -1;
@@ -93,7 +96,7 @@ async function act(action) {
   refresh();
   try {
     const answer = await matches.act(page.id, page.seat.token, action, controls.legal.version);
-    page.lastAction = action;
+    if (answer.match.version >= page.match.version) page.lastAction = { version: answer.match.version, action };
     applyMatch(answer.match);
   } catch (error) {
     refuse(error);
@@ -147,9 +150,18 @@ const live = new Live(page.id, page.seat && page.seat.token, {
 
 // ---- drawing -----------------------------------------------------------------------
 
+/** The action that made the version on show: from the log (so a reload or a
+ * finished match opened fresh marks it too), else as this page heard it. */
+function lastAction() {
+  const v = page.match.version;
+  const logged = timeline.actionAt(v);
+  if (logged) return logged;
+  return page.lastAction && page.lastAction.version === v ? page.lastAction.action : null;
+}
+
 function drawBoard() {
   const showing = page.review ? page.review.match : controls.boardState(page.match);
-  const last = lastActionHighlights(page.review ? page.review.action : page.lastAction);
+  const last = lastActionHighlights(page.review ? page.review.action : lastAction());
   const mine = page.review ? { squares: {}, chambers: {}, reserve: {} } : controls.highlights();
   draw(boardHost, showing, {
     orientation: page.seat ? page.seat.seat : "white",
@@ -173,13 +185,21 @@ function choice(kind, value, event) {
   $("refusal").textContent = "";
   refresh();
   // Keyboard players are taken to the next choice (a click from a key has detail 0).
-  if (event && event.detail === 0 && !controls.setupRow) {
-    const next = controls.firstChoice();
-    if (next && next.kind === "square") focusSquare(boardHost, next.value);
-    else if (next && next.kind === "chamber") boardHost.querySelector(`.chamber[data-mage="${next.value}"]`)?.focus();
-    else if (next && next.kind === "reserve") boardHost.querySelector(`button.type[data-type="${next.value}"]`)?.focus();
-    else if (!next) $("choices").querySelector("button")?.focus();
+  if (event && event.detail === 0 && !controls.setupRow) focusChoice();
+}
+
+/** Focus to where the next choice is: the first square, chamber or reserve type on
+ * offer, else the turn panel's first button; with nothing to choose, the arena. */
+function focusChoice() {
+  if (page.review || controls.busy) return;
+  if (controls.active) {
+    const next = controls.setupRow ? null : controls.firstChoice();
+    if (next && next.kind === "square") return focusSquare(boardHost, next.value);
+    if (next && next.kind === "chamber" && focus.move(boardHost.querySelector(`.chamber[data-mage="${next.value}"]`))) return;
+    if (next && next.kind === "reserve" && focus.move(boardHost.querySelector(`button.type[data-type="${next.value}"]`))) return;
+    if (focus.move($("choices").querySelector("button:not(:disabled)"))) return;
   }
+  focus.move(boardHost.querySelector('.arena [tabindex="0"]'));
 }
 
 function setText(el, text) {
@@ -191,6 +211,8 @@ function refresh() {
   drawBoard();
   controls.render(refresh);
   if (page.review) $("turn").hidden = true;
+  setText($("live"), m.status === "finished" ? "Back to the final position" : "Back to the live position");
+  if (focus.lost) focusChoice(); // its button left the page (a choice made, an action sent)
   setText($("status"), statusWords(page)); // a live region: said again only when it changes
   setText($("watchers"), page.spectators === null ? "" : `${page.spectators} watching`);
   paintPlayers(page);
@@ -279,7 +301,7 @@ setInterval(() => {
 refresh();
 refreshLegal();
 live.start();
-timeline.load(page.match).then(() => refresh());
+timeline.load(page.match).then(() => refresh()); // the log knows the last action: mark it
 performance.mark("magery-interactive");
 document.documentElement.dataset.ready = "1";
 // For the benchmark and the tests: the page's own view of the match.

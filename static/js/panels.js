@@ -4,7 +4,7 @@
 import { colourName, otherColour } from "./mages.js";
 import { orbPicture } from "./pieces.js";
 import { inviteLink } from "./seat.js";
-import { resultWords } from "./words.js";
+import { resultWords } from "./results.js";
 
 const $ = (id) => document.getElementById(id);
 const COLOURS = ["white", "black"];

@@ -24,6 +24,7 @@ export class Timeline {
     this.earliest = null; // the oldest version in the list
     this.earlierButton = null;
     this.logState = null; // the state after the newest logged entry: words for the next
+    this.reading = Promise.resolve();
     buttons.first.addEventListener("click", () => this.show(1));
     buttons.prev.addEventListener("click", () => this.step(-1));
     buttons.next.addEventListener("click", () => this.step(1));
@@ -103,7 +104,8 @@ export class Timeline {
     this.logState = update.match;
     this.latest = update.version;
     this.remember(update.version, update.match, update.action);
-    let extra = this.list.querySelectorAll("li[data-version]").length - KEEP;
+    // Not while replaying: the entries read back to reach the version shown stay.
+    let extra = this.shown === null ? this.list.querySelectorAll("li[data-version]").length - KEEP : 0;
     while (extra-- > 0) {
       const oldest = this.list.querySelector("li[data-version]");
       this.earliest = Number(oldest.dataset.version) + 1;
@@ -150,11 +152,36 @@ export class Timeline {
     this.show(Math.min(this.latest, Math.max(1, at + delta)));
   }
 
+  /** Reads older log entries until `version` is among them, so the log shows
+   * (and marks) the version on the board however far back the replay steps. */
+  reach(version) {
+    // One read at a time: steps taken quickly must not read the same entries twice.
+    this.reading = this.reading.then(() => this.readBack(version));
+    return this.reading;
+  }
+
+  async readBack(version) {
+    while (this.earliest !== null && version < this.earliest) {
+      const before = this.earliest;
+      await this.prepend(Math.max(1, Math.min(version - 20, before - 40), before - 99), before - 1);
+      if (this.earliest === before) return; // not read: the log shows what it has
+    }
+  }
+
+  /** The action that made `version`, if the page has read it. */
+  actionAt(version) {
+    const known = this.cache.get(version);
+    return known ? known.action : null;
+  }
+
   async show(version) {
     if (this.latest < 1) return;
     version = Math.min(this.latest, Math.max(1, version));
     if (version === this.latest) return this.goLive();
     this.shown = version;
+    this.paint();
+    await this.reach(version);
+    if (this.shown !== version) return;
     this.paint();
     let found = null;
     try {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.matches import MatchService
 
-from ..conftest import Api, created_in_turn
+from ..conftest import Api, FakeTime, created_in_turn
 
 
 async def test_pages_walk_every_match_once_newest_first(api: Api, service: MatchService) -> None:
@@ -52,3 +52,31 @@ async def test_listed_states_are_the_public_ones(api: Api) -> None:
 
 async def test_empty_list(api: Api) -> None:
     assert (await api.client.get("/api/v1/matches")).json() == {"matches": [], "next_cursor": None}
+
+
+async def test_here_leaves_out_matches_no_person_has_been_at_lately(api: Api, service: MatchService) -> None:
+    """`here=true` (the home page's open and live lists, docs/web.md): a match is listed
+    while a person's seat is connected, or was seen within listed_away_seconds (120 s)."""
+    clock = FakeTime(service)
+    gone = await api.create(name="Gone")  # its creator never opened a socket
+    kept = await api.start(name="Kept")
+    botted = await api.create(name="Solo", opponent="bot:random")
+
+    async def ids(**params: str) -> set[str]:
+        body = (await api.client.get("/api/v1/matches", params={"here": "true", **params})).json()
+        return {m["id"] for m in body["matches"]}
+
+    assert await ids() == {gone.id, kept.id, botted.id}  # all seen at their creation
+    clock.advance(60)
+    await service.seats.set_connected(kept.id, "black", True)  # Bo opens the match page
+    clock.advance(61)  # 121 s after the creations; Bo seen 61 s ago
+    assert await ids() == {kept.id}  # a bot seat never counts as a person here
+    await service.seats.set_connected(kept.id, "black", False)  # Bo leaves
+    clock.advance(119)
+    assert await ids(status="active") == {kept.id}
+    clock.advance(2)
+    assert await ids() == set()
+    await service.seats.set_connected(gone.id, "white", True)  # Gone's creator is back
+    assert await ids() == {gone.id}
+    assert {m["id"] for m in (await api.client.get("/api/v1/matches")).json()["matches"]} == {
+        gone.id, kept.id, botted.id}  # without `here`, every match as before

@@ -1,0 +1,40 @@
+// A finished match's result in words, the same on every page that says it
+// (the match page's status line and end panel, the home page's recent results):
+// never a raw reason code.
+
+import { colourName, otherColour } from "./mages.js";
+
+// Why a match was won, as the end of "White wins: …".
+const WON_BY = {
+  eliminated: (loser) => `no minion of ${loser}'s is left in the arena`,
+  five_greater: (loser) => `five of ${loser}'s greater minions are dead`,
+  three_of_a_kind: (loser) => `three of ${loser}'s greater minions of one type are dead`,
+  adjudicated: () => "a server admin's decision",
+};
+
+// How a match was drawn, as the end of "A draw: …".
+const DRAWN_BY = {
+  agreement: "both players agreed",
+  no_progress: "rounds without a capture (the no-progress rule)",
+  adjudicated: "a server admin's decision",
+  timeout: "time ran out",
+};
+
+/** The result in words: "White wins: Black resigned.", "A draw: both players agreed." */
+export function resultWords(result) {
+  if (!result) return "";
+  if (result.reason === "aborted") return "The match was aborted.";
+  if (!result.winner) {
+    const why = DRAWN_BY[result.reason];
+    if (result.abandoned) return `A draw: ${colourName(result.abandoned)} left the match.`;
+    return why ? `A draw: ${why}.` : "A draw.";
+  }
+  const winner = colourName(result.winner);
+  const loser = colourName(otherColour(result.winner));
+  // A claimed win (the loser away too long) is a loss on time to the engine.
+  if (result.abandoned) return `${winner} wins: ${colourName(result.abandoned)} left the match.`;
+  if (result.reason === "resigned") return `${winner} wins: ${loser} resigned.`;
+  if (result.reason === "timeout") return `${winner} wins on time.`;
+  const why = WON_BY[result.reason];
+  return why ? `${winner} wins: ${why(loser)}.` : `${winner} wins.`;
+}
