@@ -40,6 +40,9 @@ class Settings(BaseSettings):
     # choose its own `abandon_seconds` (correspondence matches have none).
     abandon_seconds: float = 60.0
     abandon_untimed_seconds: float = 600.0
+    # Setup runs no clock (docs/rules.md, "Clocks"): a side of a real-time match
+    # that has not set up its backrow within this long gets the match aborted.
+    setup_seconds: float = 60.0
     # A match nobody joined within this long is aborted (a match may choose).
     join_timeout_seconds: int = 24 * 3600
     # How often the background sweeper looks for flags and abandoned matches.
