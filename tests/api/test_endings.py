@@ -19,7 +19,7 @@ from app.matches.store import replay_match
 from app.rules import action_json, apply, apply_steps, legal_actions, new_match
 from app.rules.state import DECISION, OVER, SETUP, State
 
-from ..conftest import ROW, Api, FakeTime, Game
+from ..conftest import Api, FakeTime, Game
 
 Action = tuple[Any, ...]
 
