@@ -75,7 +75,6 @@ export function toast(text) {
   if (!host) {
     host = document.createElement("div");
     host.className = "toasts";
-    host.setAttribute("role", "status");
     host.setAttribute("aria-live", "polite");
     document.body.append(host);
   }

@@ -174,7 +174,7 @@ def test_an_adjudication_reaches_the_players_page(contexts: Contexts, scene: dic
     expect(admin.get_by_role("status").filter(has_text="The match is ended.")).to_be_visible()
     expect(admin.locator(".facts")).to_contain_text("adjudicated")
 
-    expect(player.locator("#result")).to_have_text("Black wins: a server admin's decision.")
+    expect(player.locator("#result")).to_have_text("You won — a server admin's decision.")
     expect(player.locator("#log")).to_contain_text("A server admin ends the match (Black wins): White's player "
                                                    "left a note that they had to go.")
 
