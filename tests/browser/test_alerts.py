@@ -122,4 +122,4 @@ def test_a_toast_is_in_view_however_far_the_page_is_scrolled(contexts: Contexts)
     toast = ada.locator(".toast", has_text="Black offers a draw.")
     expect(toast).to_be_in_viewport()
     box = toast.bounding_box()
-    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 640
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 640
