@@ -48,7 +48,7 @@ def test_rematch_offered_and_accepted_moves_both_pages_with_colours_swapped(cont
     server = contexts.server
     match_id, tokens = finished(server)
     ada = seated(contexts, match_id, "white", tokens["white"], axe=True)
-    bo = seated(contexts, match_id, "black", tokens["black"])
+    bo = seated(contexts, match_id, "black", tokens["black"], axe=True)
     expect(ada.locator("#result")).to_have_text("You won — Black resigned.")
     expect(bo.locator("#result")).to_have_text("You lost — you resigned.")
     expect(button(bo, "Accept rematch")).to_be_hidden()
@@ -61,6 +61,7 @@ def test_rematch_offered_and_accepted_moves_both_pages_with_colours_swapped(cont
     expect(button(bo, "Rematch")).to_be_hidden()
     expect(bo.locator(".toast", has_text="White offers a rematch.")).to_be_visible()
     assert_accessible(ada)
+    assert_accessible(bo)
 
     button(bo, "Accept rematch").click()
     new_for_bo = landed_on_rematch(bo, match_id)
