@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from app.rules import COLOURS, State, other, public_view
+from app.rules import COLOURS, SETUP, State, other, public_view
 
 from .clock import Clock
 
@@ -148,6 +148,9 @@ class Record:
         out["options"] = self.options
         out["players"] = players
         out["clock"] = self.clock.public(now_ms) if self.clock else None
+        if out["clock"] is not None and self.status == "active" and self.state.phase == SETUP \
+                and self.due_at_ms is not None:
+            out["clock"]["setup"] = max(0, self.due_at_ms - now_ms)  # the side to set up has this long
         out["draw_offer"] = self.draw_offer
         out["result"] = self.result
         out["rematch"] = self.rematch

@@ -49,6 +49,15 @@ export function paintClocks(page) {
     if (!clock) continue;
     const running = clock.running === c && page.match.status === "active";
     const left = clock[c] - (running ? performance.now() - page.clockAt : 0);
+    if (page.match.status === "active" && typeof clock.setup === "number" && page.match.to_move === c) {
+      // Setup runs no clock: the side to set up sees its setup time instead (docs/rules.md).
+      const setupLeft = clock.setup - (performance.now() - page.clockAt);
+      el.textContent = `Setup ${clockText(setupLeft, "realtime")}`;
+      el.className = "clock running setup";
+      el.setAttribute("aria-label", `${colourName(c)}'s time left to set up: ${clockText(setupLeft, "realtime")}`);
+      el.title = "Time left to set up; the clocks start with the first round";
+      continue;
+    }
     const low = left < (clock.type === "correspondence" ? 3600_000 : 20_000);
     el.textContent = clockText(left, clock.type) + (low ? " ⚠" : "");
     el.className = `clock${running ? " running" : ""}${low ? " low" : ""}`;

@@ -20,9 +20,12 @@ async def test_setup_runs_no_clock_and_the_first_round_starts_it(api: Api, servi
     state = await api.state(game)
     assert state["clock"]["running"] is None
     assert (state["clock"]["white"], state["clock"]["black"]) == (60_000, 60_000)
+    assert state["clock"]["setup"] == 10_000  # what White has left to set up
     await api.act(game, "white", {"type": "setup", "backrow": ROW})
+    assert game.match["clock"]["setup"] == 60_000  # Black's own setup time, from now
     time.advance(50)  # 100 s since the start: more than a minute, and nobody lost any time
     after = await api.act(game, "black", {"type": "setup", "backrow": ROW})
+    assert "setup" not in after["clock"]
     # No increment either: a setup is not a move of the clock's.
     assert (after["clock"]["white"], after["clock"]["black"]) == (60_000, 60_000)
     assert after["clock"]["running"] == after["to_move"] and after["phase"] == "decision"

@@ -161,9 +161,12 @@ def test_a_clock_low_on_time_is_marked(contexts: Contexts) -> None:
     joined = server.call("POST", f"/matches/{made['match']['id']}/join", {"name": "Bo"})
     page = contexts.page()
     page.goto(f"/matches/{made['match']['id']}")
-    # Setup runs no clock: full, and not running, until the first round.
-    expect(page.locator("#player-white .clock")).to_have_text("0:18 ⚠")
-    expect(page.locator("#player-white .clock")).not_to_have_class(re.compile(r"\brunning\b"))
+    # Setup runs no clock: the side to set up sees its setup time instead, the other its full clock.
+    expect(page.locator("#player-white .clock")).to_have_text(re.compile(r"^Setup (1:00|0:[0-5]\d)$"))
+    expect(page.locator("#player-white .clock")).to_have_attribute(
+        "aria-label", re.compile(r"^White's time left to set up: "))
+    expect(page.locator("#player-black .clock")).to_have_text("0:18 ⚠")
+    expect(page.locator("#player-black .clock")).not_to_have_class(re.compile(r"\brunning\b"))
     server.act(made["match"]["id"], made["token"], {"type": "setup", "backrow": ROW})
     server.act(made["match"]["id"], joined["token"], {"type": "setup", "backrow": ROW})
     clock = page.locator("#player-white .clock")
