@@ -147,10 +147,11 @@ class Record:
         out.update(view)
         out["options"] = self.options
         out["players"] = players
-        out["clock"] = self.clock.public(now_ms) if self.clock else None
-        if out["clock"] is not None and self.status == "active" and self.state.phase == SETUP \
+        clock = self.clock.public(now_ms) if self.clock else None
+        if clock is not None and self.status == "active" and self.state.phase == SETUP \
                 and self.due_at_ms is not None:
-            out["clock"]["setup"] = max(0, self.due_at_ms - now_ms)  # the side to set up has this long
+            clock["setup"] = max(0, self.due_at_ms - now_ms)  # the side to set up has this long
+        out["clock"] = clock
         out["draw_offer"] = self.draw_offer
         out["result"] = self.result
         out["rematch"] = self.rematch
