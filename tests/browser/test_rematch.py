@@ -91,6 +91,9 @@ def test_rematch_declined(contexts: Contexts) -> None:
     expect(button(bo, "Accept rematch")).to_be_hidden()
     expect(button(bo, "Rematch")).to_be_visible()  # Bo may still change his mind
     assert contexts.server.match(match_id)["rematch"]["declined_by"] == "black"
+    button(ada, "New match").click()  # to the home page's form instead
+    ada.wait_for_url(re.compile(r"/#create$"))
+    expect(ada.get_by_role("button", name="Create match")).to_be_visible()
 
 
 def test_both_pressing_rematch_at_once_make_one_match(contexts: Contexts) -> None:
