@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     # The home page's open and live lists (`GET /matches?here=true`) leave out a
     # match where no person has been at a seat for this long (docs/web.md).
     listed_away_seconds: float = 120.0
+    # Setup runs no clock (docs/rules.md, "Clocks"): a side of a real-time match
+    # that has not set up its backrow within this long gets the match aborted.
+    setup_seconds: float = 60.0
     # A match nobody joined within this long is aborted (a match may choose).
     join_timeout_seconds: int = 24 * 3600
     # How often the background sweeper looks for flags and abandoned matches.

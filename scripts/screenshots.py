@@ -110,6 +110,14 @@ def shoot(server: Server, rng: random.Random, sync_playwright: Any) -> None:
         page.evaluate("() => window.scrollTo(0, 0)")  # the sticky side column at its place
         page.screenshot(path=OUT / "end.png", full_page=True)
 
+        # The end as its winner sees it, the loser having offered to play again.
+        server.call("POST", f"/matches/{done}/rematch", token=done_tokens["black"])
+        page.goto("about:blank")  # the same address with a new fragment would not load again
+        page.goto(f"/matches/{done}#seat=white.{done_tokens['white']}")
+        page.get_by_role("button", name="Accept rematch").wait_for()
+        page.wait_for_timeout(600)
+        page.screenshot(path=OUT / "end-rematch.png", full_page=True)
+
         arch, arch_tokens = start(server, "Noor", "Ravi", variant="ultimate_archmage")
         play(server, arch, arch_tokens, rng, lambda s: s["phase"] == "action")
         page.goto(f"/matches/{arch}")

@@ -25,7 +25,7 @@ EXPORT_FORMAT = "magery-match/1"
 async def _match_row(conn: AsyncConnection, match_id: str) -> Any:
     if not is_match_id(match_id):
         raise NotFound(f"no match {match_id!r}")
-    cols = [c for c in matches.c if c.name != "state"]
+    cols = [c for c in matches.c if c.name not in ("state", "rematch_token")]  # a token hash: never needed here
     row = (await conn.execute(select(*cols).where(matches.c.id == match_id))).first()
     if row is None:
         raise NotFound(f"no match {match_id!r}")

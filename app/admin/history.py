@@ -38,7 +38,7 @@ MAX_LIMIT = 200
 # The same text as the indexes' expressions, so both databases match them.
 REASON: ColumnClause[Any] = literal_column("(matches.result ->> 'reason')")
 WINNER: ColumnClause[Any] = literal_column("(matches.result ->> 'winner')")
-_LIST_COLUMNS = [c for c in matches.c if c.name not in ("state", "seed")]
+_LIST_COLUMNS = [c for c in matches.c if c.name not in ("state", "seed", "rematch_token")]
 
 
 @dataclass(frozen=True, slots=True)

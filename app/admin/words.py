@@ -42,5 +42,7 @@ def describe(action: dict[str, Any]) -> str:
         return f"claims a {action.get('result')}"
     words = {"pass": "passes", "join": "joins", "resign": "resigns", "timeout": "runs out of time",
              "abort": "aborts", "draw_offer": "offers a draw", "draw_accept": "accepts the draw",
-             "draw_decline": "declines the draw", "draw_withdraw": "withdraws the draw offer"}
+             "draw_decline": "declines the draw", "draw_withdraw": "withdraws the draw offer",
+             "rematch_offer": "offers a rematch", "rematch_withdraw": "withdraws the rematch offer",
+             "rematch_decline": "declines the rematch", "rematch": "accepts the rematch"}
     return words.get(str(kind), str(kind))

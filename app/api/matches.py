@@ -26,6 +26,7 @@ from .schemas import (
     MatchPage,
     MatchState,
     Play,
+    RematchBody,
     SeatBody,
 )
 
@@ -160,5 +161,28 @@ def router(door: Door, reads: Reads) -> APIRouter:
     )
     async def abort(match_id: str, caller: SeatCaller) -> JSONResponse:
         return JSONResponse({"match": await door.abort(match_id, caller)})
+
+    @routes.post(
+        "/{match_id}/rematch", response_model=None,
+        responses={200: {"model": RematchBody}, **responses(401, 403, 404, 409, 429)},
+        summary="Offer a rematch, or accept the opponent's offer",
+    )
+    async def rematch(match_id: str, caller: SeatCaller) -> JSONResponse:
+        """Once the match is over. The rematch has the same options and the colours swapped.
+        The first seat to call offers (the answer holds its token for the rematch, given this
+        once); the other seat's call accepts: the rematch is made, and its id announced on the
+        websocket to both seats (`match.rematch.match_id`). Against a computer the rematch is
+        made at once. However many calls race, exactly one rematch is made."""
+        made = await door.rematch(match_id, caller)
+        return JSONResponse({"match": made.match, "rematch": {
+            "match_id": made.match_id, "seat": made.seat, "token": made.token}})
+
+    @routes.post(
+        "/{match_id}/rematch/decline", response_model=None,
+        responses={200: {"model": MatchBody}, **responses(401, 403, 404, 409, 429)},
+        summary="Decline the opponent's rematch offer, or withdraw yours",
+    )
+    async def decline_rematch(match_id: str, caller: SeatCaller) -> JSONResponse:
+        return JSONResponse({"match": await door.decline_rematch(match_id, caller)})
 
     return routes

@@ -168,6 +168,20 @@ class SeatBody(BaseModel):
     token: str = Field(examples=["kJ3v0m7QeX1s9c4tB2yW8dL6hR5nA0pU_zVgTq1oF2E"])
 
 
+class RematchSeat(BaseModel):
+    match_id: str | None = Field(description="the rematch's id once it is made; null while your offer waits")
+    seat: Colour = Field(description="the seat you take in the rematch: the other colour")
+    token: str | None = Field(description="that seat's token, given this once (keep it); null when "
+                                          "it was given before")
+
+
+class RematchBody(BaseModel):
+    """The finished match (its `rematch` says where the offer stands) and your seat in the rematch."""
+
+    match: MatchState
+    rematch: RematchSeat
+
+
 class MatchPage(BaseModel):
     matches: list[MatchState]
     next_cursor: str | None = Field(description="pass as ?cursor= for the next page; null on the last")

@@ -86,6 +86,12 @@ class Match(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # Playing again (migration 0005): the public offer, {"offered_by", "declined_by",
+    # "match_id"}; the hash of the token the offerer's seat in the new match takes;
+    # and, on a rematch, the match it follows (unique: one rematch per match).
+    rematch: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rematch_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    rematch_of: Mapped[str | None] = mapped_column(String(24), nullable=True)
 
     __table_args__ = (
         Index("ix_matches_created", "created_at", "id"),
@@ -96,6 +102,7 @@ class Match(Base):
         Index("ix_matches_finished", "finished_at", "id"),
         Index("ix_matches_reason_created", text("(result ->> 'reason')"), "created_at", "id"),
         Index("ix_matches_winner_created", text("(result ->> 'winner')"), "created_at", "id"),
+        Index("ix_matches_rematch_of", "rematch_of", unique=True),
     )
 
 

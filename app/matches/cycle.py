@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
-from app.rules import MatchOver, conclude
+from app.rules import SETUP, MatchOver, conclude
 
 from . import store
 from .errors import Forbidden, MatchIsOver, NotFound, ServiceError
@@ -126,8 +126,15 @@ class Cycle:
             log.exception("publishing updates of match %s failed", match_id)
 
     def settle(self, rec: Record, now: int) -> None:
-        """What falls due by itself: a flag (R16), an unjoined match's timeout."""
-        if rec.status == "active" and rec.clock is not None:
+        """What falls due by itself: a flag (R16), a setup not made in time, an
+        unjoined match's timeout."""
+        if rec.status == "active" and rec.state.phase == SETUP:
+            if rec.due(now):  # no loser: setup runs no clock (docs/rules.md, "Clocks")
+                late = COLOURS[rec.state.to_move]
+                self.end(rec, None, {"type": "abort", "late": late}, now, automatic=True)
+                if rec.result is not None:
+                    rec.result = {**rec.result, "late": late}
+        elif rec.status == "active" and rec.clock is not None:
             flagged = rec.clock.flagged(now)
             if flagged is not None:
                 self.end(rec, flagged, {"type": "timeout"}, now, automatic=True)
@@ -143,22 +150,30 @@ class Cycle:
         if rec.status == "waiting":
             raise Forbidden("the match waits for an opponent to join")
 
-    @staticmethod
-    def begin(rec: Record, now: int) -> None:
-        """Both seats are taken: the match is on and the clock of the player to move runs."""
+    def begin(self, rec: Record, now: int) -> None:
+        """Both seats are taken: the match is on. Setup runs no clock (as a chess
+        clock starts with a side's first move); the side to set up has the
+        match's setup time, after which the match is aborted (`settle`)."""
         rec.status = "active"
-        if rec.clock is not None:
-            rec.clock.start(COLOURS[rec.state.to_move], now)
-        rec.due_at_ms = rec.clock.deadline() if rec.clock else None
+        self._start_turn(rec, now)
 
     def turn_done(self, rec: Record, now: int, moved: bool) -> None:
         if rec.state.over:
             self.finish(rec, now)
             return
         if rec.clock is not None:
-            rec.clock.stop(now, moved=moved)
+            rec.clock.stop(now, moved=moved)  # a setup stops nothing: no clock ran
+        self._start_turn(rec, now)
+
+    def _start_turn(self, rec: Record, now: int) -> None:
+        if rec.state.phase == SETUP:
+            limit = setup_seconds(rec.options, self.settings.setup_seconds)
+            rec.due_at_ms = None if limit is None else now + round(limit * 1000)
+        elif rec.clock is not None:
             rec.clock.start(COLOURS[rec.state.to_move], now)
             rec.due_at_ms = rec.clock.deadline()
+        else:
+            rec.due_at_ms = None
 
     def end(self, rec: Record, player: str | None, action: dict[str, Any], now: int,
             automatic: bool = False, abandoned: str | None = None) -> None:
@@ -192,6 +207,20 @@ class Cycle:
         rec.version += 1
         rec.updated_ms = now
         rec.entries.append(Entry(rec.version, player, action, automatic, now, client_id, self.present(rec, now)))
+
+
+def setup_seconds(options: dict[str, Any], default: float) -> float | None:
+    """How long a side has to set up: the match's own figure, else the server's
+    for a real-time match, a move's allowance in a correspondence one; none
+    without a clock."""
+    if options.get("setup_seconds") is not None:
+        return float(options["setup_seconds"])
+    control = options.get("time_control")
+    if not control:
+        return None
+    if control["type"] == "realtime":
+        return default
+    return float(control["days"]) * 86_400
 
 
 async def nothing(rec: Record, now: int) -> None:

@@ -20,6 +20,7 @@ from .errors import RateLimited, Unauthorized
 from .limits import Limiter
 from .lobby import Seated
 from .mover import Acted
+from .rematch import Rematched
 from .seats import hash_token
 from .service import MatchService
 
@@ -112,6 +113,14 @@ class Door:
     async def abort(self, match_id: str, caller: Caller) -> dict[str, Any]:
         colour = await self.enter(match_id, caller)
         return await self.service.finisher.abort(match_id, colour)
+
+    async def rematch(self, match_id: str, caller: Caller) -> Rematched:
+        colour = await self.enter(match_id, caller)
+        return await self.service.rematches.offer(match_id, colour)
+
+    async def decline_rematch(self, match_id: str, caller: Caller) -> dict[str, Any]:
+        colour = await self.enter(match_id, caller)
+        return await self.service.rematches.decline(match_id, colour)
 
     async def moderate(self, match_id: str, verdict: str, reason: str, admin: str) -> dict[str, Any]:
         """A server admin (already signed in by the admin wing) ends a match."""

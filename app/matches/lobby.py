@@ -11,7 +11,7 @@ from app.rules import MalformedAction, commitment
 
 from . import store
 from .clock import Clock
-from .cycle import Cycle
+from .cycle import Cycle, setup_seconds
 from .errors import BadRequest, MatchIsOver, SeatTaken
 from .record import COLOURS, Record, SeatInfo, other
 from .replay import initial_state
@@ -35,6 +35,10 @@ def new_match_id() -> str:
         match_id = secrets.token_urlsafe(9)
         if match_id[0] not in "-_":
             return match_id
+
+
+def _whole(seconds: float | None) -> float | int | None:
+    return int(seconds) if seconds is not None and float(seconds).is_integer() else seconds
 
 
 class Lobby:
@@ -114,6 +118,8 @@ class Lobby:
             "join_timeout_seconds": join,
             "abandon_seconds": abandon,
             "bot_think_seconds": options.get("bot_think_seconds") or settings.bot_think_seconds,
+            # Written into the match, so a later change of the setting leaves it be.
+            "setup_seconds": _whole(setup_seconds({"time_control": time_control}, settings.setup_seconds)),
         }
 
     async def join(self, match_id: str, name: str = "anonymous") -> Seated:

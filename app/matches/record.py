@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from app.rules import COLOURS, State, other, public_view
+from app.rules import COLOURS, SETUP, State, other, public_view
 
 from .clock import Clock
 
@@ -94,6 +94,11 @@ class Record:
     updated_ms: int
     finished_ms: int | None
     seats: dict[str, SeatInfo]
+    # Playing again (rematch.py): the public offer, the hash of the offerer's
+    # token in the new match (never public), and the match this one follows.
+    rematch: dict[str, Any] | None = None
+    rematch_token: str | None = None
+    rematch_of: str | None = None
     # Derived, kept while `state` stays the same object.
     view_of: State | None = None
     view: dict[str, Any] | None = None
@@ -101,12 +106,14 @@ class Record:
     entries: list[Entry] = field(default_factory=list)
     new_seats: list[str] = field(default_factory=list)
     draw_ops: list[tuple[str, str | None]] = field(default_factory=list)
+    rematch_changed: bool = False
+    rematch_new: Record | None = None  # the rematch made by this change, inserted with it
 
     def draft(self) -> Record:
         """A copy to change; the original stays as it was until the change is saved."""
         return replace(
             self, clock=self.clock.copy() if self.clock else None, seats=dict(self.seats),
-            entries=[], new_seats=[], draw_ops=[],
+            entries=[], new_seats=[], draw_ops=[], rematch_changed=False, rematch_new=None,
         )
 
     def engine_view(self) -> dict[str, Any]:
@@ -140,9 +147,15 @@ class Record:
         out.update(view)
         out["options"] = self.options
         out["players"] = players
-        out["clock"] = self.clock.public(now_ms) if self.clock else None
+        clock = self.clock.public(now_ms) if self.clock else None
+        if clock is not None and self.status == "active" and self.state.phase == SETUP \
+                and self.due_at_ms is not None:
+            clock["setup"] = max(0, self.due_at_ms - now_ms)  # the side to set up has this long
+        out["clock"] = clock
         out["draw_offer"] = self.draw_offer
         out["result"] = self.result
+        out["rematch"] = self.rematch
+        out["rematch_of"] = self.rematch_of
         out["created_at"] = stamp(self.created_ms)
         return out
 
@@ -162,6 +175,8 @@ class Record:
             "result": self.result,
             "updated_at": moment(self.updated_ms),
             "finished_at": moment(self.finished_ms) if self.finished_ms is not None else None,
+            "rematch": self.rematch,
+            "rematch_token": self.rematch_token,
         }
 
     def seat_row(self, colour: str) -> dict[str, Any]:
@@ -202,4 +217,5 @@ def record_from_rows(row: Any, seat_rows: Any, state: State) -> Record:
         updated_ms=ms_of(row.updated_at),
         finished_ms=ms_of(row.finished_at) if row.finished_at is not None else None,
         seats={s.seat_colour: seat_from_row(s, "seat_") for s in seat_rows},
+        rematch=row.rematch, rematch_token=row.rematch_token, rematch_of=row.rematch_of,
     )

@@ -6,6 +6,7 @@
     lobby     create a match, join it (lobby.py)
     mover     play an action, answer a resend (mover.py)
     finisher  resign, draw, claim, abort, and what falls due by itself (finisher.py)
+    rematches offer, accept and decline playing again (rematch.py)
 
 Callers outside this layer act through the door (door.py), which proves the
 seat before it hands the verb to one of these.
@@ -25,6 +26,7 @@ from .lobby import Lobby
 from .mover import Mover
 from .publisher import NullPublisher, Publisher
 from .reads import Reads
+from .rematch import Rematches
 from .seats import Seats
 
 
@@ -37,6 +39,7 @@ class MatchService:
         self.lobby = Lobby(self.cycle, self.seats, bot_levels)
         self.mover = Mover(self.cycle, self.reads)
         self.finisher = Finisher(self.cycle)
+        self.rematches = Rematches(self.cycle, self.seats)
 
     @property
     def engine(self) -> AsyncEngine:

@@ -72,15 +72,19 @@ async def load(
 
 
 async def insert(engine: AsyncEngine, rec: Record) -> None:
+    async with engine.begin() as conn:
+        await _insert(conn, rec)
+
+
+async def _insert(conn: AsyncConnection, rec: Record) -> None:
     row = rec.row()
     row.update(
         id=rec.id, variant=rec.options["variant"], options=rec.options, seed=rec.seed,
         seed_commitment=rec.seed_commitment, custom=rec.custom, chaos=rec.chaos,
-        created_at=moment(rec.created_ms),
+        created_at=moment(rec.created_ms), rematch_of=rec.rematch_of,
     )
-    async with engine.begin() as conn:
-        await conn.execute(matches.insert().values(**row))
-        await conn.execute(seats.insert(), [rec.seat_row(c) for c in rec.seats])
+    await conn.execute(matches.insert().values(**row))
+    await conn.execute(seats.insert(), [rec.seat_row(c) for c in rec.seats])
 
 
 def _entry_row(match_id: str, e: Any) -> dict[str, Any]:
@@ -137,7 +141,8 @@ async def _save_postgres(engine: AsyncEngine, before_version: int, rec: Record) 
 async def save(engine: AsyncEngine, before_version: int, rec: Record) -> None:
     """Write `rec` if the stored version is still `before_version`; raises Conflict
     (or ClientIdTaken) and writes nothing otherwise."""
-    if rec.entries and not rec.new_seats and not rec.draw_ops and engine.dialect.name == "postgresql":
+    if (rec.entries and not rec.new_seats and not rec.draw_ops and not rec.rematch_changed
+            and engine.dialect.name == "postgresql"):
         await _save_postgres(engine, before_version, rec)
         return
     try:
@@ -155,6 +160,8 @@ async def save(engine: AsyncEngine, before_version: int, rec: Record) -> None:
                 await conn.execute(actions.insert(), [_entry_row(rec.id, e) for e in rec.entries])
             for op, colour in rec.draw_ops:
                 await _draw_op(conn, rec, op, colour)
+            if rec.rematch_new is not None:  # in the same transaction: both land, or neither
+                await _insert(conn, rec.rematch_new)
     except IntegrityError as error:
         if any(e.client_id for e in rec.entries) and "client_id" in str(error.orig).lower():
             raise ClientIdTaken() from None

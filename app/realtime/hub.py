@@ -318,6 +318,9 @@ class Room:
             running = clock["running"]
             spent = int((time.time() - self.state_at) * 1000)
             clock = {**clock, running: max(0, clock[running] - spent)}
+        elif isinstance(clock, dict) and isinstance(clock.get("setup"), int) and state.get("status") == "active":
+            spent = int((time.time() - self.state_at) * 1000)  # the setup time runs instead of a clock
+            clock = {**clock, "setup": max(0, clock["setup"] - spent)}
         live["clock"] = clock
         return {"type": "websocket.send", "text": self._snapshot_head + dumps(live)[1:] + "}"}
 

@@ -23,6 +23,7 @@ async function start() {
   const slider = document.getElementById("replay-version");
   const frames = new Map();
   let current = last;
+  let orientation = "white"; // "Flip board" turns the arena round
   let boardModule = null;
   try {
     boardModule = await import("/static/js/board.js");
@@ -54,7 +55,7 @@ async function start() {
     if (boardModule) {
       // The last action's chamber and squares, marked as the game page marks them.
       const highlights = boardModule.lastActionHighlights(shown.entry && shown.entry.action);
-      boardModule.draw(board, shown.match, { orientation: "white", highlights });
+      boardModule.draw(board, shown.match, { orientation, highlights });
     }
     status.textContent = describe(shown);
     if (graph) graph.mark(current);
@@ -79,6 +80,12 @@ async function start() {
     button.addEventListener("click", () => show(steps[button.dataset.step]()));
   });
   slider.addEventListener("input", () => show(Number(slider.value)));
+  const flip = document.getElementById("replay-flip");
+  flip.addEventListener("click", () => {
+    orientation = orientation === "white" ? "black" : "white";
+    flip.setAttribute("aria-pressed", String(orientation === "black"));
+    show(current);
+  });
   document.querySelectorAll("button[data-version]").forEach((button) => {
     button.addEventListener("click", () => {
       show(Number(button.dataset.version));

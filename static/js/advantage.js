@@ -81,6 +81,9 @@ export class AdvantageGraph {
       el("path", { d: area, class: "adv-area-white", "clip-path": `url(#${id}-up)` }),
       el("path", { d: area, class: "adv-area-black", "clip-path": `url(#${id}-down)` }),
       el("line", { x1: 0, y1: MID, x2: W, y2: MID, class: "adv-mid" }),
+      // Gridlines at half an advantage either way, and at each quarter of the match.
+      ...[0.5, -0.5].map((v) => el("line", { x1: 0, y1: this.y(v), x2: W, y2: this.y(v), class: "adv-grid" })),
+      ...[0.25, 0.5, 0.75].map((f) => el("line", { x1: f * W, y1: 0, x2: f * W, y2: H, class: "adv-grid" })),
       el("path", { d: `M${line}`, class: "adv-line", fill: "none" }),
     );
     this.marker = el("line", { x1: 0, y1: 0, x2: 0, y2: H, class: "adv-marker" });
@@ -97,8 +100,33 @@ export class AdvantageGraph {
       `Advantage over ${pts.length - 1} versions; the largest before the end: ${advantageWords(best.white)} at version ${best.version}`);
     this.readout = document.createElement("p");
     this.readout.className = "adv-readout";
-    this.host.replaceChildren(svg, this.readout);
+    this.host.replaceChildren(this.axes(svg, pts[pts.length - 1].version), this.readout);
     this.host.hidden = false;
+  }
+
+  /** The plot with its axes: who is ahead up the side, the versions along the foot.
+   * Drawn in HTML beside the SVG, whose stretched viewBox would distort text. */
+  axes(svg, last) {
+    const div = (cls, words) => {
+      const box = document.createElement("div");
+      box.className = cls;
+      box.setAttribute("aria-hidden", "true"); // the plot's own name says it all
+      for (const word of words) {
+        const span = document.createElement("span");
+        span.textContent = word;
+        box.append(span);
+      }
+      return box;
+    };
+    const frame = document.createElement("div");
+    frame.className = "adv-frame";
+    frame.append(
+      div("adv-y", ["White ahead", "even", "Black ahead"]),
+      svg,
+      div("adv-x", ["0", String(Math.round(last / 4)), String(Math.round(last / 2)), String(Math.round((3 * last) / 4)), String(last)]),
+      div("adv-x-title", ["version"]),
+    );
+    return frame;
   }
 
   /** Marks the version on the board and says how it stands. */

@@ -3,13 +3,15 @@
 // lists (controls.js), and keeps the log and the replay (timeline.js).
 
 import { AdvantageGraph } from "./advantage.js";
+import { alertControls, Announcer } from "./alerts.js";
 import { ApiError, matches } from "./api.js";
 import { draw, focusSquare, lastActionHighlights } from "./board.js";
 import { Controls } from "./controls.js";
 import { FocusKeeper } from "./focus.js";
 import { Live } from "./live.js";
 import { mageName } from "./mages.js";
-import { myTurn, paintClaim, paintClocks, paintEnd, paintPlayers, paintSeatPanel, statusWords } from "./panels.js";
+import { myTurn, paintClaim, paintClocks, paintEnd, paintPlayers, paintSeatPanel, paintTools, statusWords } from "./panels.js";
+import { Rematch } from "./rematch.js";
 import { forgetSeat, loadSeat, saveName, savedName, saveSeat, seatLink, takeSeatFromFragment } from "./seat.js";
 import { Timeline } from "./timeline.js";
 
@@ -27,6 +29,7 @@ const page = {
   awaySince: null,
   legalFor: -1,
   online: true,
+  flipped: false, // "Flip board": the arena seen from the other side
 };
 page.seat = takeSeatFromFragment(page.id) || loadSeat(page.id);
 
@@ -44,10 +47,16 @@ const timeline = new Timeline({
 const graph = new AdvantageGraph({ host: $("advantage"), matchId: page.id, onPick: (v) => timeline.show(v) });
 const focus = new FocusKeeper([boardHost, $("turn")]);
 
+// Sounds, a notification and toasts for what changed (alerts.js); playing again (rematch.js).
+const announcer = new Announcer(() => (page.seat ? page.seat.seat : null));
+const rematch = new Rematch({ matchId: page.id, getPage: () => page, onMatch: (m) => applyMatch(m), onError: refuse });
+
 // ---- what the server says ----------------------------------------------------------
 
-function applyMatch(match, action) {
+function applyMatch(match, action, player) {
   if (match.version < page.match.version) return;
+  announcer.changed(page.match, match, action, player);
+  rematch.follow(match);
   const changed = match.version !== page.match.version;
   if (typeof match.spectators === "number") page.spectators = match.spectators;
   page.match = match;
@@ -121,7 +130,7 @@ const live = new Live(page.id, page.seat && page.seat.token, {
   },
   onUpdate(m) {
     timeline.add(m);
-    applyMatch(m.match, m.action);
+    applyMatch(m.match, m.action, m.player);
   },
   onPresence(m) {
     // A seat the message does not describe (null) keeps what the page knew of it.
@@ -159,12 +168,18 @@ function lastAction() {
   return page.lastAction && page.lastAction.version === v ? page.lastAction.action : null;
 }
 
+/** The side seen at the bottom: the seat's own (White for a spectator), or the other once flipped. */
+function orientation() {
+  const own = page.seat ? page.seat.seat : "white";
+  return page.flipped ? (own === "white" ? "black" : "white") : own;
+}
+
 function drawBoard() {
   const showing = page.review ? page.review.match : controls.boardState(page.match);
   const last = lastActionHighlights(page.review ? page.review.action : lastAction());
   const mine = page.review ? { squares: {}, chambers: {}, reserve: {} } : controls.highlights();
   draw(boardHost, showing, {
-    orientation: page.seat ? page.seat.seat : "white",
+    orientation: orientation(),
     me: page.seat ? page.seat.seat : null,
     highlights: {
       squares: { ...last.squares, ...mine.squares },
@@ -219,6 +234,8 @@ function refresh() {
   paintClocks(page);
   paintSeatPanel(page);
   paintEnd(page);
+  paintTools(page);
+  rematch.paint();
   if (m.status === "finished") graph.load(m).then(() => graph.mark(timeline.shown ?? m.version));
   const nameOf = (c) => (m.players[c] && m.players[c].name) || "…";
   const names = `${nameOf("white")} v ${nameOf("black")}`;
@@ -252,6 +269,12 @@ $("decline-draw").addEventListener("click", () => seatCall(() => matches.draw(pa
 $("withdraw-draw").addEventListener("click", () => seatCall(() => matches.draw(page.id, page.seat.token, false)));
 $("abort").addEventListener("click", () => seatCall(() => matches.abort(page.id, page.seat.token)));
 $("claim").addEventListener("click", () => seatCall(() => matches.claim(page.id, page.seat.token, "win")));
+$("flip").addEventListener("click", () => {
+  page.flipped = !page.flipped;
+  $("flip").setAttribute("aria-pressed", String(page.flipped));
+  refresh();
+});
+alertControls($("mute"), $("notify"));
 $("copy-invite").addEventListener("click", () => copy($("invite-link").value, $("copy-invite")));
 $("copy-seat").addEventListener("click", () => {
   const field = $("seat-link");
@@ -292,7 +315,12 @@ document.addEventListener("keydown", (e) => {
 });
 
 setInterval(() => {
-  if (page.match.clock && page.match.status === "active") paintClocks(page);
+  if (page.match.clock && page.match.status === "active") {
+    paintClocks(page);
+    const me = page.seat && page.seat.seat;
+    const clock = page.match.clock;
+    if (me) announcer.clock(page.match, clock[me] - (clock.running === me ? performance.now() - page.clockAt : 0));
+  }
   if (!$("claim-box").hidden || page.awaySince !== null) paintClaim(page);
 }, 250);
 

@@ -49,6 +49,15 @@ export function paintClocks(page) {
     if (!clock) continue;
     const running = clock.running === c && page.match.status === "active";
     const left = clock[c] - (running ? performance.now() - page.clockAt : 0);
+    if (page.match.status === "active" && typeof clock.setup === "number" && page.match.to_move === c) {
+      // Setup runs no clock: the side to set up sees its setup time instead (docs/rules.md).
+      const setupLeft = clock.setup - (performance.now() - page.clockAt);
+      el.textContent = `Setup ${clockText(setupLeft, "realtime")}`;
+      el.className = "clock running setup";
+      el.setAttribute("aria-label", `${colourName(c)}'s time left to set up: ${clockText(setupLeft, "realtime")}`);
+      el.title = "Time left to set up; the clocks start with the first round";
+      continue;
+    }
     const low = left < (clock.type === "correspondence" ? 3600_000 : 20_000);
     el.textContent = clockText(left, clock.type) + (low ? " ⚠" : "");
     el.className = `clock${running ? " running" : ""}${low ? " low" : ""}`;
@@ -101,6 +110,15 @@ export function paintSeatPanel(page) {
   panel.hidden = [...panel.children].every((child) => child.hidden);
 }
 
+/** "You are watching" for a spectator; the computer's thinking while a bot is to act. */
+export function paintTools(page) {
+  const m = page.match;
+  $("watching").hidden = Boolean(page.seat);
+  const mover = m.status === "active" ? m.players[m.to_move] : null;
+  const text = mover && mover.bot ? "The computer is thinking…" : "";
+  if ($("thinking").textContent !== text) $("thinking").textContent = text;
+}
+
 export function paintClaim(page) {
   const m = page.match;
   const seat = page.seat;
@@ -118,12 +136,33 @@ export function paintClaim(page) {
     : "Your opponent has been away too long: you may claim the victory.";
 }
 
+/** The result said to the one reading it: "You won — Black resigned." to a
+ * player, the neutral words to a spectator. */
+export function endWords(result, seat) {
+  if (!result) return "";
+  const late = result.late ? ` ${colourName(result.late)} did not set up in time.` : "";
+  if (!seat) return resultWords(result) + late;
+  if (result.reason === "aborted") return `The match was aborted.${late}`;
+  if (!result.winner) return resultWords(result);
+  const won = result.winner === seat;
+  const loser = colourName(otherColour(result.winner));
+  const head = won ? "You won" : "You lost";
+  switch (result.reason) {
+    case "resigned": return `${head} — ${won ? `${loser} resigned` : "you resigned"}.`;
+    case "timeout":
+      if (result.abandoned) return `${head} — ${won ? `${loser} left the match` : "you left the match"}.`;
+      return `${head} on time.`;
+    case "adjudicated": return `${head} — a server admin's decision.`;
+    default: return `${head} — ${resultWords(result).replace(/^[^:]*: /, "").replace(/\.$/, "")}.`;
+  }
+}
+
 export async function paintEnd(page) {
   const m = page.match;
   const box = $("end");
   box.hidden = m.status !== "finished";
   if (box.hidden) return;
-  $("result").textContent = resultWords(m.result);
+  $("result").textContent = endWords(m.result, page.seat ? page.seat.seat : null);
   $("seed").textContent = m.seed || "(not revealed)";
   $("commitment").textContent = m.seed_commitment;
   const check = $("seed-check");

@@ -71,7 +71,9 @@ export function describe(before, entry) {
     case "draw_accept": return `${who} accepts the draw.`;
     case "resign": return `${who} resigns.`;
     case "timeout": return entry.player ? `${who} runs out of time.` : "Time runs out.";
-    case "abort": return a.by === "admin" ? `A server admin aborts the match: ${a.note}` : "The match is aborted.";
+    case "abort":
+      if (a.by === "admin") return `A server admin aborts the match: ${a.note}`;
+      return a.late ? `The match is aborted: ${colourName(a.late)} did not set up in time.` : "The match is aborted.";
     case "adjudicate": {
       const verdict = a.winner ? `${colourName(a.winner)} wins` : "a draw";
       return `A server admin ends the match (${verdict}): ${a.note}`;
@@ -80,6 +82,10 @@ export function describe(before, entry) {
       return a.result === "win"
         ? `${who} claims the win: ${colourName(otherColour(entry.player))} left the match.`
         : `${who} claims a draw: ${colourName(otherColour(entry.player))} left the match.`;
+    case "rematch_offer": return `${who} offers a rematch.`;
+    case "rematch_withdraw": return `${who} withdraws the rematch offer.`;
+    case "rematch_decline": return `${who} declines the rematch.`;
+    case "rematch": return `${who} accepts the rematch.`;
     default: return `${who || "The server"}: ${a.type}.`;
   }
 }

@@ -19,7 +19,7 @@ from app.matches.store import replay_match
 from app.rules import action_json, apply, apply_steps, legal_actions, new_match
 from app.rules.state import DECISION, OVER, SETUP, State
 
-from ..conftest import ROW, Api, FakeTime, Game
+from ..conftest import Api, FakeTime, Game
 
 Action = tuple[Any, ...]
 
@@ -193,13 +193,15 @@ async def test_loss_on_time_with_a_real_clock(api: Api, service: MatchService) -
     """A tiny real-time control and real waiting: the flag falls on the next read."""
     import asyncio
 
-    # 3 s each: room for White's setup on a loaded machine, then Black's flag falls.
+    # 3 s each; setup runs no clock, so the first flag falls on the side to move after it.
     game = await api.start(time_control={"type": "realtime", "minutes": 0.05, "increment": 0})
-    await api.act(game, "white", {"type": "setup", "backrow": ROW})
+    after = await api.setups(game)
+    loser = after["to_move"]
+    winner = "black" if loser == "white" else "white"
     await asyncio.sleep(3.2)
     state = await api.state(game)
-    assert state["result"] == {"winner": "white", "reason": "timeout"}
-    await _assert_finished(api, service, game, {"winner": "white", "reason": "timeout"})
+    assert state["result"] == {"winner": winner, "reason": "timeout"}
+    await _assert_finished(api, service, game, {"winner": winner, "reason": "timeout"})
 
 
 async def test_loss_on_time_by_the_sweeper_when_nobody_reads(api: Api, service: MatchService) -> None:

@@ -17,6 +17,8 @@ ROUTES = {
     ("/api/v1/matches/{match_id}/draw", "post"): {400, 401, 404, 409, 429},
     ("/api/v1/matches/{match_id}/claim", "post"): {401, 403, 404, 409, 429},
     ("/api/v1/matches/{match_id}/abort", "post"): {401, 403, 404, 409, 429},
+    ("/api/v1/matches/{match_id}/rematch", "post"): {401, 403, 404, 409, 429},
+    ("/api/v1/matches/{match_id}/rematch/decline", "post"): {401, 403, 404, 409, 429},
 }
 
 
@@ -67,7 +69,8 @@ async def test_seat_routes_declare_bearer_auth(client: httpx.AsyncClient) -> Non
     spec = (await client.get("/openapi.json")).json()
     assert any(s.get("scheme") == "bearer" for s in spec["components"]["securitySchemes"].values())
     for path, method in (("/api/v1/matches/{match_id}/legal", "get"), ("/api/v1/matches/{match_id}/actions", "post"),
-                         ("/api/v1/matches/{match_id}/resign", "post")):
+                         ("/api/v1/matches/{match_id}/resign", "post"),
+                         ("/api/v1/matches/{match_id}/rematch", "post")):
         assert spec["paths"][path][method].get("security"), (path, method)
 
 

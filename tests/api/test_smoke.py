@@ -156,9 +156,11 @@ async def test_a_flag_falls_on_read_and_by_the_sweeper(api: Api, service: MatchS
     time = FakeTime(service)
     game = await api.start(time_control={"type": "realtime", "minutes": 1, "increment": 2})
     clock = game.match["clock"]
-    assert clock["running"] == "white" and clock["white"] == 60_000
+    assert clock["running"] is None and clock["white"] == 60_000  # setup runs no clock
+    await api.setups(game)
+    assert game.match["clock"]["running"] == "white"  # the Orb's holder moves first
     time.advance(10)
-    await api.act(game, "white", SETUP)
+    await api.act(game, "white", {"type": "pass"})
     assert game.match["clock"]["white"] == 52_000 and game.match["clock"]["running"] == "black"
     time.advance(61)
     state = await api.state(game)  # a read applies the timeout
@@ -166,10 +168,11 @@ async def test_a_flag_falls_on_read_and_by_the_sweeper(api: Api, service: MatchS
     assert state["result"] == {"winner": "white", "reason": "timeout"}
     log = (await api.client.get(f"/api/v1/matches/{game.id}/actions")).json()
     assert log[-1]["action"] == {"type": "timeout"} and log[-1]["player"] == "black" and log[-1]["automatic"]
-    late = await api.post(game, "black", SETUP, version=state["version"] - 1)
+    late = await api.post(game, "black", {"type": "pass"}, version=state["version"] - 1)
     assert late.status_code == 409 and late.json()["error"] == "match_over"
 
     other = await api.start(time_control={"type": "correspondence", "days": 1})
+    await api.setups(other)
     time.advance(86_401)
     assert await service.finisher.sweep() == 1  # nobody read it: the sweeper ends it
     replayed, snapshot = await replay_match(service.engine, other.id)  # type: ignore[misc]

@@ -106,6 +106,12 @@ def test_sign_in_filter_open_and_step_the_replay(contexts: Contexts, scene: dict
     v, (origin, target) = moved["version"], moved["move"]
     status(page, last, last)
     expect(page.locator("#replay-board .arena .sq")).to_have_count(64)
+    # The replay's arena turns round, and back (issue 16).
+    expect(page.locator("#replay-board .arena .sq").first).to_have_attribute("data-square", "a8")
+    page.get_by_role("button", name="Flip board").click()
+    expect(page.locator("#replay-board .arena .sq").first).to_have_attribute("data-square", "h1")
+    page.get_by_role("button", name="Flip board").click()
+    expect(page.locator("#replay-board .arena .sq").first).to_have_attribute("data-square", "a8")
     assert_accessible(page)
 
     # Buttons: to the start (the arena empty before the setups), forward, back to the end.
@@ -174,7 +180,7 @@ def test_an_adjudication_reaches_the_players_page(contexts: Contexts, scene: dic
     expect(admin.get_by_role("status").filter(has_text="The match is ended.")).to_be_visible()
     expect(admin.locator(".facts")).to_contain_text("adjudicated")
 
-    expect(player.locator("#result")).to_have_text("Black wins: a server admin's decision.")
+    expect(player.locator("#result")).to_have_text("You won — a server admin's decision.")
     expect(player.locator("#log")).to_contain_text("A server admin ends the match (Black wins): White's player "
                                                    "left a note that they had to go.")
 

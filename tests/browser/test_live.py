@@ -161,5 +161,5 @@ def test_an_absent_opponent_can_be_claimed_against_after_the_countdown(contexts:
     expect(button(ada, "Claim victory")).to_be_disabled()
     expect(button(ada, "Claim victory")).to_be_enabled(timeout=30_000)  # a 10 s countdown, on a slow machine
     button(ada, "Claim victory").click()
-    expect(ada.locator("#result")).to_have_text("White wins: Black left the match.")
+    expect(ada.locator("#result")).to_have_text("You won — Black left the match.")
     assert log_count(ada) >= 2

@@ -158,12 +158,20 @@ def test_a_clock_low_on_time_is_marked(contexts: Contexts) -> None:
     made = server.call("POST", "/matches", {"seat": "white", "name": "Ada",
                                             "options": {"time_control": {"type": "realtime", "minutes": 0.3,
                                                                          "increment": 0}}})
-    server.call("POST", f"/matches/{made['match']['id']}/join", {"name": "Bo"})
+    joined = server.call("POST", f"/matches/{made['match']['id']}/join", {"name": "Bo"})
     page = contexts.page()
     page.goto(f"/matches/{made['match']['id']}")
+    # Setup runs no clock: the side to set up sees its setup time instead, the other its full clock.
+    expect(page.locator("#player-white .clock")).to_have_text(re.compile(r"^Setup (1:00|0:[0-5]\d)$"))
+    expect(page.locator("#player-white .clock")).to_have_attribute(
+        "aria-label", re.compile(r"^White's time left to set up: "))
+    expect(page.locator("#player-black .clock")).to_have_text("0:18 ⚠")
+    expect(page.locator("#player-black .clock")).not_to_have_class(re.compile(r"\brunning\b"))
+    server.act(made["match"]["id"], made["token"], {"type": "setup", "backrow": ROW})
+    server.act(made["match"]["id"], joined["token"], {"type": "setup", "backrow": ROW})
     clock = page.locator("#player-white .clock")
     expect(clock).to_have_class(re.compile(r"\brunning\b.*\blow\b"))
-    # Any of 0:18 down to 0:00: the clock runs from the join, and a slow page may come up late.
+    # Any of 0:18 down to 0:00: the clock runs from the first round, and a slow page may come up late.
     expect(clock).to_have_attribute("aria-label", re.compile(r"^White's clock: 0:[01]\d, low on time$"))
     expect(page.locator("#player-black .clock")).to_have_text("0:18 ⚠")  # not running, low all the same
 

@@ -140,8 +140,10 @@ def test_a_whole_match_in_three_browsers(contexts: Contexts) -> None:
     expect(ada.locator("#log")).to_contain_text("White declines the draw.")
     button(grace, "Resign").click()
     button(grace, "Yes, resign").click()
-    for page in (ada, grace, watcher):
-        expect(page.locator("#result")).to_have_text("White wins: Black resigned.")
+    # The end panel speaks to each reader: the players in their own words.
+    for page, words in ((ada, "You won — Black resigned."), (grace, "You lost — you resigned."),
+                        (watcher, "White wins: Black resigned.")):
+        expect(page.locator("#result")).to_have_text(words)
         expect(page.get_by_role("status")).to_contain_text("Match over")
     expect(watcher.locator("#seed-check")).to_contain_text("✓")
     seed = watcher.locator("#seed").inner_text()

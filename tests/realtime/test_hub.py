@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from app.realtime import close_sockets_on_signal
 from app.realtime.bus import Announcement, MemoryBus, Presence, decode
 from app.realtime.hub import Hub
@@ -353,3 +355,33 @@ async def test_a_stopping_process_still_announces_what_its_last_requests_commit(
     await here.close()  # the lifespan's end: now the bus goes too
     assert len(channel) == 1
     await there.close()
+
+
+class SetupLog(Log):
+    """A match in its setup phase: no clock runs, the side to set up has 60 s."""
+
+    def state(self, version: int) -> dict[str, Any]:
+        return {**super().state(version), "status": "active", "phase": "setup",
+                "clock": {"type": "realtime", "white": 300_000, "black": 300_000, "running": None,
+                          "increment": 0, "setup": 60_000}}
+
+
+async def test_a_snapshot_counts_the_setup_time_down_as_it_counts_a_running_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app.realtime import hub as hub_module
+
+    now = [1_000.0]
+    monkeypatch.setattr(hub_module.time, "time", lambda: now[0])
+    hub = Hub(SetupLog())
+    await hub.start()
+    first, second = Socket(), Socket()
+    hub.join("m1", first, None, None)
+    await until(lambda: bool(first.got))
+    now[0] += 5  # five seconds later a second socket is sent the room's state, as of then
+    hub.join("m1", second, None, None)
+    await until(lambda: bool(second.got))
+    assert first.got[0]["match"]["clock"]["setup"] == 60_000
+    assert second.got[0]["match"]["clock"]["setup"] == 55_000
+    assert second.got[0]["match"]["clock"]["white"] == 300_000  # no clock runs in setup
+    await hub.close()

@@ -222,3 +222,42 @@ async def test_a_stopping_server_closes_its_sockets_with_1001(
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
     finally:
         c.stop()
+
+
+async def test_both_seats_pressing_rematch_on_two_processes_make_one_that_both_sockets_hear(
+        servers: tuple[Server, Server], http: httpx.AsyncClient, postgres_url: str) -> None:
+    """Issue 16: White presses Rematch through one process, Black through the
+    other, at once: one rematch, each seat handed one token of its own, and the
+    socket of each seat (on either process) told the rematch's id."""
+    a, b = servers
+    for round_ in range(5):
+        match = await Match(http, a.base, 20 + round_).start()
+        auth = {c: {"Authorization": f"Bearer {t}"} for c, t in match.tokens.items()}
+        r = await http.post(f"{a.base}/api/v1/matches/{match.id}/resign", headers=auth["black"])
+        over = r.json()["match"]["version"]
+        async with connect(a.ws(match.id, token=match.tokens["white"])) as white, \
+                connect(b.ws(match.id, token=match.tokens["black"])) as black:
+            await updates_until(white, over)
+            await updates_until(black, over)
+            answers = await asyncio.gather(
+                http.post(f"{a.base}/api/v1/matches/{match.id}/rematch", headers=auth["white"]),
+                http.post(f"{b.base}/api/v1/matches/{match.id}/rematch", headers=auth["black"]))
+            assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+            seats = [r.json()["rematch"] for r in answers]
+            made = {s["match_id"] for s in seats} - {None}
+            assert len(made) == 1, seats
+            new_id = made.pop()
+            for ws in (white, black):
+                heard = await updates_until(ws, over + 2)
+                assert heard[-1]["match"]["rematch"]["match_id"] == new_id
+                assert all(s["token"] not in json.dumps(heard) for s in seats)
+        assert [s["seat"] for s in seats] == ["black", "white"] and all(s["token"] for s in seats)
+        for seat, server in zip(seats, (b, a), strict=True):  # each token proves its seat, on either process
+            r = await http.get(f"{server.base}/api/v1/matches/{new_id}/legal",
+                               headers={"Authorization": f"Bearer {seat['token']}"})
+            assert r.status_code == 200 and bool(r.json()["setup"]) == (seat["seat"] == "white"), r.text
+        conn = await asyncpg.connect(_asyncpg_dsn(postgres_url))
+        try:
+            assert await conn.fetchval("SELECT count(*) FROM matches WHERE rematch_of = $1", match.id) == 1
+        finally:
+            await conn.close()

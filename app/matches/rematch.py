@@ -1,0 +1,148 @@
+"""Playing again: a seat of a finished match offers a rematch, the other
+accepts or declines; a computer opponent accepts at once.
+
+The rematch has the same options, a fresh shuffle (a custom match's chosen
+chaos mages are dealt again) and the colours swapped. The offer and its answer
+are versions of the finished match (log entries `rematch_offer`,
+`rematch_withdraw`, `rematch_decline`, `rematch`), so they reach both seats'
+sockets on every process the way any update does, and the state's `rematch`
+says where things stand. Each seat's token in the new match goes to that seat
+alone: the offerer's in the answer to its offer (only its hash is kept), the
+accepter's in the answer to its acceptance.
+
+Exactly one rematch per match, whoever presses at once on whichever process:
+the acceptance is a change of the finished match at its version (one lands,
+the others are decided again and find the rematch made), and the new match is
+inserted in the same transaction, its `rematch_of` unique in the database.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from app.rules import commitment
+
+from .clock import Clock
+from .cycle import Cycle
+from .errors import Forbidden, MatchRunning
+from .lobby import new_match_id
+from .record import Record, SeatInfo, other
+from .replay import initial_state
+from .seats import Seats, hash_token
+
+
+@dataclass(slots=True)
+class Rematched:
+    """What an offer or an acceptance answers: the finished match, and the
+    rematch as this seat sees it: its id once made, the seat it takes there, and
+    (this once) that seat's token."""
+
+    match: dict[str, Any]
+    match_id: str | None
+    seat: str
+    token: str | None
+
+
+class Rematches:
+    def __init__(self, cycle: Cycle, seats: Seats) -> None:
+        self.cycle, self.seats = cycle, seats
+
+    async def offer(self, match_id: str, colour: str) -> Rematched:
+        """Offer a rematch, or accept the opponent's offer (`POST .../rematch`)."""
+        cycle = self.cycle
+
+        async def decide(rec: Record, now: int) -> tuple[str | None, str | None]:
+            opponent = _guard(rec, colour)
+            state = rec.rematch or {}
+            if state.get("match_id"):
+                return state["match_id"], None  # made already; the token went out then
+            if state.get("declined_by") == other(colour):
+                raise Forbidden(f"{other(colour)} declined the rematch")
+            if state.get("offered_by") == colour:
+                return None, None  # the offer stands; its token went out with it
+            token = secrets.token_urlsafe(32)
+            if state.get("offered_by") == other(colour) or opponent.bot is not None:
+                new = self._new_match(rec, colour, hash_token(token), now)
+                rec.rematch = {"offered_by": state.get("offered_by") or colour, "declined_by": None,
+                               "match_id": new.id}
+                rec.rematch_token, rec.rematch_new = None, new
+                _changed(cycle, rec, colour, {"type": "rematch", "match_id": new.id}, now)
+                return new.id, token
+            rec.rematch = {"offered_by": colour, "declined_by": None, "match_id": None}
+            rec.rematch_token = hash_token(token)
+            _changed(cycle, rec, colour, {"type": "rematch_offer"}, now)
+            return None, token
+
+        rec, (new_id, token) = await cycle.mutate(match_id, decide)
+        made = rec.rematch_new if new_id is not None and token is not None else None
+        rec.rematch_new = None  # saved: the cached record need not hold it
+        if made is not None:  # this call made it: its first listeners (a bot) hear of it
+            cycle.cache.put(made)
+            now = cycle.now_ms()
+            self.seats.seen(made.id, other(colour), now)
+            await cycle.publish(made.id, [{"type": "created", "version": 0, "match": cycle.present(made, now)}])
+        return Rematched(cycle.present(rec), new_id, other(colour), token)
+
+    async def decline(self, match_id: str, colour: str) -> dict[str, Any]:
+        """Decline the opponent's offer, or withdraw your own (`POST .../rematch/decline`)."""
+        cycle = self.cycle
+
+        async def decide(rec: Record, now: int) -> None:
+            _guard(rec, colour)
+            state = rec.rematch or {}
+            if state.get("match_id"):
+                raise Forbidden("the rematch has been made already")
+            offered = state.get("offered_by")
+            if offered is None:
+                return None  # nothing to answer: nothing changes
+            mine = offered == colour
+            rec.rematch = {"offered_by": None, "declined_by": None if mine else colour, "match_id": None}
+            rec.rematch_token = None
+            _changed(cycle, rec, colour, {"type": "rematch_withdraw" if mine else "rematch_decline"}, now)
+            return None
+
+        rec, _ = await cycle.mutate(match_id, decide)
+        return cycle.present(rec)
+
+    def _new_match(self, old: Record, accepter: str, accepter_hash: str, now: int) -> Record:
+        """The rematch of `old`: same options, a fresh seed, colours swapped."""
+        chaos = old.chaos
+        seed = secrets.token_hex(16)  # 128 bits (R20)
+        options = dict(old.options)
+        seats: dict[str, SeatInfo] = {}
+        for colour, seat in old.seats.items():
+            if seat.bot is not None:
+                token_hash = None
+            elif colour == accepter:
+                token_hash = accepter_hash
+            else:
+                token_hash = old.rematch_token
+            seats[other(colour)] = SeatInfo(seat.name, token_hash, seat.bot, seat.bot is not None, now, now)
+        rec = Record(
+            id=new_match_id(), status="waiting", options=options, seed=seed,
+            seed_commitment=commitment(seed), custom=bool(chaos), chaos=chaos,
+            state=initial_state(seed, options, chaos, bool(chaos)), version=0,
+            clock=Clock.from_options(options.get("time_control")), due_at_ms=None, draw_offer=None,
+            result=None, created_ms=now, updated_ms=now, finished_ms=None, seats=seats, rematch_of=old.id,
+        )
+        self.cycle.begin(rec, now)
+        return rec
+
+
+def _guard(rec: Record, colour: str) -> SeatInfo:
+    """The opponent's seat, once the match is over and had one."""
+    if rec.status != "finished":
+        raise MatchRunning("a rematch can be offered once the match is over")
+    opponent = rec.seats.get(other(colour))
+    if opponent is None:
+        raise Forbidden("nobody took the other seat: there is nobody to play again")
+    return opponent
+
+
+def _changed(cycle: Cycle, rec: Record, colour: str, action: dict[str, Any], now: int) -> None:
+    rec.rematch_changed = True
+    cycle.log(rec, colour, action, False, now)
+
+
