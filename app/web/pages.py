@@ -18,6 +18,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from app.matches.errors import NotFound
 from app.matches.ids import is_match_id
 from app.rules import VARIANTS
+from app.rules.vocabulary import vocabulary
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = Environment(
@@ -25,6 +26,7 @@ TEMPLATES = Environment(
     autoescape=select_autoescape(["html"], default=True),  # every name a player typed is text
     trim_blocks=True, lstrip_blocks=True,
 )
+TEMPLATES.globals["vocabulary"] = vocabulary()  # the engine's words, carried by every page
 VARIANT_NAMES = {
     "standard": "Standard", "rotating": "Rotating chaos lords (R17)",
     "archmage": "Archmage: one private chamber each (R18)",

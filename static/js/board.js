@@ -11,12 +11,10 @@
 // buttons whose accessible names begin with the coordinate, the mage's name
 // and the type's name; the arena is one tab stop, walked with the arrow keys.
 
-import { MAGES, TYPES, TYPE_INFO, colourName, mageName, magePower, typeName } from "./mages.js";
+import { CHAOS, MAGES, TYPES, TYPE_INFO, colourName, mageName, magePower, typeName } from "./mages.js";
 import { minionPicture } from "./pieces.js";
 
 const FILES = "abcdefgh";
-const CHAOS = new Set(["seer", "magus", "alchemist", "mentalist", "enchanter", "dream_lord",
-  "force_mage", "illusionist", "shadow_mage", "rune_master", "conjurer"]);
 const views = new WeakMap();
 
 function el(tag, cls, text) {
