@@ -107,6 +107,13 @@ def moves_from(kind: int, square: int = FROM) -> list[str]:
     return sorted(SQUARE_NAMES[s] for s in destinations(tuple(arena), 0, square, False))
 
 
+@cache
+def move_table() -> dict[str, dict[str, list[str]]]:
+    """For the Learn page's arena: where each type moves from every square,
+    alone on an empty arena, as a White minion (R3, and R4 from rank 1)."""
+    return {name: {SQUARE_NAMES[sq]: moves_from(kind, sq) for sq in range(64)} for kind, name in enumerate(TYPES)}
+
+
 def example(mage: int) -> str:
     """One use of the mage's power, told by the engine: White stands a minion on
     the mage after both backrows are set up, Black one on another chamber, and
@@ -174,4 +181,4 @@ def vocabulary() -> dict[str, Any]:
             "types": list(TYPES), "chaos": [MAGES[m] for m in CHAOS_MAGES]}
 
 
-__all__ = ["ENDINGS", "MOVES", "RULINGS", "action_json", "example", "moves_from", "vocabulary"]
+__all__ = ["ENDINGS", "MOVES", "move_table", "RULINGS", "action_json", "example", "moves_from", "vocabulary"]

@@ -1,4 +1,4 @@
-"""The pages: `/` (create, join, watch) and `/matches/{id}` (play, watch, replay).
+"""The pages: `/` (create, join, watch), `/learn` (the rules) and `/matches/{id}` (play, watch, replay).
 
 Each page is a template of templates/ and a script of static/js/. The match page
 carries the public state it was drawn from (a JSON data block, never a script),
@@ -18,7 +18,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from app.matches.errors import NotFound
 from app.matches.ids import is_match_id
 from app.rules import VARIANTS
-from app.rules.vocabulary import vocabulary
+from app.rules.vocabulary import move_table, vocabulary
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = Environment(
@@ -35,8 +35,9 @@ VARIANT_NAMES = {
 # The scripts each page imports, preloaded by the template so the browser
 # fetches them side by side instead of one import after another.
 MATCH_MODULES = ["match.js", "api.js", "seat.js", "live.js", "board.js", "pieces.js", "mages.js", "panels.js",
-                 "chooser.js", "words.js", "controls.js", "timeline.js"]
-HOME_MODULES = ["home.js", "api.js", "seat.js"]
+                 "chooser.js", "words.js", "controls.js", "timeline.js", "guide.js", "explain.js"]
+HOME_MODULES = ["home.js", "api.js", "seat.js", "first-match.js", "guide.js", "mages.js"]
+LEARN_MODULES = ["learn.js", "mages.js", "pieces.js", "first-match.js", "guide.js", "api.js", "seat.js"]
 
 
 def _page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -55,6 +56,11 @@ def make_router(bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch) 
     async def home() -> HTMLResponse:
         return _page("home.html", variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
                      levels=list(bot_levels()), modules=HOME_MODULES)
+
+    @router.get("/learn", response_class=HTMLResponse)
+    async def learn() -> HTMLResponse:
+        """The rules in our words, every word about the game the engine's."""
+        return _page("learn.html", moves=move_table(), modules=LEARN_MODULES, here="learn")
 
     @router.get("/matches/{match_id}", response_class=HTMLResponse)
     async def match_page(match_id: str) -> HTMLResponse:
