@@ -40,7 +40,8 @@ export class Explainer {
     const targetOf = (e) => e.target.closest && e.target.closest("button.chamber, button.sq");
     host.addEventListener("pointerover", (e) => { if (e.pointerType === "mouse" && targetOf(e)) this.show(targetOf(e)); });
     host.addEventListener("pointerout", (e) => { if (e.pointerType === "mouse" && targetOf(e)) this.hide(); });
-    host.addEventListener("focusin", (e) => { if (targetOf(e)) this.show(targetOf(e)); });
+    // Keyboard focus only: a click focuses too, and the chosen chamber needs no explaining.
+    host.addEventListener("focusin", (e) => { if (targetOf(e) && targetOf(e).matches(":focus-visible")) this.show(targetOf(e)); });
     host.addEventListener("focusout", () => this.hide());
     host.addEventListener("pointerdown", (e) => {
       const target = targetOf(e);

@@ -50,12 +50,12 @@ export function guideWords(page, controls) {
     const type = picks.find((p) => p.kind === "reserve");
     const chamber = picks.find((p) => p.kind === "chamber");
     if (type) return ["decision-type", `You chose ${typeName(type.value).toLowerCase()}: now click a free chamber to place it there. Which minion you place does not change the power; it is the one that will go back to your reserve.`];
-    if (chamber) return ["decision-chamber", `The ${mageName(chamber.value)}: ${magePower(chamber.value)} Now choose a type from your reserve to place on it.`];
+    if (chamber) return ["decision-chamber", `You chose the ${mageName(chamber.value)}, whose power is yours when you take your minion off it: ${magePower(chamber.value)} Now choose a type from your reserve to place on it.`];
     return ["decision", `Decision phase: place a minion from your reserve on a free chamber, or pass. When you take it off in the action phase, that mage's power fires, so pick a mage whose power you want. ${orb}`];
   }
   if (!mine) return ["action-wait", "Action phase: the computer takes one of its minions off a chamber and may use that mage's power. Watch the arena: the last action is marked."];
   const chamber = picks.find((p) => p.kind === "chamber");
-  if (chamber) return ["action-power", `You take your minion off the ${mageName(chamber.value)}: ${magePower(chamber.value)} Choose where on the arena, or remove it without the power.`];
+  if (chamber) return ["action-power", `You take your minion off the ${mageName(chamber.value)}, and its power is yours: ${magePower(chamber.value)} Choose where it acts (highlighted), or remove it without the power.`];
   return ["action", "Action phase: click a chamber holding one of your minions to take it off. It goes back to your reserve, and then the mage's power is yours to use: the arena shows where."];
 }
 
