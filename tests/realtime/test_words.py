@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules import apply, describe, new_match
+from app.matches.telling import entry_words
+from app.rules import apply, describe, new_match, public_view
 from app.rules.vocabulary import vocabulary
+from tests.rules.helpers import position
 
 from ..conftest import ROW, Api
 
@@ -45,3 +47,38 @@ async def test_the_vocabulary_route_is_the_engines_document(api: Api) -> None:
     r = await api.client.get("/api/v1/vocabulary")
     assert r.status_code == 200
     assert r.json() == vocabulary()
+
+
+def test_the_teller_says_every_kind_of_entry() -> None:
+    """app/matches/telling.py: the engine's words for game actions (from the public
+    state before them), its own for the match's events."""
+    s = position({"b7": "d", "c6": "F", "e1": "U", "h8": "c"}, turn="ab",
+                 tower={"dragon_lord": "b", "magician": "S"}, chaos=("dream_lord", "magus", "force_mage", "shadow_mage"))
+    view = public_view(s)
+    remove = {"type": "remove", "mage": "dragon_lord", "power": {"move": ["b7", "c6"]}}
+    assert entry_words(view, "black", remove) == (
+        "Black removes a beast from the Dragon Lord and takes White's fey on c6 with the dragon from b7.")
+    assert entry_words(view, "black", remove) == describe(s, remove)
+    assert entry_words(None, "black", {"type": "pass"}, automatic=True) == "Black passes (nothing else to do, R11)."
+    assert entry_words(None, "white", {"type": "place", "mage": "elemental_master", "minion": "undead"}) == (
+        "White places an undead on the Elemental Master.")
+    # A removal with no state to tell it from is said plainly, never an error.
+    assert entry_words(None, "white", {"type": "remove", "mage": "magician", "power": None}) == "White plays remove."
+    events = [
+        ("black", {"type": "join"}, False, "Black joins the match."),
+        ("white", {"type": "draw_offer"}, False, "White offers a draw."),
+        ("black", {"type": "draw_decline"}, False, "Black declines the draw."),
+        ("white", {"type": "draw_withdraw"}, False, "White withdraws the draw offer."),
+        ("black", {"type": "draw_accept"}, False, "Black accepts the draw."),
+        ("white", {"type": "resign"}, False, "White resigns."),
+        ("black", {"type": "timeout"}, True, "Black runs out of time."),
+        (None, {"type": "abort"}, True, "Nobody joined in time: the match is aborted."),
+        ("white", {"type": "abort"}, False, "The match is aborted."),
+        (None, {"type": "abort", "by": "admin", "note": "spam"}, False, "A server admin aborts the match: spam"),
+        (None, {"type": "adjudicate", "winner": "black", "note": "cheat"}, False,
+         "A server admin ends the match (Black wins): cheat"),
+        ("black", {"type": "claim", "result": "win"}, False, "Black claims the win: White left the match."),
+        ("white", {"type": "claim", "result": "draw"}, False, "White claims a draw: Black left the match."),
+    ]
+    for player, action, automatic, words in events:
+        assert entry_words(None, player, action, automatic) == words
