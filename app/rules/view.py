@@ -23,6 +23,7 @@ from .minions import (
 )
 from .start import new_match
 from .state import OVER, PHASES, State
+from .variants import VARIANTS
 
 
 def _minion(piece: int) -> dict[str, str] | None:
@@ -85,6 +86,10 @@ def _piece(minion: dict[str, str] | None) -> int:
     return code(COLOURS.index(minion["owner"]), TYPE_INDEX[minion["minion"]])
 
 
+_EMPTY = new_match("view")
+_EMPTY.deck = ()  # what a view hides stays empty: this state tells, it is never played on
+
+
 def state_from_view(view: dict[str, Any]) -> State:
     """The engine's State as far as a public state shows it: the arena, the
     chambers, the reserves and dead piles, the phase, the Orb and the effects.
@@ -92,8 +97,8 @@ def state_from_view(view: dict[str, Any]) -> State:
     What the view hides (the deck, the seed) is left empty, so the state can
     tell an action in words (words.describe_view) but must not be played on.
     """
-    s = new_match("view", view["options"]["variant"], view["options"].get("no_progress_rounds", 0))
-    s.deck, s.seed = (), ""
+    s = _EMPTY.copy()
+    s.variant = VARIANTS.index(view["options"]["variant"])
     seat = [OFF] * len(MAGES)
     occupant = [0] * len(MAGES)
     for chamber in view["tower"]:

@@ -60,10 +60,14 @@ def describe_view(view: dict[str, Any] | None, colour: str, action: dict[str, An
     position; a remove needs it (MalformedAction otherwise).
     """
     parsed = parse_action(action)
-    if parsed[0] == "remove" and view is None:
+    if parsed[0] != "remove":
+        return told(_NO_POSITION, COLOURS.index(colour), parsed)  # needs no position
+    if view is None:
         raise MalformedAction("a removal is told from the state before it")
-    s = state_from_view(view) if view is not None else new_match("words")
-    return told(s, COLOURS.index(colour), parsed)
+    return told(state_from_view(view), COLOURS.index(colour), parsed)
+
+
+_NO_POSITION = new_match("words")
 
 
 def told(s: State, colour: int, action: Action) -> str:
