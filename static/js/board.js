@@ -157,8 +157,7 @@ function updateArena(view, state, hl) {
     const extra = [wards.has(name) ? "warded" : "", /\bpicked\b/.test(cls) ? "chosen" : "",
       /\bchoice\b/.test(cls) ? "can be chosen" : "", /\blast-to\b/.test(cls) ? "last action" : ""].filter(Boolean);
     b.setAttribute("aria-label", [`${name}, ${occupantWords(o)}`, ...extra].join(", "));
-    if (o) b.title = `${colourName(o.owner)} ${o.minion}: ${TYPE_INFO[o.minion][2]}`;
-    else b.removeAttribute("title");
+    // A minion's explanation is explain.js's tooltip (hover, focus, long press), not a title.
     b.draggable = Boolean(draggable);
   }
 }
