@@ -137,6 +137,7 @@ def shoot_learning(browser: Any, server: Server) -> None:
     page.get_by_role("button", name="Confirm setup").click()
     page.wait_for_function("() => document.getElementById('guide-step').dataset.step === 'decision'")
     page.get_by_role("button", name=re.compile("^Oracle,")).click()
+    page.mouse.move(1, 1)  # off the chamber: its hover explanation would cover the tower
     page.wait_for_timeout(200)
     page.screenshot(path=OUT / "guided.png")
     page.get_by_role("button", name="Cancel").click()
