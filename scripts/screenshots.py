@@ -6,7 +6,8 @@ Starts its own server on a free port with a fresh SQLite file, plays a few
 rounds through the API (random legal actions, a fixed seed), and photographs
 the home page, a match in its decision and action phases, the end with its
 replay, an archmage match's private chambers, the phone layout (and a 360 px
-phone during a setup and an action), and a 1366x900 desktop's first screen.
+phone during a setup and an action), a 1366x900 desktop's first screen, the
+Learn page, a guided first match and a chamber's explanation on hover.
 """
 
 from __future__ import annotations
@@ -158,8 +159,33 @@ def shoot(server: Server, rng: random.Random, sync_playwright: Any) -> None:
         small.wait_for_timeout(200)
         small.evaluate("() => window.scrollTo(0, 0)")  # the sticky side column at its place
         small.screenshot(path=OUT / "phone-action.png", full_page=True)
+        shoot_learning(browser, server)
         browser.close()
     print("written:", ", ".join(sorted(p.name for p in OUT.glob("*.png"))))
+
+
+def shoot_learning(browser: Any, server: Server) -> None:
+    """The Learn page with the dragon chosen in the explorer, a guided first
+    match at its decision phase, and a chamber's explanation on hover."""
+    page = browser.new_page(viewport={"width": 1280, "height": 860}, base_url=server.base)
+    page.goto("/learn")
+    page.get_by_role("button", name="Dragon", exact=True).click()
+    page.wait_for_timeout(200)
+    page.screenshot(path=OUT / "learn.png", full_page=True)
+    page.locator(".guided-start[data-ready]").first.wait_for()
+    page.get_by_role("button", name="Play a guided first match").first.click()
+    page.wait_for_url(re.compile(r"/matches/"))
+    page.get_by_role("button", name="Confirm setup").click()
+    page.wait_for_function("() => document.getElementById('guide-step').dataset.step === 'decision'")
+    page.get_by_role("button", name=re.compile("^Oracle,")).click()
+    page.mouse.move(1, 1)  # off the chamber: its hover explanation would cover the tower
+    page.wait_for_timeout(200)
+    page.screenshot(path=OUT / "guided.png")
+    page.get_by_role("button", name="Cancel").click()
+    page.get_by_role("button", name=re.compile("^Necromancer,")).hover()
+    page.wait_for_timeout(200)
+    page.screenshot(path=OUT / "explain.png", clip={"x": 0, "y": 0, "width": 1280, "height": 860})
+    page.close()
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from app.db.models import actions, matches, seats
 from app.matches.errors import NotFound
 from app.matches.ids import is_match_id
 from app.matches.replay import initial_state
+from app.matches.telling import told
 from app.rules import State, public_view
 from app.rules.mages import MAGES, PRIVATE_BLACK, PRIVATE_WHITE
 
@@ -41,11 +42,13 @@ async def _players(conn: AsyncConnection, match_id: str) -> dict[str, Any]:
 
 
 async def _timeline(conn: AsyncConnection, match_id: str) -> list[dict[str, Any]]:
-    rows = await conn.execute(
-        select(actions.c.version, actions.c.player, actions.c.action, actions.c.automatic, actions.c.at)
-        .where(actions.c.match_id == match_id).order_by(actions.c.version))
+    rows = list(await conn.execute(
+        select(actions.c.version, actions.c.player, actions.c.action, actions.c.automatic, actions.c.at,
+               actions.c.public)
+        .where(actions.c.match_id == match_id).order_by(actions.c.version)))
+    # Each entry in the engine's words, told from the state the row before it left.
     return [{"version": r.version, "player": r.player, "action": r.action, "automatic": r.automatic,
-             "at": r.at.isoformat()} for r in rows]
+             "at": r.at.isoformat(), "words": words} for r, words in zip(rows, told(None, rows), strict=True)]
 
 
 def chaos_deck(first: State) -> dict[str, Any]:

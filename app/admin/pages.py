@@ -24,7 +24,6 @@ from .guard import AdminDep, PageSession, check_csrf
 from .render import page
 from .routing import AdminRoute
 from .sessions import Session
-from .words import describe
 
 router = APIRouter(prefix="/admin", route_class=AdminRoute, include_in_schema=False)
 
@@ -142,7 +141,7 @@ async def _match_page(admin: Admin, session: Session, match_id: str, status: int
         m = await detail.detail(admin.engine, match_id)
     except ServiceError as problem:
         return _error(session, problem)
-    return page("match.html", status=status, session=session, m=m, describe=describe, error=error, notice=notice)
+    return page("match.html", status=status, session=session, m=m, error=error, notice=notice)
 
 
 @router.get("/matches/{match_id}", response_class=HTMLResponse)

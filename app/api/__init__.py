@@ -5,13 +5,14 @@ from fastapi import APIRouter
 from app.matches import Door
 from app.matches.reads import Reads
 
-from . import history, matches
+from . import history, matches, vocabulary
 
 
 def router(door: Door, reads: Reads) -> APIRouter:
     api = APIRouter(prefix="/api/v1")
     api.include_router(matches.router(door, reads))
     api.include_router(history.router(reads))
+    api.include_router(vocabulary.router())
     return api
 
 

@@ -29,6 +29,8 @@ from .schemas import LogEntry, MatchState
 
 
 class StateEntry(LogEntry):
+    words: str = Field(description="the entry in one sentence, in the engine's words",
+                       examples=["White removes a beast from the Sorcerer and moves the beast from b2 to c3."])
     match: MatchState = Field(description="the public state right after this version")
 
 
@@ -76,7 +78,7 @@ def router(reads: Reads) -> APIRouter:
     ) -> Response:
         """Each log entry of versions `from`..`to` with the public state right after it,
         as its websocket update carried it: `{"version": now, "states": [{"version",
-        "player", "action", "automatic", "at", "match"}]}`. At most 100 per call;
+        "player", "action", "automatic", "at", "words", "match"}]}`. At most 100 per call;
         versions past the match's current one are simply absent."""
         return _json(await reads.states(match_id, first, last), request)
 

@@ -116,7 +116,11 @@ class Cycle:
         draft.updated_ms = draft.entries[-1].at_ms if draft.entries else self.now_ms()
         await store.save(self.engine, rec.version, draft)
         self.cache.put(draft)
-        await self.publish(draft.id, [e.update() for e in draft.entries])
+        updates, before = [], rec.engine_view()
+        for entry in draft.entries:
+            updates.append(entry.update(before))
+            before = entry.public
+        await self.publish(draft.id, updates)
 
     async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
         """Hand committed updates on; never raises (the commit has happened either way)."""

@@ -16,6 +16,7 @@ from . import history_store
 from .errors import BadRequest, MatchRunning, NotFound
 from .record import ms_of, stamp
 from .replay import initial_state, steps
+from .telling import told
 
 Entry = tuple[int, str | None, dict[str, Any], bool]  # version, player, action, automatic
 
@@ -33,12 +34,15 @@ async def states(engine: AsyncEngine, match_id: str, first: int, last: int | Non
     # Any range the schema admits is answered: one the wrong way round holds no
     # states, and one longer than MAX_STATES is cut to its first MAX_STATES.
     end = first + MAX_STATES - 1 if last is None else min(last, first + MAX_STATES - 1)
-    rows = await history_store.entries_between(engine, match_id, first, min(end, version))
+    # The row before `first` too: its state is the one the first entry's words are told from.
+    rows = await history_store.entries_between(engine, match_id, max(1, first - 1), min(end, version))
+    before = rows[0].public if rows and rows[0].version < first else None
+    rows = [r for r in rows if r.version >= first]
     return {"version": version, "states": [
         {"version": r.version, "player": r.player, "action": r.action, "automatic": r.automatic,
-         "at": stamp(ms_of(r.at)),
+         "at": stamp(ms_of(r.at)), "words": words,
          "match": r.public}
-        for r in rows]}
+        for r, words in zip(rows, told(before, rows), strict=True)]}
 
 
 async def finished_log(engine: AsyncEngine, match_id: str) -> tuple[int, State, list[Entry]]:

@@ -13,6 +13,7 @@ from .cycle import Cycle, nothing
 from .errors import NotFound
 from .ids import is_match_id
 from .record import ms_of, record_from_rows, stamp
+from .telling import told
 
 
 class Reads:
@@ -56,8 +57,13 @@ class Reads:
             return []
         if not rows or version < 0:
             return None
+        before = rows[0].public if rows[0].version == version else None
+        rows = [r for r in rows if r.version > version]
+        if not rows:
+            return None
         return [{"type": "update", "version": r.version, "action": r.action, "player": r.player,
-                 "automatic": r.automatic, "match": r.public} for r in rows]
+                 "automatic": r.automatic, "words": words, "match": r.public}
+                for r, words in zip(rows, told(before, rows), strict=True)]
 
     async def states(self, match_id: str, first: int, last: int | None) -> dict[str, Any]:
         """Each version's entry with the public state after it (for replays)."""

@@ -11,6 +11,7 @@ from typing import Any
 from app.rules import COLOURS, SETUP, State, other, public_view
 
 from .clock import Clock
+from .telling import entry_words
 
 __all__ = ["COLOURS", "Entry", "Record", "SeatInfo", "other", "record_from_rows"]
 
@@ -70,9 +71,13 @@ class Entry:
                                           separators=(",", ":"))
         return self.public_json
 
-    def update(self) -> dict[str, Any]:
+    def update(self, before: dict[str, Any] | None) -> dict[str, Any]:
+        """The update message; `before` is the public state before this entry,
+        which its words are told from."""
         return {"type": "update", "version": self.version, "action": self.action,
-                "player": self.player, "automatic": self.automatic, "match": self.public}
+                "player": self.player, "automatic": self.automatic,
+                "words": entry_words(before, self.player, self.action, self.automatic),
+                "match": self.public}
 
 
 @dataclass(slots=True)

@@ -245,7 +245,8 @@ async def log(engine: AsyncEngine, match_id: str, since: int = 0) -> list[Any] |
 
 
 async def updates(engine: AsyncEngine, match_id: str, since: int, limit: int) -> tuple[int, list[Any]] | None:
-    """(current version, the log rows after `since` up to `limit`), or None if no such match."""
+    """(current version, the log rows from `since` (the one the first update's
+    words are told from) up to `limit` after it), or None if no such match."""
     async with engine.connect() as conn:
         version = (await conn.execute(select(matches.c.version).where(matches.c.id == match_id))).scalar()
         if version is None:
@@ -254,7 +255,7 @@ async def updates(engine: AsyncEngine, match_id: str, since: int, limit: int) ->
             return version, []
         rows = (await conn.execute(
             select(actions.c.version, actions.c.player, actions.c.action, actions.c.automatic, actions.c.public)
-            .where(actions.c.match_id == match_id, actions.c.version > since)
+            .where(actions.c.match_id == match_id, actions.c.version >= since)
             .order_by(actions.c.version))).all()
         return version, list(rows)
 

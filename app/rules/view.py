@@ -8,11 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from .colours import COLOURS
+from .colours import COLOURS, WHITE
 from .deck import commitment
-from .mages import CHAOS_MAGES, MAGES, OFF, PRIVATE_WHITE
-from .minions import SQUARE_NAMES, TYPES, counts_of, owner_of, type_of
+from .mages import CHAOS_MAGES, MAGE_INDEX, MAGES, OFF, PRIVATE_WHITE, private_seat
+from .minions import (
+    SQUARE_INDEX,
+    SQUARE_NAMES,
+    TYPE_INDEX,
+    TYPES,
+    code,
+    counts_of,
+    owner_of,
+    type_of,
+)
+from .start import new_match
 from .state import OVER, PHASES, State
+from .variants import VARIANTS
 
 
 def _minion(piece: int) -> dict[str, str] | None:
@@ -67,3 +78,52 @@ def public_view(s: State) -> dict[str, Any]:
         "seed_commitment": commitment(s.seed),
         "seed": s.seed if (over or s.custom) else None,
     }
+
+
+def _piece(minion: dict[str, str] | None) -> int:
+    if not minion:
+        return 0
+    return code(COLOURS.index(minion["owner"]), TYPE_INDEX[minion["minion"]])
+
+
+_EMPTY = new_match("view")
+_EMPTY.deck = ()  # what a view hides stays empty: this state tells, it is never played on
+
+
+def state_from_view(view: dict[str, Any]) -> State:
+    """The engine's State as far as a public state shows it: the arena, the
+    chambers, the reserves and dead piles, the phase, the Orb and the effects.
+
+    What the view hides (the deck, the seed) is left empty, so the state can
+    tell an action in words (words.describe_view) but must not be played on.
+    """
+    s = _EMPTY.copy()
+    s.variant = VARIANTS.index(view["options"]["variant"])
+    seat = [OFF] * len(MAGES)
+    occupant = [0] * len(MAGES)
+    for chamber in view["tower"]:
+        mage = MAGE_INDEX[chamber["mage"]]
+        seat[mage], occupant[mage] = chamber["floor"], _piece(chamber["occupant"])
+    for colour, chambers in view["private"].items():
+        for chamber in chambers:
+            mage = MAGE_INDEX[chamber["mage"]]
+            seat[mage] = private_seat(COLOURS.index(colour))
+            occupant[mage] = _piece(chamber["occupant"])
+    s.seat, s.occupant = tuple(seat), tuple(occupant)
+    arena = [0] * 64
+    for square, minion in view["arena"].items():
+        arena[SQUARE_INDEX[square]] = _piece(minion)
+    s.arena = tuple(arena)
+    s.reserve = tuple(view["reserve"][c][t] for c in COLOURS for t in TYPES)
+    s.dead = tuple(view["dead"][c][t] for c in COLOURS for t in TYPES)
+    s.phase = PHASES.index(view["phase"])
+    s.to_move = COLOURS.index(view["to_move"]) if view["to_move"] else WHITE
+    s.orb, s.round = COLOURS.index(view["orb"]), view["round"]
+    for effect in view["effects"]:
+        if effect["mage"] == "force_mage":
+            s.wards |= 1 << SQUARE_INDEX[effect["square"]]
+        elif effect["mage"] == "rune_master":
+            s.runes |= 1 << COLOURS.index(effect["player"])
+        elif effect["mage"] == "seer":
+            s.owed = tuple(COLOURS.index(c) for c in effect["owed"])
+    return s

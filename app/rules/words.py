@@ -21,13 +21,16 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Action, parse_action
+from .colours import COLOURS
 from .engine import after_removal, apply
 from .errors import MalformedAction
-from .mages import MAGE_INDEX
+from .mages import MAGE_INDEX, MAGES
 from .minions import TYPES, type_of
 from .power_base import a_or_an, player, title
 from .powers import POWERS, tell
+from .start import new_match
 from .state import State
+from .view import state_from_view
 
 
 def describe(s: State, action: Action | dict[str, Any]) -> str:
@@ -43,7 +46,33 @@ def describe(s: State, action: Action | dict[str, Any]) -> str:
     if isinstance(action, dict):
         action = parse_action(action)
     apply(s, action)  # refuses, naming the rule, what the rules refuse
-    who = player(s.to_move)
+    return told(s, s.to_move, action)
+
+
+def describe_view(view: dict[str, Any] | None, colour: str, action: dict[str, Any]) -> str:
+    """A logged action in words, from the public state before it (`view`, the
+    contract's match state) and the colour that played it.
+
+    This is how the server tells its log again later: the stored log holds the
+    public state after each version, never the secret parts, and that is all
+    the words need. The action is not checked again (the log holds only what
+    landed). `view` may be None for a setup, a place or a pass, which need no
+    position; a remove needs it (MalformedAction otherwise).
+    """
+    parsed = parse_action(action)
+    if parsed[0] != "remove":
+        return told(_NO_POSITION, COLOURS.index(colour), parsed)  # needs no position
+    if view is None:
+        raise MalformedAction("a removal is told from the state before it")
+    return told(state_from_view(view), COLOURS.index(colour), parsed)
+
+
+_NO_POSITION = new_match("words")
+
+
+def told(s: State, colour: int, action: Action) -> str:
+    """The sentence of `describe`, for an action known to be legal in `s`."""
+    who = player(colour)
     kind = action[0]
     if kind == "setup":
         return f"{who} sets up their backrow, a to h: {', '.join(TYPES[t] for t in action[1])}."
@@ -53,11 +82,13 @@ def describe(s: State, action: Action | dict[str, Any]) -> str:
         return f"{who} passes."
     mage, power = action[1], action[2]
     piece = s.occupant[mage]
+    if not piece:
+        raise MalformedAction(f"no minion stands on the {MAGES[mage]} to be removed")
     removed = f"{who} removes {a_or_an(type_of(piece))} from {title(mage)}"
     if power is None:
         return f"{removed} and declines the power."
-    told = tell(after_removal(s, mage, piece), s.to_move, mage, piece, power)
-    return f"{removed} and {told}."
+    told_power = tell(after_removal(s, mage, piece), colour, mage, piece, power)
+    return f"{removed} and {told_power}."
 
 
 def power_words(mage: str) -> str:

@@ -1,4 +1,4 @@
-"""The pages: `/` (create, join, watch) and `/matches/{id}` (play, watch, replay).
+"""The pages: `/` (create, join, watch), `/learn` (the rules) and `/matches/{id}` (play, watch, replay).
 
 Each page is a template of templates/ and a script of static/js/. The match page
 carries the public state it was drawn from (a JSON data block, never a script),
@@ -18,6 +18,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from app.matches.errors import NotFound
 from app.matches.ids import is_match_id
 from app.rules import VARIANTS
+from app.rules.vocabulary import move_table, vocabulary
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = Environment(
@@ -25,6 +26,7 @@ TEMPLATES = Environment(
     autoescape=select_autoescape(["html"], default=True),  # every name a player typed is text
     trim_blocks=True, lstrip_blocks=True,
 )
+TEMPLATES.globals["vocabulary"] = vocabulary()  # the engine's words, carried by every page
 VARIANT_NAMES = {
     "standard": "Standard", "rotating": "Rotating chaos lords (R17)",
     "archmage": "Archmage: one private chamber each (R18)",
@@ -33,8 +35,10 @@ VARIANT_NAMES = {
 # The scripts each page imports, preloaded by the template so the browser
 # fetches them side by side instead of one import after another.
 MATCH_MODULES = ["match.js", "api.js", "seat.js", "live.js", "board.js", "pieces.js", "mages.js", "panels.js",
-                 "chooser.js", "words.js", "controls.js", "timeline.js", "results.js", "focus.js"]
-HOME_MODULES = ["home.js", "api.js", "seat.js", "fields.js", "results.js", "mages.js"]
+                 "chooser.js", "controls.js", "timeline.js", "results.js", "focus.js",
+                 "guide.js", "explain.js", "rematch.js", "alerts.js"]
+HOME_MODULES = ["home.js", "api.js", "seat.js", "fields.js", "results.js", "first-match.js", "guide.js", "mages.js"]
+LEARN_MODULES = ["learn.js", "mages.js", "pieces.js", "first-match.js", "guide.js", "api.js", "seat.js"]
 
 
 def _page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -53,6 +57,11 @@ def make_router(bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch) 
     async def home() -> HTMLResponse:
         return _page("home.html", variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
                      levels=list(bot_levels()), modules=HOME_MODULES)
+
+    @router.get("/learn", response_class=HTMLResponse)
+    async def learn() -> HTMLResponse:
+        """The rules in our words, every word about the game the engine's."""
+        return _page("learn.html", moves=move_table(), modules=LEARN_MODULES, here="learn")
 
     @router.get("/matches/{match_id}", response_class=HTMLResponse)
     async def match_page(match_id: str) -> HTMLResponse:

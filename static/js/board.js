@@ -11,12 +11,10 @@
 // buttons whose accessible names begin with the coordinate, the mage's name
 // and the type's name; the arena is one tab stop, walked with the arrow keys.
 
-import { MAGES, TYPES, TYPE_INFO, colourName, mageName, magePower, typeName } from "./mages.js";
+import { CHAOS, MAGES, TYPES, TYPE_INFO, colourName, mageName, magePower, typeName } from "./mages.js";
 import { minionPicture } from "./pieces.js";
 
 const FILES = "abcdefgh";
-const CHAOS = new Set(["seer", "magus", "alchemist", "mentalist", "enchanter", "dream_lord",
-  "force_mage", "illusionist", "shadow_mage", "rune_master", "conjurer"]);
 const views = new WeakMap();
 
 function el(tag, cls, text) {
@@ -159,8 +157,7 @@ function updateArena(view, state, hl) {
     const extra = [wards.has(name) ? "warded" : "", /\bpicked\b/.test(cls) ? "chosen" : "",
       /\bchoice\b/.test(cls) ? "can be chosen" : "", /\blast-to\b/.test(cls) ? "last action" : ""].filter(Boolean);
     b.setAttribute("aria-label", [`${name}, ${occupantWords(o)}`, ...extra].join(", "));
-    if (o) b.title = `${colourName(o.owner)} ${o.minion}: ${TYPE_INFO[o.minion][2]}`;
-    else b.removeAttribute("title");
+    // A minion's explanation is explain.js's tooltip (hover, focus, long press), not a title.
     b.draggable = Boolean(draggable);
   }
 }

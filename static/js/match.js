@@ -8,6 +8,8 @@ import { ApiError, matches } from "./api.js";
 import { draw, focusSquare, lastActionHighlights } from "./board.js";
 import { Controls } from "./controls.js";
 import { FocusKeeper } from "./focus.js";
+import { Explainer, withRulings } from "./explain.js";
+import { Guide } from "./guide.js";
 import { Live } from "./live.js";
 import { mageName } from "./mages.js";
 import { myTurn, paintClaim, paintClocks, paintEnd, paintPlayers, paintSeatPanel, paintTools, statusWords } from "./panels.js";
@@ -42,6 +44,10 @@ const timeline = new Timeline({
   buttons: { first: $("first"), prev: $("prev"), next: $("next"), last: $("last"), live: $("live") },
   onShow: (found) => { page.review = found && found.match.version !== page.match.version ? found : null; refresh(); },
 });
+
+// The guided first match's sentences, and the chambers' and minions' explanations.
+const guide = new Guide(page, $("turn"));
+new Explainer(boardHost, () => (page.review ? page.review.match : page.match));
 
 // Under the replay of a finished match: how the strong bot judged each position.
 const graph = new AdvantageGraph({ host: $("advantage"), matchId: page.id, onPick: (v) => timeline.show(v) });
@@ -120,7 +126,7 @@ async function act(action) {
 
 function refuse(error) {
   const detail = error instanceof ApiError ? error.message : String(error);
-  $("refusal").textContent = `Refused: ${detail}`;
+  $("refusal").replaceChildren(...withRulings(`Refused: ${detail}`)); // "R9" links to its ruling
 }
 
 const live = new Live(page.id, page.seat && page.seat.token, {
@@ -228,6 +234,7 @@ function refresh() {
   if (page.review) $("turn").hidden = true;
   setText($("live"), m.status === "finished" ? "Back to the final position" : "Back to the live position");
   if (focus.lost) focusChoice(); // its button left the page (a choice made, an action sent)
+  guide.show(controls);
   setText($("status"), statusWords(page)); // a live region: said again only when it changes
   setText($("watchers"), page.spectators === null ? "" : `${page.spectators} watching`);
   paintPlayers(page);

@@ -2,15 +2,15 @@
 // (the match page's status line and end panel, the home page's recent results):
 // never a raw reason code.
 
-import { colourName, otherColour } from "./mages.js";
+import { VOCABULARY, colourName, otherColour } from "./mages.js";
 
-// Why a match was won, as the end of "White wins: …".
-const WON_BY = {
-  eliminated: (loser) => `no minion of ${loser}'s is left in the arena`,
-  five_greater: (loser) => `five of ${loser}'s greater minions are dead`,
-  three_of_a_kind: (loser) => `three of ${loser}'s greater minions of one type are dead`,
-  adjudicated: () => "a server admin's decision",
-};
+// Why a match was won, as the end of "White wins: …": the engine's words
+// (its vocabulary's endings) with the loser named.
+function wonBy(reason, loser) {
+  if (reason === "adjudicated") return "a server admin's decision";
+  const words = VOCABULARY.endings[reason];
+  return words ? words.replace("the loser", loser) : null;
+}
 
 // How a match was drawn, as the end of "A draw: …".
 const DRAWN_BY = {
@@ -35,6 +35,6 @@ export function resultWords(result) {
   if (result.abandoned) return `${winner} wins: ${colourName(result.abandoned)} left the match.`;
   if (result.reason === "resigned") return `${winner} wins: ${loser} resigned.`;
   if (result.reason === "timeout") return `${winner} wins on time.`;
-  const why = WON_BY[result.reason];
-  return why ? `${winner} wins: ${why(loser)}.` : `${winner} wins.`;
+  const why = wonBy(result.reason, loser);
+  return why ? `${winner} wins: ${why}.` : `${winner} wins.`;
 }

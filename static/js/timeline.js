@@ -5,7 +5,6 @@
 // itself: only "Back to the live position" (or the last step) does.
 
 import { matches } from "./api.js";
-import { describe } from "./words.js";
 
 const KEEP = 200; // log entries kept on the page
 const FIRST_LOAD = 40; // entries fetched with their states when the page opens
@@ -56,11 +55,9 @@ export class Timeline {
       return;
     }
     const items = [];
-    let before = null;
     for (const row of rows) {
       this.remember(row.version, row.match, row.action);
-      if (row.version >= from) items.push(this.item(row, describe(before, row)));
-      before = row.match;
+      if (row.version >= from) items.push(this.item(row, row.words)); // told by the server's engine
     }
     this.earlierButton?.remove();
     this.earlierButton = null;
@@ -100,7 +97,7 @@ export class Timeline {
   add(update) {
     if (update.version <= this.latest && this.list.querySelector(`li[data-version="${update.version}"]`)) return;
     const stick = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 8;
-    this.list.append(this.item(update, describe(this.logState, update)));
+    this.list.append(this.item(update, update.words));
     this.logState = update.match;
     this.latest = update.version;
     this.remember(update.version, update.match, update.action);

@@ -99,12 +99,15 @@ def test_a_whole_match_in_three_browsers(contexts: Contexts) -> None:
     wait_version(watcher, 14)
     expect(watcher.locator("#log li[data-version]")).to_have_count(14)
     log = watcher.locator("#log").inner_text()
-    for words in ["White sets up: construct, fey, elemental, dragon, undead, beast, myrmidon, spirit.",
+    # The words are the engine's (the server sends them with each entry).
+    for words in ["White sets up their backrow, a to h: construct, fey, elemental, dragon, undead, beast, "
+                  "myrmidon, spirit.",
                   "Black places a fey on the Magician.",
-                  "White removes a spirit from the Seer: White takes the next two turns.",
-                  "White removes a fey from the Druid: b1 to c3.",
-                  "White removes an undead from the Necromancer: summons an undead onto e4.",
-                  "Black removes a fey from the Magician: clears the Sorcerer."]:
+                  "White removes a spirit from the Seer and takes the next two turns.",
+                  "White removes a fey from the Druid and moves the fey from b1 to c3.",
+                  "White removes an undead from the Necromancer and summons an undead on e4.",
+                  "Black removes a fey from the Magician and clears the Sorcerer, sending Black's beast back "
+                  "to its owner's reserve."]:
         assert words in log, (words, log)
     # The last action is marked: the chamber removed from and the one it cleared.
     expect(watcher.locator(".chamber-row.last")).to_have_count(2)
