@@ -83,9 +83,9 @@ RULINGS = {
 }
 # Why a match ended (`result.reason`, state.REASONS), as "White wins: ..." goes on.
 ENDINGS = {
-    "eliminated": "no minion of the loser is left in the arena",
-    "five_greater": "five greater minions of the loser are dead",
-    "three_of_a_kind": "three greater minions of one type of the loser are dead",
+    "eliminated": "no minion of the loser's is left in the arena",
+    "five_greater": "five of the loser's greater minions are dead",
+    "three_of_a_kind": "three of the loser's greater minions of one type are dead",
     "resigned": "resignation",
     "timeout": "time",
     "agreement": "a draw agreed",

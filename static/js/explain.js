@@ -37,9 +37,14 @@ export class Explainer {
     document.body.append(this.box);
     this.timer = null;
     this.pressed = false;
+    this.shownFor = null; // the chamber or square explained now
     const targetOf = (e) => e.target.closest && e.target.closest("button.chamber, button.sq");
     host.addEventListener("pointerover", (e) => { if (e.pointerType === "mouse" && targetOf(e)) this.show(targetOf(e)); });
-    host.addEventListener("pointerout", (e) => { if (e.pointerType === "mouse" && targetOf(e)) this.hide(); });
+    // Only the explanation the pointer brought: the page scrolling under a still
+    // mouse (focus moving to a chamber below) must not hide the focused one's.
+    host.addEventListener("pointerout", (e) => {
+      if (e.pointerType === "mouse" && targetOf(e) && targetOf(e) === this.shownFor) this.hide();
+    });
     // Keyboard focus only: a click focuses too, and the chosen chamber needs no explaining.
     host.addEventListener("focusin", (e) => { if (targetOf(e) && targetOf(e).matches(":focus-visible")) this.show(targetOf(e)); });
     host.addEventListener("focusout", () => this.hide());
@@ -68,6 +73,7 @@ export class Explainer {
     if (!words) return this.hide();
     this.box.textContent = words;
     this.box.hidden = false;
+    this.shownFor = target;
     const r = target.getBoundingClientRect();
     const width = Math.min(320, window.innerWidth - 16);
     this.box.style.maxWidth = `${width}px`;
@@ -78,6 +84,7 @@ export class Explainer {
 
   hide() {
     this.box.hidden = true;
+    this.shownFor = null;
   }
 }
 

@@ -15,6 +15,7 @@ export class FocusKeeper {
   /** hosts: the elements whose focus belongs to the game (the board, the turn panel). */
   constructor(hosts) {
     this.hosts = hosts;
+    this.parked = null; // the element focus waits on while nothing is to choose
     document.addEventListener("focusin", (e) => { inGame = this.holds(e.target); });
     // A click elsewhere on the page (its text, say) is the player leaving the game's focus.
     document.addEventListener("pointerdown", (e) => { if (!this.holds(e.target)) inGame = false; }, true);
@@ -30,16 +31,20 @@ export class FocusKeeper {
     return inGame && (!el || el === document.body);
   }
 
-  /** Focus is in the game, or nowhere: a new choice may take it. */
+  /** Focus is nowhere, or where the page parked it to wait for the turn: a new
+   * choice may take it. Never from an element the player went to themself (a
+   * chamber they are reading about, say), wherever it is. */
   get free() {
     const el = document.activeElement;
-    return !el || el === document.body || this.holds(el);
+    return !el || el === document.body || (this.parked !== null && el === this.parked);
   }
 
-  /** Moves focus to `el`; a mouse player's page is not scrolled by it. */
-  move(el) {
+  /** Moves focus to `el`; a mouse player's page is not scrolled by it. `parked`:
+   * only a place to wait, which the next choice may take over. */
+  move(el, parked = false) {
     if (!el || el.disabled) return false;
     el.focus({ preventScroll: !keyboard });
+    this.parked = parked ? el : null;
     return document.activeElement === el;
   }
 }

@@ -220,7 +220,7 @@ function focusChoice() {
     if (next && next.kind === "reserve" && focus.move(boardHost.querySelector(`button.type[data-type="${next.value}"]`))) return;
     if (focus.move($("choices").querySelector("button:not(:disabled)"))) return;
   }
-  focus.move(boardHost.querySelector('.arena [tabindex="0"]'));
+  focus.move(boardHost.querySelector('.arena [tabindex="0"]'), true);
 }
 
 function setText(el, text) {

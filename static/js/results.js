@@ -9,13 +9,13 @@ import { VOCABULARY, colourName, otherColour } from "./mages.js";
 function wonBy(reason, loser) {
   if (reason === "adjudicated") return "a server admin's decision";
   const words = VOCABULARY.endings[reason];
-  return words ? words.replace("the loser", loser) : null;
+  return words ? words.replace("the loser's", `${loser}'s`) : null;
 }
 
 // How a match was drawn, as the end of "A draw: …".
 const DRAWN_BY = {
   agreement: "both players agreed",
-  no_progress: "rounds without a capture (the no-progress rule)",
+  no_progress: VOCABULARY.endings.no_progress,
   adjudicated: "a server admin's decision",
   timeout: "time ran out",
 };

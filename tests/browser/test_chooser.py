@@ -148,7 +148,7 @@ def test_the_result_in_plain_words(page: Any) -> None:
               resultWords({winner: 'black', reason: 'resigned'})];
     }""")
     assert words == [
-        "White wins: three greater minions of one type of Black are dead.",
+        "White wins: three of Black's greater minions of one type are dead.",
         "A draw: rounds without a capture (the no-progress rule).",
         "Black wins: White resigned.",
     ]

@@ -145,6 +145,9 @@ def test_chambers_and_minions_explain_themselves_on_hover_focus_and_long_press(
     expect(tip).to_have_text(f"{name} (a chaos mage): {v['mages'][chaos]['power']} It is empty.")
     page.get_by_role("button", name=re.compile("^d1, White's dragon")).hover()
     expect(tip).to_contain_text(f"White's dragon on d1, a greater minion: it {v['minions']['dragon']['moves']}.")
+    # The page may have put focus on the first choice already (the Druid, maybe):
+    # come to it from elsewhere, as a keyboard would.
+    page.get_by_role("link", name="How to play").focus()
     page.get_by_role("button", name=re.compile("^Druid,")).focus()
     expect(tip).to_have_text(f"Druid (floor 5): {v['mages']['druid']['power']} It is empty.")
     page.keyboard.press("Escape")
