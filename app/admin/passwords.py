@@ -6,17 +6,30 @@ shared thread pool, a burst of sign-ins ran as many at once as the pool has
 threads (issue 17, item 3: 113 to 499 MiB, another match's p99 from 0.3 to
 6.7 s). Here at most `workers` checks run at a time, and at most `waiting`
 more wait for a thread; a try beyond those is told the server is busy
-(`Busy`) before anything is counted or checked.
+(`Busy`) before anything is counted or checked. The pool's threads run at the
+lowest CPU priority (`NICE`, Linux: a thread's own nice value, inherited by
+the threads argon2 starts for its lanes): on a busy machine the games come
+first and a sign-in waits a little longer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+NICE = 19
+
+
+def _lower_priority() -> None:
+    """Run this pool thread at the lowest priority (where the system allows it)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
 
 
 class Busy(Exception):
@@ -41,7 +54,7 @@ class PasswordChecks:
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="argon2")
+            self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="argon2", initializer=_lower_priority)
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     @staticmethod
