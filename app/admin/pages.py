@@ -20,8 +20,8 @@ from app.rules.state import REASONS
 
 from . import accounts, api, audit, charts, detail, figures, history, sessions, throttle
 from .context import Admin, address
-from .passwords import Busy
 from .guard import AdminDep, PageSession, check_csrf
+from .passwords import Busy
 from .render import page
 from .routing import AdminRoute
 from .sessions import Session
