@@ -86,6 +86,16 @@ class Settings(BaseSettings):
     admin_lock_seconds: float = 30.0
     admin_lock_max_seconds: float = 3600.0
 
+    # ---- admin sign-in under load (issue 17, item 3; app/admin/throttle.py) ----
+    # Failures for one name, from any addresses, before the name itself is
+    # locked: above ADMIN_LOCK_AFTER, so one address (locked at that) cannot do
+    # it alone; an address the admin signed in from before is never held by it.
+    admin_name_lock_after: int = 20
+    # argon2 checks run at once (64 MiB and tens of ms of CPU each), and how many
+    # more may wait for a thread; a sign-in beyond those answers 503 at once.
+    admin_password_workers: int = 1
+    admin_password_waiting: int = 8
+
     # ---- operations (app/ops/, docs/operations.md) ----
     # Log lines as JSON objects, one a line ("json"), or as plain text for a
     # person reading a terminal ("text"); the level of the app's own loggers

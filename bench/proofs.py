@@ -49,6 +49,13 @@ flood       the p99 of another match's requests (GET the match, GET /legal,
             over the flood windows, of each one's p99 over the quiet window's
             before it.) Each client of the flood comes
             from its own loopback address (127.0.0.x), as distinct clients do.
+signin      the other match's p99 (as in flood) in quiet windows and sign-in
+            burst windows: each second, 30 admin sign-ins at once from one new
+            address, the first burst for the real admin with the right
+            password 15th (bench/signin_burst.py). PASS: at most
+            ADMIN_LOCK_AFTER passwords checked per burst; the right password,
+            once locked, refused; only 303/401/429/503, nothing logged at
+            ERROR; the p99 in the bursts at most 2x the quiet one before.
 
 Everything here is a figure, not a test: tests/ never imports it (bench/README.md).
 """
@@ -89,7 +96,7 @@ from bench.soak import start_server  # noqa: E402
 from bench.wire import Answer, Connection  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "proofs.json"
-SCENARIOS = ("storm", "contention", "chaos", "flood")
+SCENARIOS = ("storm", "contention", "chaos", "flood", "signin")
 SERVER_ENV = {"DB_POOL_SIZE": "8", "DB_MAX_OVERFLOW": "2", "LOG_LEVEL": "WARNING",
               "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(ROOT)}
 NO_LIMITS = {"RATE_LIMIT_WRITES": "1000000000"}
@@ -1174,7 +1181,7 @@ def main() -> int:
         for name in chosen:
             server = cluster.url if cluster and (name == "chaos" or args.own_cluster == "all") else args.pg_url
             print(f"\n{name} (load {load()}, database on {server.rsplit('@', 1)[-1]})", flush=True)
-            env = {} if name == "flood" else NO_LIMITS
+            env = {} if name in ("flood", "signin") else NO_LIMITS
             started = time.monotonic()
             with Pair(name, server, env, output) as pair:
                 if name == "storm":
@@ -1184,6 +1191,10 @@ def main() -> int:
                 elif name == "chaos":
                     got = asyncio.run(run_chaos(pair, args, cluster if server == (cluster.url if cluster else None)
                                                 else None))
+                elif name == "signin":  # bench/signin_burst.py (issue 17, item 3)
+                    from bench.signin_burst import run_signin
+
+                    got = asyncio.run(run_signin(pair, args))
                 else:
                     got = asyncio.run(run_flood(pair, args))
             got["wall_seconds"] = round(time.monotonic() - started, 1)

@@ -4,6 +4,7 @@
                                            # or from MAGERY_ADMIN_PASSWORD
     python -m app.admin remove-user NAME   # also ends that admin's sessions
     python -m app.admin list-users
+    python -m app.admin unlock NAME        # forget the failed sign-ins for NAME
     python -m app.admin rebuild-figures    # count every finished match again
 
 The database is migrated first, as the server does at start.
@@ -21,7 +22,7 @@ from datetime import UTC, datetime
 from app.config import get_settings
 from app.db import make_engine, upgrade
 
-from . import accounts, audit, figures
+from . import accounts, audit, figures, throttle
 
 ENV_PASSWORD = "MAGERY_ADMIN_PASSWORD"
 
@@ -53,6 +54,9 @@ async def _run(args: argparse.Namespace) -> int:
                 return 1
             await audit.record(engine, "user_removed", now, "command line", account=args.name)
             print(f"removed admin {args.name}")
+        elif args.command == "unlock":
+            found = await throttle.unlock(engine, args.name)
+            print(f"unlocked {args.name}" if found else f"no failed sign-ins were counted for {args.name!r}")
         elif args.command == "list-users":
             for account in await accounts.listing(engine):
                 print(f"{account.name}\t{account.created_at.isoformat()}")
@@ -70,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
                                     f"{ENV_PASSWORD}"), ("remove-user", "remove an admin and end its sessions")):
         commands.add_parser(name, help=text).add_argument("name")
     commands.add_parser("list-users", help="list the admins")
+    commands.add_parser("unlock", help="forget the failed sign-ins counted for a name").add_argument("name")
     commands.add_parser("rebuild-figures", help="count every finished match again for the figures")
     args = parser.parse_args(argv)
     try:

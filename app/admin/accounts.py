@@ -6,7 +6,6 @@ the dashboard itself has no page that creates one.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,7 +18,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.admin_models import admin_users
 
+from .passwords import PasswordChecks
+
 NAME = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
+NAME_RULE = "1 to 64 letters, digits or . _ @ -"
 MIN_PASSWORD = 10
 _hasher = PasswordHasher()  # argon2id with the library's current recommended costs
 # Verified against when the name is unknown, so a wrong name costs the same
@@ -40,7 +42,7 @@ class Account:
 
 def check_name(name: str) -> str:
     if not NAME.fullmatch(name):
-        raise AccountError("a name is 1 to 64 letters, digits or . _ @ -")
+        raise AccountError(f"a name is {NAME_RULE}")
     return name
 
 
@@ -52,7 +54,7 @@ def check_password(password: str) -> str:
 
 async def add(engine: AsyncEngine, name: str, password: str, now: datetime) -> Account:
     check_name(name)
-    digest = await asyncio.to_thread(_hasher.hash, check_password(password))
+    digest = await PasswordChecks.one_off(_hasher.hash, check_password(password))
     try:
         async with engine.begin() as conn:
             new_id = (await conn.execute(
@@ -78,15 +80,20 @@ async def listing(engine: AsyncEngine) -> list[Account]:
     return [Account(r.id, r.name, r.created_at) for r in rows]
 
 
-async def verify(engine: AsyncEngine, name: str, password: str) -> Account | None:
+def _matches(digest: str, password: str) -> bool:
+    try:
+        return bool(_hasher.verify(digest, password))
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+async def verify(engine: AsyncEngine, name: str, password: str, checks: PasswordChecks) -> Account | None:
     """The account if `password` is its password, else None (in about the same time)."""
     row = None
     if NAME.fullmatch(name):
         async with engine.connect() as conn:
             row = (await conn.execute(select(admin_users).where(admin_users.c.name == name))).first()
-    try:  # argon2 is slow on purpose: off the event loop
-        await asyncio.to_thread(_hasher.verify, row.password_hash if row is not None else _DUMMY_HASH, password)
-    except (VerificationError, InvalidHashError):
+    if not await checks.run(_matches, row.password_hash if row is not None else _DUMMY_HASH, password):
         return None
     if row is None:
         return None

@@ -20,6 +20,7 @@ from .routing import AdminRoute
 
 router = APIRouter(prefix="/admin/api", route_class=AdminRoute, include_in_schema=False)
 MAX_DAYS = 3660
+MAX_ID = 2**31 - 1  # the audit log's ids are 32-bit integers
 
 
 class Moderation(BaseModel):
@@ -33,18 +34,14 @@ def day_range(params: Any, today: date) -> tuple[date, date]:
     """`from` and `to` (YYYY-MM-DD, both included); by default the last 30 days."""
     def day(name: str, default: date) -> date:
         value = (params.get(name) or "").strip()
-        if not value:
-            return default
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            raise BadRequest(f"{name} is a date, YYYY-MM-DD; not {value!r}") from None
+        return history.day_param(name, value) if value else default
 
+    params = history.checked_params(params)
     unknown = sorted(set(params) - {"from", "to"})
     if unknown:
         raise BadRequest(f"unknown parameter {unknown[0]!r}; the figures take from and to")
     end = day("to", today)
-    start = day("from", end - timedelta(days=29))
+    start = day("from", max(end - timedelta(days=29), history.FIRST_DAY))
     if start > end:
         raise BadRequest("from is after to")
     if (end - start).days >= MAX_DAYS:
@@ -110,6 +107,7 @@ async def audit_log(request: Request, admin: AdminDep, _: ApiSession) -> dict[st
 
 
 def audit_params(params: Any) -> tuple[str | None, int | None, int]:
+    params = history.checked_params(params)
     unknown = sorted(set(params) - {"kind", "before", "limit"})
     if unknown:
         raise BadRequest(f"unknown parameter {unknown[0]!r}; the audit log takes kind, before and limit")
@@ -123,4 +121,6 @@ def audit_params(params: Any) -> tuple[str | None, int | None, int]:
         raise BadRequest("before and limit are whole numbers") from None
     if not 1 <= limit <= 200:
         raise BadRequest("limit is from 1 to 200")
+    if before is not None and not 1 <= before <= MAX_ID:
+        raise BadRequest(f"before is an entry's number, from 1 to {MAX_ID}")
     return kind, before, limit

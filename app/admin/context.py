@@ -14,6 +14,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.config import Settings
 from app.matches import Door, MatchService
 
+from .passwords import PasswordChecks
+
 
 @dataclass(slots=True)
 class Admin:
@@ -25,6 +27,10 @@ class Admin:
     door: Door
     settings: Settings
     clock: Callable[[], float] = field(default=time.time)
+    passwords: PasswordChecks = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.passwords = PasswordChecks(self.settings.admin_password_workers, self.settings.admin_password_waiting)
 
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.clock(), UTC)

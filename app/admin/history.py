@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import unicodedata
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
@@ -23,6 +24,7 @@ from sqlalchemy.sql import Select
 from sqlalchemy.sql.elements import ColumnClause
 
 from app.db.models import matches, seats
+from app.matches import text
 from app.matches.errors import BadRequest
 from app.matches.ids import is_match_id
 from app.rules import VARIANTS
@@ -65,11 +67,25 @@ def _one_of(name: str, value: str, allowed: tuple[str, ...]) -> str:
     return value
 
 
-def _day(name: str, value: str) -> date:
+# Days a filter may name: any later and a day's end (or a month's) would
+# overflow the calendar (issue 17, item 8: to=9999-12-31 was a 500).
+FIRST_DAY, LAST_DAY = date(1970, 1, 1), date(9998, 12, 31)
+
+
+def day_param(name: str, value: str) -> date:
     try:
-        return date.fromisoformat(value)
+        day = date.fromisoformat(value)
     except ValueError:
         raise BadRequest(f"{name} is a date, YYYY-MM-DD; not {value!r}") from None
+    if not FIRST_DAY <= day <= LAST_DAY:
+        raise BadRequest(f"{name} is a day from {FIRST_DAY} to {LAST_DAY}; not {value!r}")
+    return day
+
+
+def checked_params(params: Mapping[str, str]) -> dict[str, str]:
+    """The parameters, each refused (naming it) if it holds a NUL, a control
+    character or a lone surrogate: nothing the database cannot take goes on."""
+    return {k: text.check(k, v, line_breaks=False) for k, v in params.items()}
 
 
 def parse(params: Mapping[str, str], default_limit: int = 50) -> Query:
@@ -78,7 +94,7 @@ def parse(params: Mapping[str, str], default_limit: int = 50) -> Query:
     unknown = sorted(set(params) - set(PARAMS))
     if unknown:
         raise BadRequest(f"unknown parameter {unknown[0]!r}; the history knows {', '.join(PARAMS)}")
-    given = {k: v.strip() for k, v in params.items() if v.strip()}
+    given = {k: v.strip() for k, v in checked_params(params).items() if v.strip()}
     filters: dict[str, Any] = {}
     if "id" in given:
         if not is_match_id(given["id"]):
@@ -90,13 +106,13 @@ def parse(params: Mapping[str, str], default_limit: int = 50) -> Query:
         filters["variant"] = _one_of("variant", given["variant"], VARIANTS)
     for name in ("from", "to"):
         if name in given:
-            filters[name] = _day(name, given[name])
+            filters[name] = day_param(name, given[name])
     if "from" in filters and "to" in filters and filters["from"] > filters["to"]:
         raise BadRequest("from is after to")
     if "player" in given:
         if len(given["player"]) > 64:
             raise BadRequest("player is a name of at most 64 characters")
-        filters["player"] = given["player"]
+        filters["player"] = unicodedata.normalize("NFKC", given["player"])  # as names are stored
     if "result" in given:
         filters["result"] = _one_of("result", given["result"], RESULTS)
     if "reason" in given:

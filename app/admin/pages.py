@@ -21,11 +21,13 @@ from app.rules.state import REASONS
 from . import accounts, api, audit, charts, detail, figures, history, sessions, throttle
 from .context import Admin, address
 from .guard import AdminDep, PageSession, check_csrf
+from .passwords import Busy
 from .render import page
 from .routing import AdminRoute
 from .sessions import Session
 
 router = APIRouter(prefix="/admin", route_class=AdminRoute, include_in_schema=False)
+BUSY_RETRY = 2  # seconds: a check takes a fraction of one
 
 
 def _https(request: Request) -> bool:
@@ -66,20 +68,30 @@ async def login_page(request: Request, admin: AdminDep) -> Response:
 @router.post("/login", response_class=HTMLResponse)
 async def login(request: Request, admin: AdminDep) -> Response:
     form = await request.form()
-    name = str(form.get("username") or "").strip()[:64]
+    name = str(form.get("username") or "").strip()
     password = str(form.get("password") or "")
     target = _safe_next(str(form.get("next") or ""))
     if not sessions.same(str(form.get(sessions.CSRF_FIELD) or ""), request.cookies.get(sessions.LOGIN_COOKIE) or "\0"):
-        return _login_form(request, 403, "This form had expired. Please sign in again.", target, name)
+        return _login_form(request, 403, "This form had expired. Please sign in again.", target,
+                           name if accounts.NAME.fullmatch(name) else "")
+    if not accounts.NAME.fullmatch(name):  # no account has such a name: nothing to check, count or store
+        return _login_form(request, 400, f"A username is {accounts.NAME_RULE}.", target, "")
     where, now = address(request), admin.now()
-    wait = await throttle.wait_seconds(admin.engine, name, where, now)
-    if wait:
-        await audit.record(admin.engine, "sign_in_failure", now, name, address=where, locked=True)
-        return _login_form(request, 429, f"Too many failed sign-ins. Try again in {wait} seconds.",
-                           target, name, retry_after=wait)
-    account = await accounts.verify(admin.engine, name, password)
-    if account is None:
-        await throttle.failed(admin.engine, name, where, now, admin.settings)
+    try:
+        admin.passwords.admit()
+    except Busy:
+        return _login_form(request, 503, "The server is busy checking other sign-ins. Try again in a moment.",
+                           target, name, retry_after=BUSY_RETRY)
+    try:
+        reserved = await throttle.reserve(admin.engine, name, where, now, admin.settings)
+        if reserved.wait:
+            await audit.record(admin.engine, "sign_in_failure", now, name, address=where, locked=True)
+            return _login_form(request, 429, f"Too many failed sign-ins. Try again in {reserved.wait} seconds.",
+                               target, name, retry_after=reserved.wait)
+        account = await accounts.verify(admin.engine, name, password, admin.passwords)
+    finally:
+        admin.passwords.release()
+    if account is None:  # counted already, by the reservation
         await audit.record(admin.engine, "sign_in_failure", now, name, address=where)
         return _login_form(request, 401, "Wrong username or password.", target, name)
     await throttle.succeeded(admin.engine, name, where)

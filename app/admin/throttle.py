@@ -1,57 +1,113 @@
-"""Failed sign-ins in a row, per name and per address: after `lock_after` of
-them each further try waits, the wait doubling with every failure (up to a
-longest). A success clears both counts.
+"""Failed sign-ins, counted per address and per name, and the waits they earn.
 
-While a key is locked the password is not even checked, so guessing on gains
-nothing; the wait is told to the person in seconds. Someone can keep a name
-locked by failing on purpose; the address count keeps one address from trying
-many names, the name count keeps many addresses from trying one name.
+A try is *reserved* before its password is checked: in one transaction the
+address's and the name's rows are locked, a running lock answers "wait", and
+otherwise the try is counted as a failure up front (a success then clears the
+counts). Tries sent all at once therefore queue on the rows' lock, and at most
+`lock_after` of them from one address ever reach the slow password check; the
+rest wait, the right password among them (issue 17, item 3).
+
+The address lock comes first: after `admin_lock_after` failures from one
+address, each further try from it waits, the wait doubling per failure up to a
+longest. The name lock guards against guessing from many addresses: it counts
+every address's failures for the name and starts only at
+`admin_name_lock_after`, more than one address can reach before its own lock.
+An address the name has signed in from before (the audit log's `sign_in`) is
+not held by the name's lock, only by its own: an outsider failing on purpose
+locks out their own addresses, never the admin at a known one.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.config import Settings
-from app.db.admin_models import admin_throttle
+from app.db.admin_models import admin_audit, admin_throttle
 
 
-def keys(name: str, address: str | None) -> list[str]:
-    return [f"user:{name.lower()[:64]}", f"addr:{(address or '-')[:64]}"]
+def name_key(name: str) -> str:
+    return f"user:{name.lower()[:64]}"
 
 
-async def wait_seconds(engine: AsyncEngine, name: str, address: str | None, now: datetime) -> int:
-    """Seconds to wait before another try may be checked (0: go ahead)."""
-    async with engine.connect() as conn:
-        rows = (await conn.execute(
-            select(admin_throttle.c.locked_until)
-            .where(admin_throttle.c.key.in_(keys(name, address))))).all()
-    waits = [(r.locked_until - now).total_seconds() for r in rows if r.locked_until is not None]
-    longest = max(waits, default=0.0)
-    return int(longest) + 1 if longest > 0 else 0
+def address_key(address: str | None) -> str:
+    return f"addr:{(address or '-')[:64]}"
 
 
-async def failed(engine: AsyncEngine, name: str, address: str | None, now: datetime, settings: Settings) -> None:
+@dataclass(frozen=True, slots=True)
+class Reservation:
+    """The outcome of asking to check a password: `wait` seconds (0: go ahead)."""
+
+    wait: int
+
+
+def _wait(failures: int, after: int, settings: Settings) -> float:
+    """The lock a key earns with `failures` in a row (0: none)."""
+    if failures < after:
+        return 0.0
+    return float(min(settings.admin_lock_seconds * 2 ** (failures - after), settings.admin_lock_max_seconds))
+
+
+async def _known(conn: AsyncConnection, name: str, address: str | None) -> bool:
+    """Has `name` signed in from `address` before (so the name's lock spares it)?"""
+    if not address:
+        return False
+    found = await conn.execute(
+        select(admin_audit.c.id).where(admin_audit.c.kind == "sign_in", admin_audit.c.admin == name[:64],
+                                       admin_audit.c.address == address[:64]).limit(1))
+    return found.first() is not None
+
+
+async def _ensure_rows(conn: AsyncConnection, keys: list[str], now: datetime) -> None:
+    """Both rows exist (racing first failures meet here, not in a unique violation)."""
+    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    for key in keys:
+        await conn.execute(insert(admin_throttle).values(key=key, failures=0, last_failure_at=now, locked_until=None)
+                           .on_conflict_do_nothing(index_elements=["key"]))
+
+
+async def reserve(engine: AsyncEngine, name: str, address: str | None, now: datetime,
+                  settings: Settings) -> Reservation:
+    """Count this try as a failure before its password is checked, unless a lock
+    runs: then answer how long to wait, and count nothing."""
+    addr, user = address_key(address), name_key(name)
     async with engine.begin() as conn:
-        for key in keys(name, address):
-            row = (await conn.execute(
-                select(admin_throttle.c.failures).where(admin_throttle.c.key == key).with_for_update())).first()
-            failures = (row.failures if row is not None else 0) + 1
-            locked = None
-            if failures >= settings.admin_lock_after:
-                wait = min(settings.admin_lock_seconds * 2 ** (failures - settings.admin_lock_after),
-                           settings.admin_lock_max_seconds)
-                locked = now + timedelta(seconds=wait)
-            values = {"failures": failures, "last_failure_at": now, "locked_until": locked}
-            if row is None:
-                await conn.execute(admin_throttle.insert().values(key=key, **values))
-            else:
-                await conn.execute(admin_throttle.update().where(admin_throttle.c.key == key).values(**values))
+        # Sorted, so two transactions lock the rows in the same order (no deadlock).
+        # The first statement writes: on SQLite that takes the write lock at once.
+        await _ensure_rows(conn, sorted((addr, user)), now)
+        rows = {r.key: r for r in (await conn.execute(
+            select(admin_throttle).where(admin_throttle.c.key.in_(sorted((addr, user))))
+            .order_by(admin_throttle.c.key).with_for_update())).all()}
+        held = [addr]
+        if not await _known(conn, name, address):
+            held.append(user)
+        waits = [(rows[k].locked_until - now).total_seconds() for k in held if rows[k].locked_until is not None]
+        longest = max(waits, default=0.0)
+        if longest > 0:
+            return Reservation(int(longest) + 1)
+        for key, after in ((addr, settings.admin_lock_after), (user, settings.admin_name_lock_after)):
+            failures = rows[key].failures + 1
+            wait = _wait(failures, after, settings)
+            await conn.execute(admin_throttle.update().where(admin_throttle.c.key == key).values(
+                failures=failures, last_failure_at=now,
+                locked_until=now + timedelta(seconds=wait) if wait else None))
+    return Reservation(0)
 
 
 async def succeeded(engine: AsyncEngine, name: str, address: str | None) -> None:
+    """The right password: the reserved failure and those before it are forgotten."""
     async with engine.begin() as conn:
-        await conn.execute(delete(admin_throttle).where(admin_throttle.c.key.in_(keys(name, address))))
+        await conn.execute(delete(admin_throttle).where(
+            admin_throttle.c.key.in_((name_key(name), address_key(address)))))
+
+
+async def unlock(engine: AsyncEngine, name: str) -> bool:
+    """Forget the name's failures (the command line's `unlock`)."""
+    async with engine.begin() as conn:
+        done = await conn.execute(delete(admin_throttle).where(admin_throttle.c.key == name_key(name)))
+    return bool(done.rowcount)

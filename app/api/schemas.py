@@ -6,6 +6,7 @@ is bound to anything unless it is named here.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
@@ -18,7 +19,30 @@ from app.rules.mages import CHAOS_MAGES, MAGES
 from .action_schema import ACTION
 
 Colour = Literal["white", "black"]
-Name = Annotated[str, Field(min_length=1, max_length=40, pattern=ids.NAME, examples=["Ada"])]
+MAX_STORED_NAME = 64  # the seats' column
+MIN_MINUTES = 0.25  # a real-time clock's least initial time: 15 seconds
+MIN_DAYS = 0.25  # a correspondence clock's least time per move: 6 hours
+
+
+def _display_name(value: str) -> str:
+    """A name as it is shown and stored: refused with the reason when it holds a
+    control or bidirectional character or shows nothing (the schema's pattern
+    says the same), else in NFKC form (issue 17, item 10)."""
+    problem = ids.name_flaw(value)
+    if problem is None:
+        value = unicodedata.normalize("NFKC", value).strip()
+        problem = ids.name_flaw(value)
+        if problem is None and len(value) > MAX_STORED_NAME:
+            problem = f"is longer than {MAX_STORED_NAME} characters in its NFKC form"
+    if problem is not None:
+        raise ValueError(f"a name {problem}")
+    return value
+
+
+# The pattern only documents (json_schema_extra): the validator checks the same
+# and says which character is wrong, where "should match pattern" would not.
+Name = Annotated[str, Field(min_length=1, max_length=40, json_schema_extra={"pattern": ids.NAME}, examples=["Ada"]),
+                 AfterValidator(_display_name)]
 
 
 def _whole(value: Any) -> Any:
@@ -49,13 +73,16 @@ class Strict(BaseModel):
 
 class Realtime(Strict):
     type: Literal["realtime"]
-    minutes: float = Field(gt=0, le=600, description="each player's initial time", examples=[5])
+    # Lower bounds (issue 17, item 9): 1e-320 minutes made a match its joiner lost in 0.7 s.
+    minutes: float = Field(ge=MIN_MINUTES, le=600, description="each player's initial time, from 0.25 (15 s)",
+                           examples=[5])
     increment: float = Field(0, ge=0, le=300, description="seconds added after each of a player's moves")
 
 
 class Correspondence(Strict):
     type: Literal["correspondence"]
-    days: float = Field(gt=0, le=30, description="the time allowed for each move", examples=[3])
+    days: float = Field(ge=MIN_DAYS, le=30, description="the time allowed for each move, from 0.25 (6 hours)",
+                        examples=[3])
 
 
 TimeControl = Annotated[Realtime | Correspondence, Field(discriminator="type")]

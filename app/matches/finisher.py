@@ -8,7 +8,7 @@ from typing import Any
 
 from app.rules import SETUP
 
-from . import store
+from . import store, text
 from .cycle import Cycle, nothing
 from .errors import BadRequest, Forbidden, MatchIsOver, ServiceError
 from .record import Record, other
@@ -105,6 +105,7 @@ class Finisher:
         note = reason.strip() if isinstance(reason, str) else ""
         if not note:
             raise BadRequest("a moderation needs a reason, for the players and the audit log")
+        text.check("reason", note)  # it goes into the log, the updates and the audit (issue 17, item 4)
         if len(note) > MAX_REASON:
             raise BadRequest(f"the reason is at most {MAX_REASON} characters")
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from app.rules import MalformedAction, commitment
 
-from . import store
+from . import store, text
 from .clock import Clock
 from .cycle import Cycle, setup_seconds
 from .errors import BadRequest, MatchIsOver, SeatTaken
@@ -55,6 +55,9 @@ class Lobby:
         if seat not in ("white", "black", "random"):
             raise BadRequest("seat is white, black or random")
         colour = secrets.choice(COLOURS) if seat == "random" else seat
+        text.check("name", name, line_breaks=False)  # the API's schema refuses more; this is the floor
+        if isinstance(options.get("seed"), str):
+            text.check("options.seed", options["seed"], line_breaks=False)
         opts = self._options(options)
         if not bot:
             del opts["bot_think_seconds"]  # nobody to think
@@ -124,6 +127,7 @@ class Lobby:
 
     async def join(self, match_id: str, name: str = "anonymous") -> Seated:
         cycle = self.cycle
+        text.check("name", name, line_breaks=False)
         token = secrets.token_urlsafe(32)
 
         async def decide(rec: Record, now: int) -> str:

@@ -100,3 +100,26 @@ async def test_add_list_and_remove_admins(database_url: str, app: Any, monkeypat
     assert real.returncode == 0 and real.stdout.split("\t")[0] == "night.shift", real.stderr
     missing = await cli("remove-user", "ops")
     assert missing.returncode == 1 and "no admin" in missing.stderr
+
+
+async def test_unlock_forgets_a_names_failures(database_url: str, app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many addresses failing for one name lock it (issue 17, item 3); `unlock` lets
+    its admin in from a new address at once."""
+    cli = Cli(database_url, monkeypatch)
+    assert (await cli("add-user", "ops", stdin="a long enough secret\n")).returncode == 0
+    settings = app.state.parts.settings
+    failures, host = 0, 0
+    while failures < settings.admin_name_lock_after:
+        host += 1
+        transport = httpx.ASGITransport(app=app, client=(f"203.0.113.{host}", 1))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as outsider:
+            for _ in range(settings.admin_lock_after):
+                assert (await sign_in(outsider, "ops", "wrong guess")).status_code == 401
+                failures += 1
+    fresh = httpx.ASGITransport(app=app, client=("192.0.2.1", 1))
+    async with httpx.AsyncClient(transport=fresh, base_url="http://testserver") as c:
+        assert (await sign_in(c, "ops", "a long enough secret")).status_code == 429
+        done = await cli("unlock", "ops")
+        assert done.returncode == 0 and "unlocked ops" in done.stdout, done.stderr
+        assert (await sign_in(c, "ops", "a long enough secret")).status_code == 303
+    assert "no failed sign-ins" in (await cli("unlock", "ops")).stdout

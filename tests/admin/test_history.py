@@ -109,7 +109,7 @@ async def test_sorts_and_cursor_pages_walk_every_match_once(admin: AdminClient, 
     ({"from": "2026-02-02", "to": "2026-02-01"}, "from"), ({"result": "win"}, "result"),
     ({"reason": "boredom"}, "reason"), ({"opponent": "alien"}, "opponent"), ({"limit": "0"}, "limit"),
     ({"limit": "many"}, "limit"), ({"cursor": "abc"}, "cursor"), ({"sort": "random"}, "sort"),
-    ({"colour": "white"}, "colour"), ({"id": "no\u0000pe"}, "match id"),
+    ({"colour": "white"}, "colour"), ({"id": "no\u0000pe"}, "id holds a NUL"),
 ])
 async def test_bad_filters_get_a_clear_400(admin: AdminClient, params: dict[str, str], word: str) -> None:
     r = await admin.get("/admin/api/matches", params=params)

@@ -38,11 +38,12 @@ async def test_the_page_names_no_other_origin(docs_client: httpx.AsyncClient, pa
     assert "/openapi.json" in r.text
     foreign = [u for u in ANY_URL.findall(r.text) if urlsplit(urljoin(BASE, u)).netloc != "testserver"]
     assert foreign == [], f"{page} names third-party origins: {foreign}"
-    assert "validatorUrl" not in r.text or '"validatorUrl": null' in r.text
+    assert "validatorUrl" not in r.text or '&quot;validatorUrl&quot;: null' in r.text
 
 
 @pytest.mark.parametrize(("page", "expected"), [
-    ("/docs", {"swagger-ui-bundle.js": "javascript", "swagger-ui.css": "text/css", "favicon.png": "image/png"}),
+    ("/docs", {"swagger-ui-bundle.js": "javascript", "swagger-ui.css": "text/css", "favicon.png": "image/png",
+               "swagger-init.js": "javascript"}),
     ("/redoc", {"redoc.standalone.js": "javascript", "favicon.png": "image/png"}),
 ])
 async def test_every_asset_the_page_names_is_served(docs_client: httpx.AsyncClient, page: str,
@@ -54,7 +55,7 @@ async def test_every_asset_the_page_names_is_served(docs_client: httpx.AsyncClie
         r = await docs_client.get(urls[name])
         assert r.status_code == 200, (name, r.status_code)
         assert kind in r.headers["content-type"], (name, r.headers["content-type"])
-        assert len(r.content) > 1000, name  # the real file, not an error page
+        assert len(r.content) > 300, name  # the real file, not an error page
     spec = await docs_client.get("/openapi.json")
     assert spec.status_code == 200 and spec.json()["info"]["title"] == "Magery Online"
 

@@ -1,0 +1,141 @@
+"""The sign-in burst of docs/reliability.md ("What one client can take"), run by
+bench/proofs.py as its `signin` scenario (issue 17, item 3).
+
+Quiet and burst windows in turns, while another match is played from its own
+address (bench/proofs.py's probe). In a burst window, every second, one new
+address sends 30 sign-ins at once to the admin form, half to each process:
+the first burst for the real admin, the right password 15th; the later ones
+for names that do not exist (their checks cost the same argon2 time). Each
+burst's passwords checked are its 401 and 303 answers (429: refused by a
+lock, 503: refused by a full pool, neither checked).
+
+PASS: at most ADMIN_LOCK_AFTER passwords checked per burst; the right
+password, sent in a burst after the lock, refused; no answer but 303, 401,
+429 and 503, nothing logged at ERROR; the other match's p99 in a burst window
+at most 2x the quiet window's before it (the median over the pairs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import statistics
+import subprocess
+import sys
+from collections import Counter
+from typing import Any
+
+import httpx
+
+from bench.proofs import FLOOD_GOAL, ROOT, Pair, load, ms, now, p99, probe
+
+PASSWORD = "a long enough password for the bench"
+BURST = 30
+RIGHT_AT = 14  # the 15th of the first burst
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+EXPECTED = {303, 401, 429, 503}
+LOCK_AFTER = 5  # the server's default ADMIN_LOCK_AFTER
+
+
+def add_admin(pair: Pair) -> None:
+    env = {**os.environ, **pair.env, "MAGERY_ADMIN_PASSWORD": PASSWORD}
+    subprocess.run([sys.executable, "-m", "app.admin", "add-user", "root"], cwd=ROOT, env=env, check=True,
+                   capture_output=True, timeout=60)
+
+
+async def burst(ports: list[int], address: str, name: str, right_at: int | None) -> Counter[int]:
+    """30 sign-ins at once from `address`, alternating between the processes."""
+    clients = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{p}", timeout=60,
+                                 transport=httpx.AsyncHTTPTransport(local_address=address)) for p in ports]
+    try:
+        forms = []
+        for c in clients:
+            page = await c.get("/admin/login")
+            found = CSRF.search(page.text)
+            assert found, page.text[:200]
+            forms.append(found.group(1))
+
+        async def one(i: int) -> int:
+            c, token = clients[i % 2], forms[i % 2]
+            password = PASSWORD if i == right_at else f"wrong guess {i}"
+            r = await c.post("/admin/login", data={"username": name, "password": password, "csrf_token": token,
+                                                   "next": "/admin"})
+            return r.status_code
+
+        codes = await asyncio.gather(*(one(i) for i in range(BURST)))
+    finally:
+        for c in clients:
+            await c.aclose()
+    counted: Counter[int] = Counter(codes)
+    if right_at is not None:
+        counted[-codes[right_at]] += 1  # the right password's own answer, kept apart (negative key)
+    return counted
+
+
+async def run_signin(pair: Pair, args: Any) -> dict[str, Any]:
+    add_admin(pair)
+    phase = ["warmup"]
+    samples: dict[str, list[float]] = {}
+    stop = asyncio.Event()
+    prober = asyncio.create_task(probe(pair.ports, phase, samples, stop, args.probe_rate))
+    await asyncio.sleep(8.0)  # the probe's first seconds (caches filling) are left out
+    windows: list[dict[str, Any]] = []
+    bursts: list[dict[str, Any]] = []
+    plan = ["quiet"] + ["burst", "quiet"] * args.flood_rounds
+    n_burst = 0
+    for n, kind in enumerate(plan):
+        phase[0] = f"{kind}{n // 2}"
+        end = now() + args.flood_window
+        if kind == "burst":
+            while now() < end:
+                started = now()
+                first = n_burst == 0
+                got = await burst(pair.ports, f"127.0.1.{10 + n_burst % 240}", "root" if first else f"guess{n_burst}",
+                                  RIGHT_AT if first else None)
+                checked = got[401] + got[303]
+                bursts.append({"checked": checked, "answers": {str(k): v for k, v in got.items() if k > 0},
+                               "right_password": next((-k for k in got if k < 0), None),
+                               "seconds": round(now() - started, 2)})
+                n_burst += 1
+                await asyncio.sleep(max(0.0, 1.0 - (now() - started)))
+        else:
+            await asyncio.sleep(max(0.0, end - now()))
+        taken = samples.get(phase[0], [])
+        windows.append({"phase": phase[0], "requests": len(taken), "p50_ms": ms(statistics.median(taken)) if taken
+                        else None, "p99_ms": ms(p99(taken)), "load": load()})
+        print(f"  {phase[0]:7}: {len(taken)} requests of the other match, p50 {windows[-1]['p50_ms']} ms, "
+              f"p99 {windows[-1]['p99_ms']} ms (load {load()[0]})", flush=True)
+    stop.set()
+    await asyncio.gather(prober, return_exceptions=True)
+    per_window = {k: [w["p99_ms"] for w in windows if w["phase"].startswith(k)] for k in ("quiet", "burst")}
+    pairs = [b / q for q, b in zip(per_window["quiet"], per_window["burst"], strict=False) if q and b]
+    paired = statistics.median(pairs) if pairs else None
+    answers: Counter[str] = Counter()
+    for b in bursts:
+        answers.update(b["answers"])
+    most_checked = max((b["checked"] for b in bursts), default=None)
+    right = bursts[0]["right_password"] if bursts else None
+    trouble = pair.log_trouble()
+    print(f"  {len(bursts)} bursts of {BURST}; passwords checked per burst {[b['checked'] for b in bursts]}; "
+          f"answers {dict(answers)}; the right password (15th of the first burst) answered {right}; "
+          f"seconds per burst {[b['seconds'] for b in bursts]}", flush=True)
+    print(f"  the other match's p99 per window: quiet {per_window['quiet']}, burst {per_window['burst']} ms; each "
+          f"burst window over the quiet one before it {[round(x, 2) for x in pairs]}, median "
+          f"{f'{paired:.2f}x' if paired else '?'} (goal <= {FLOOD_GOAL:g}x); probe errors "
+          f"{len(samples.get('probe_errors', []))}", flush=True)
+    return {
+        "windows": windows, "bursts": bursts, "answers": dict(answers), "p99_per_window_ms": per_window,
+        "ratios_to_the_quiet_window_before": [round(x, 2) for x in pairs],
+        "ratio": round(paired, 2) if paired else None, "server_log": trouble,
+        "probe_errors": len(samples.get("probe_errors", [])),
+        "verdicts": {
+            f"a burst of {BURST} sign-ins from one address checks at most {LOCK_AFTER} passwords": bool(
+                most_checked is not None and most_checked <= LOCK_AFTER),
+            "the right password, sent once the address is locked, is refused": right in (429, 503),
+            "sign-in bursts answered 303/401/429/503 only, nothing logged at ERROR": bool(
+                bursts and all(int(k) in EXPECTED for k in answers) and not trouble.get("error_lines")),
+            f"the other match's p99 in sign-in bursts <= {FLOOD_GOAL:g}x quiet": bool(
+                paired is not None and paired <= FLOOD_GOAL and not samples.get("probe_errors")),
+        },
+    }
