@@ -49,13 +49,24 @@ class Advantage(BaseModel):
 
 
 JUDGED_KEPT = 64  # finished matches never change, so their graphs are kept (about 10 KB each)
+# The /states answers of finished matches, kept compressed (about 10 KB for a
+# hundred states): a replay watched by many, or a reader asking again and again,
+# costs a dictionary lookup, not a database read, an encoding and a compression.
+STATES_KEPT = 256
+
+
+def _encode(body: Any) -> bytes:
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _json(body: Any, request: Request) -> Response:
-    raw = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+    return _send(_encode(body), request)
+
+
+def _send(raw: bytes, request: Request, compressed: bytes | None = None) -> Response:
     headers = {"Vary": "Accept-Encoding"}
     if len(raw) > 1024 and "gzip" in request.headers.get("accept-encoding", ""):
-        raw = gzip.compress(raw, compresslevel=5)
+        raw = compressed if compressed is not None else gzip.compress(raw, compresslevel=5)
         headers["Content-Encoding"] = "gzip"
     return Response(raw, media_type="application/json", headers=headers)
 
@@ -63,6 +74,7 @@ def _json(body: Any, request: Request) -> Response:
 def router(reads: Reads) -> APIRouter:
     """The route, bound to this app's reads."""
     routes = APIRouter(prefix="/matches", tags=["matches"])
+    finished_states: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
 
     @routes.get(
         "/{match_id}/states", response_model=None, responses={200: {"model": States}, **responses(400, 404)},
@@ -78,7 +90,21 @@ def router(reads: Reads) -> APIRouter:
         as its websocket update carried it: `{"version": now, "states": [{"version",
         "player", "action", "automatic", "at", "match"}]}`. At most 100 per call;
         versions past the match's current one are simply absent."""
-        return _json(await reads.states(match_id, first, last), request)
+        key = (match_id, first, last)
+        kept = finished_states.get(key)
+        if kept is not None:
+            finished_states.move_to_end(key)
+            compressed = kept
+            return _send(gzip.decompress(compressed), request, compressed)
+        body, finished = await reads.states(match_id, first, last)
+        raw = _encode(body)
+        if not finished:
+            return _send(raw, request)
+        compressed = gzip.compress(raw, compresslevel=5)
+        finished_states[key] = compressed
+        while len(finished_states) > STATES_KEPT:
+            finished_states.popitem(last=False)
+        return _send(raw, request, compressed)
 
     judged: OrderedDict[str, dict[str, Any]] = OrderedDict()  # a finished match never changes
     # One match judged at a time: anyone may ask, reads are not rate limited, and

@@ -59,8 +59,9 @@ class Reads:
         return [{"type": "update", "version": r.version, "action": r.action, "player": r.player,
                  "automatic": r.automatic, "match": r.public} for r in rows]
 
-    async def states(self, match_id: str, first: int, last: int | None) -> dict[str, Any]:
-        """Each version's entry with the public state after it (for replays)."""
+    async def states(self, match_id: str, first: int, last: int | None) -> tuple[dict[str, Any], bool]:
+        """Each version's entry with the public state after it (for replays), and
+        whether the match is finished (the answer then never changes)."""
         return await history.states(self.cycle.engine, match_id, first, last)
 
     async def finished_log(self, match_id: str) -> tuple[int, State, list[history.Entry]]:
