@@ -32,7 +32,8 @@ def bearer(scope: dict[str, Any]) -> str | None:
     """The token of `Authorization: Bearer <token>`, as fastapi's HTTPBearer reads it."""
     for name, value in scope["headers"]:
         if name == b"authorization":
-            scheme, _, param = value.decode("latin-1").partition(" ")
+            text: str = value.decode("latin-1")
+            scheme, _, param = text.partition(" ")
             param = param.strip()
             if not (scheme and param) or scheme.lower() != "bearer":
                 return None
