@@ -81,7 +81,9 @@ def start_app(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
         [PYTHON, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
          "--log-level", "warning", "--no-access-log", "--backlog", "4096",
          "--ws-per-message-deflate", "false"],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        # Every client here is 127.0.0.1: the per-address socket cap (64) would refuse
+        # all but the first; the yardstick is the socket's cost, not the cap.
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "WS_SOCKETS_PER_ADDRESS": "0", **env},
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 
 

@@ -33,7 +33,7 @@ from app.db.outage import database_unavailable, outage
 from app.rules import COLOURS
 
 from .bus import Announcement, Bus, MemoryBus, Message, Presence
-from .open_files import OpenFiles
+from .open_files import OpenFiles, raise_soft_limit
 from .presence import SeatPresence
 
 log = logging.getLogger("magery.realtime")
@@ -423,6 +423,7 @@ class Hub:
         self._bus_closed = False
 
     async def start(self) -> None:
+        raise_soft_limit()
         await self.bus.start(self._heard, self._reconnected)
         self._heartbeat = asyncio.create_task(self._beat(), name="hub-heartbeat")
 

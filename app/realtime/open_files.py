@@ -27,6 +27,20 @@ def open_now() -> int | None:
         return None
 
 
+def raise_soft_limit() -> None:
+    """Take the whole of the hard limit: the soft one (often 1,024) is what a
+    socket flood meets first, and nothing is gained by keeping below the hard one
+    (the image and docker-compose.yml set both; docs/operations.md)."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            log.info("open files: the limit raised from %d to %s", soft,
+                     "unlimited" if hard == resource.RLIM_INFINITY else hard)
+    except (OSError, ValueError) as exc:
+        log.warning("open files: the limit could not be raised: %s", exc)
+
+
 def soft_limit() -> int | None:
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     return None if soft == resource.RLIM_INFINITY else soft
