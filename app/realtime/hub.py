@@ -417,7 +417,7 @@ class Hub:
         self.sockets_per_address = sockets_per_address
         self.by_address: dict[str, int] = {}
         self.open_files = open_files if open_files is not None else OpenFiles()
-        self.presence = SeatPresence(source)
+        self.presence = SeatPresence(source, self.ask_presence)
         self._heartbeat: asyncio.Task[None] | None = None
         self.closed = False  # sockets closed (and new ones refused): shutting down
         self._bus_closed = False

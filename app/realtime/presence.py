@@ -20,14 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from app.db.outage import database_unavailable, outage
 from app.matches.memory import Locks
 from app.rules import COLOURS
-
-if TYPE_CHECKING:
-    from .hub import Room
 
 log = logging.getLogger("magery.realtime")
 
@@ -38,9 +36,20 @@ class PresenceStore(Protocol):
     async def touch(self, seats: list[tuple[str, str]]) -> None: ...
 
 
+class Room(Protocol):
+    """What this module reads of a hub's room (hub.py)."""
+
+    match_id: str
+    local: dict[str, int]
+
+    def seat_elsewhere(self, colour: str) -> bool: ...
+
+
 class SeatPresence:
-    def __init__(self, source: PresenceStore) -> None:
-        self.source = source
+    def __init__(self, source: PresenceStore, ask: Callable[[Any], None]) -> None:
+        """`ask(room)`: ask the other processes holding the room's match to say
+        what they hold again (on the bus)."""
+        self.source, self.ask = source, ask
         self._writing = Locks()  # one write of a seat at a time
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -53,7 +62,7 @@ class SeatPresence:
                 return
             await self._write(room.match_id, colour, held)
             if not held:  # it may have landed after another process's present: ask
-                room.hub.ask_presence(room)
+                self.ask(room)
 
     def say_soon(self, room: Room, colours: list[str]) -> None:
         """`say` the seats, in tasks of their own (from a bus callback)."""
