@@ -10,8 +10,9 @@ without its body being read. The door then knows the request is counted
 (`Caller.counted`) and does not count it twice.
 
 Reads (GET and HEAD under /api/v1/matches): a budget per address of their own,
-generous (a page never comes near it), counted in this process's memory. Over
-it: 429 with Retry-After, before any database read.
+generous (a page never comes near it), counted in this process's memory; a
+call of `/states` (up to 100 states) counts as HEAVY reads. Over it: 429 with
+Retry-After, before any database read.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from .errors import error_response, service_error_response
 
 PREFIX = "/api/v1/matches"
 COUNTED = "magery.counted"  # in the scope: this request's write is counted already
+# A /states call answers up to 100 states (some 300 KB of JSON): it counts as
+# this many reads (issue 17, item 7: eight such readers slowed every match).
+HEAVY = 10
 
 
 def bearer(scope: dict[str, Any]) -> str | None:
@@ -63,7 +67,8 @@ class Budgets:
             if method in ("GET", "HEAD"):
                 client = scope.get("client")
                 try:
-                    self.reads.count(f"addr:{client[0] if client else '-'}")
+                    self.reads.count(f"addr:{client[0] if client else '-'}",
+                                     weight=HEAVY if scope["path"].endswith("/states") else 1)
                 except RateLimited as over:
                     return error_response(
                         429, "rate_limited", f"too many reads; try again in {over.retry_after} s",

@@ -75,6 +75,17 @@ async def test_reads_have_a_budget_with_retry_after(database_url: str) -> None:
         assert (await b.get(f"/api/v1/matches/{game.id}")).status_code == 200  # another address is not held
 
 
+async def test_a_call_of_states_counts_as_ten_reads(database_url: str) -> None:
+    app = create_app(make_settings(database_url, rate_limit_reads=25, rate_window_seconds=60))
+    async with app.router.lifespan_context(app), _client(app, "10.2.1.1") as a, _client(app, "10.2.1.2") as b:
+        game = await Api(b).start()
+        url = f"/api/v1/matches/{game.id}/states"
+        assert [(await a.get(url)).status_code for _ in range(2)] == [200, 200]  # 20 of 25
+        _limited_429(await a.get(url))
+        assert [(await a.get(f"/api/v1/matches/{game.id}")).status_code for _ in range(5)] == [200] * 5
+        _limited_429(await a.get(f"/api/v1/matches/{game.id}"))
+
+
 async def test_the_states_of_a_finished_match_are_read_once(app: Any, api: Api,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
