@@ -12,11 +12,13 @@ without its body being read. The door then knows the request is counted
 Reads (GET and HEAD under /api/v1/matches): a budget per address of their own,
 generous (a page never comes near it), counted in this process's memory; a
 call of `/states` (up to 100 states) counts as HEAVY reads. Over it: 429 with
-Retry-After, before any database read.
+Retry-After, before any database read, held RATE_LIMIT_HOLD_SECONDS first as a
+refused write is.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from app.matches import Caller, Door
@@ -70,10 +72,16 @@ class Budgets:
                     self.reads.count(f"addr:{client[0] if client else '-'}",
                                      weight=HEAVY if scope["path"].endswith("/states") else 1)
                 except RateLimited as over:
-                    return error_response(
-                        429, "rate_limited", f"too many reads; try again in {over.retry_after} s",
-                        retry_after=over.retry_after)(scope, receive, send)
+                    return self._refuse_read(over, scope, receive, send)
         return self.app(scope, receive, send)
+
+    async def _refuse_read(self, over: RateLimited, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        # Held like a refused write (RATE_LIMIT_HOLD_SECONDS): a reader asking as
+        # fast as the answers come would otherwise spin on 429s.
+        if self.door.hold_refused_seconds > 0:
+            await asyncio.sleep(min(self.door.hold_refused_seconds, over.retry_after))
+        await error_response(429, "rate_limited", f"too many reads; try again in {over.retry_after} s",
+                             retry_after=over.retry_after)(scope, receive, send)
 
     async def _write(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         client = scope.get("client")

@@ -22,9 +22,11 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from app.bots.advantage import advantage
+from app.matches.history import MAX_STATES
 from app.matches.reads import Reads
 
 from .errors import responses
+from .kept_states import KeptStates
 from .schemas import LogEntry, MatchState
 
 
@@ -49,10 +51,6 @@ class Advantage(BaseModel):
 
 
 JUDGED_KEPT = 64  # finished matches never change, so their graphs are kept (about 10 KB each)
-# The /states answers of finished matches, kept compressed (about 10 KB for a
-# hundred states): a replay watched by many, or a reader asking again and again,
-# costs a dictionary lookup, not a database read, an encoding and a compression.
-STATES_KEPT = 256
 
 
 def _encode(body: Any) -> bytes:
@@ -74,7 +72,7 @@ def _send(raw: bytes, request: Request, compressed: bytes | None = None) -> Resp
 def router(reads: Reads) -> APIRouter:
     """The route, bound to this app's reads."""
     routes = APIRouter(prefix="/matches", tags=["matches"])
-    finished_states: OrderedDict[tuple[str, int, int | None], bytes] = OrderedDict()
+    kept = KeptStates()  # the answers that can no longer change (kept_states.py)
 
     @routes.get(
         "/{match_id}/states", response_model=None, responses={200: {"model": States}, **responses(400, 404)},
@@ -91,19 +89,24 @@ def router(reads: Reads) -> APIRouter:
         "player", "action", "automatic", "at", "match"}]}`. At most 100 per call;
         versions past the match's current one are simply absent."""
         key = (match_id, first, last)
-        kept = finished_states.get(key)
-        if kept is not None:
-            finished_states.move_to_end(key)
-            compressed = kept
+        compressed = kept.finished(key)
+        if compressed is not None:  # a finished match: nothing to read
             return _send(gzip.decompress(compressed), request, compressed)
-        body, finished = await reads.states(match_id, first, last)
-        raw = _encode(body)
+        end = first + MAX_STATES - 1 if last is None else min(last, first + MAX_STATES - 1)
+        span = (match_id, first, end)
+        states = kept.states(span) if first <= end else None
+        if states is not None:  # every state of the range is written: only the version now is read
+            version, finished = await reads.version_of(match_id)
+            raw = b'{"version":' + str(version).encode() + b',"states":' + states + b"}"
+        else:
+            body, finished = await reads.states(match_id, first, last)
+            raw = _encode(body)
+            if first <= end <= body["version"]:
+                kept.keep_states(span, _encode(body["states"]))
         if not finished:
             return _send(raw, request)
         compressed = gzip.compress(raw, compresslevel=5)
-        finished_states[key] = compressed
-        while len(finished_states) > STATES_KEPT:
-            finished_states.popitem(last=False)
+        kept.keep_finished(key, compressed)
         return _send(raw, request, compressed)
 
     judged: OrderedDict[str, dict[str, Any]] = OrderedDict()  # a finished match never changes

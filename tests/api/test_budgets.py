@@ -23,7 +23,7 @@ import pytest
 from app.main import create_app
 from app.matches import history_store
 
-from ..conftest import Api, make_settings
+from ..conftest import ROW, Api, make_settings
 
 JUNK = json.dumps([{"x": i} for i in range(5000)])  # ~60 KB: under the body limit, and no body of any route
 assert 50_000 < len(JUNK) < 64 * 1024
@@ -108,6 +108,29 @@ async def test_the_states_of_a_finished_match_are_read_once(app: Any, api: Api,
     assert first.json() == again.json() and first.json()["states"][-1]["match"]["status"] == "finished"
     assert also.json()["states"] == first.json()["states"][:1]
     assert len(calls) == 4  # the finished match: once per range asked, never again
+
+
+async def test_the_states_a_running_match_has_written_are_read_once(app: Any, api: Api,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    read = history_store.entries_between
+
+    async def counted(*args: Any) -> Any:
+        calls.append(args[1])
+        return await read(*args)
+
+    monkeypatch.setattr(history_store, "entries_between", counted)
+    game = await api.start()
+    await api.act(game, "white", {"type": "setup", "backrow": ROW})  # versions 1 (join) and 2
+    url = f"/api/v1/matches/{game.id}/states?from=1&to=2"
+    first = (await api.client.get(url)).json()
+    assert (await api.client.get(url)).json() == first and len(calls) == 1  # written: read once
+    await api.act(game, "black", {"type": "setup", "backrow": ROW})
+    moved = (await api.client.get(url)).json()
+    assert len(calls) == 1 and moved["states"] == first["states"]
+    assert moved["version"] == (await api.state(game))["version"] > first["version"]  # the version now
+    fresh = (await api.client.get(f"/api/v1/matches/{game.id}/states?from=1&to=3")).json()
+    assert fresh["states"][:2] == first["states"] and len(calls) == 2  # a range asked anew is read
 
 
 async def _trickle(first: bytes, never: asyncio.Event) -> AsyncIterator[bytes]:
