@@ -284,7 +284,7 @@ def measure_idle(pool: Any, procs: int, n: int, budget: float) -> dict[str, Any]
     with tempfile.TemporaryDirectory() as tmp:
         port = api.free_port()
         env = {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/idle.sqlite3",
-               "RATE_LIMIT_WRITES": "1000000000"}
+               "RATE_LIMIT_WRITES": "1000000000", "RATE_LIMIT_READS": "1000000000"}
         proc = start_app(port, env)
         try:
             base = f"http://127.0.0.1:{port}"
@@ -340,7 +340,7 @@ def measure_fanout(pool: Any, procs: int, n: int, k: int, gap: float) -> dict[st
     with tempfile.TemporaryDirectory() as tmp, ctx.Pool(procs) as bare_pool:
         port, bare_port = api.free_port(), api.free_port()
         env = {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/fanout.sqlite3",
-               "RATE_LIMIT_WRITES": "1000000000", "BOT_DELAY_SECONDS": "0"}
+               "RATE_LIMIT_WRITES": "1000000000", "RATE_LIMIT_READS": "1000000000", "BOT_DELAY_SECONDS": "0"}
         proc = start_app(port, env)
         bare = start_bare(bare_port)
         try:
@@ -501,7 +501,7 @@ def measure_bus(pool: Any, procs: int, writers: int, warm: float, window: float,
     try:
         bases, pids, labels = {}, {}, {}
         for label, bus, extra in (("without", "memory", 0), ("with", "postgres", 1)):
-            env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "REALTIME_BUS": bus}
+            env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "RATE_LIMIT_READS": "1000000000", "REALTIME_BUS": bus}
             for k in range(1 + extra):
                 port = api.free_port()
                 proc = start_app(port, env)
