@@ -9,13 +9,15 @@ version it was sent, skips what it already has and fills any hole from the
 database (the log is the truth), or gets a fresh snapshot when the hole is too
 old or its queue overflowed. A broadcast encodes its JSON once for the room.
 
-Why one module of ~630 lines: Subscriber, Room and Hub are one send path, tuned
+Why one module of ~700 lines: Subscriber, Room and Hub are one send path, tuned
 together against bench/ws.py (memory per socket, CPU per recipient); each
 reaches into the others' state on that path, so apart they would import each
-other in a cycle. The heartbeat (pings, dead sockets, presence said again and
+other in a cycle. What the database is told of the seats held here lives in
+presence.py (reading a room through a protocol) and the open-files watch in
+open_files.py. The heartbeat (pings, dead sockets, presence said again and
 judged for silent processes) is the largest part that could stand alone, but
 it walks the same Subscriber and Room fields the send path does; moved out, it
-would need them all as a protocol of its own, or an import cycle.
+would need them all as a protocol of its own (issue 18's work).
 """
 
 from __future__ import annotations
