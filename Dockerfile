@@ -38,6 +38,10 @@ ENV EXTRAS="" HOST=0.0.0.0 PORT=8000 LOG_FORMAT=json \
     PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 USER magery
 EXPOSE 8000
+# Open files: every socket and connection holds one. The server raises its soft
+# limit to the hard one as it starts (app/realtime/open_files.py); a Dockerfile
+# cannot set the hard one, so docker-compose.yml does (ulimits: nofile 65536),
+# and `docker run --ulimit nofile=65536:65536` alone (docs/operations.md).
 # Liveness only (the process answers); readiness (/readyz) is the proxy's question.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
     CMD ["python", "scripts/healthcheck", "/healthz"]

@@ -107,6 +107,22 @@ class Settings(BaseSettings):
     # /readyz says unready when the database has not answered within this long.
     ready_timeout_seconds: float = 2.0
 
+    # ---- what one client may take (issue 17; docs/reliability.md, "What one client can take") ----
+    # Reads (GET/HEAD under /api/v1/matches) allowed per address in
+    # `rate_window_seconds`, in each process's memory; generous: a page polling
+    # every second uses a fraction of it. Writes are counted against
+    # `rate_limit_writes` whether their body is well-formed or not.
+    rate_limit_reads: int = 600
+    # A request's body must arrive whole within this long, or 408 and the
+    # connection is closed (a client trickling a byte a second holds nothing).
+    body_timeout_seconds: float = 10.0
+    # Sockets one address may hold open at once, per process; one more is
+    # closed 1008 "too_many_sockets". Spectators are counted by distinct address.
+    ws_sockets_per_address: int = 64
+    # A warning is logged when this process's open files reach this share of
+    # its limit (RLIMIT_NOFILE), once per crossing.
+    open_files_warn_share: float = 0.8
+
     @field_validator("log_format", "log_level", mode="before")
     @classmethod
     def _any_case(cls, value: object) -> object:

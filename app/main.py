@@ -29,13 +29,14 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from app import admin, api, bots, web
 from app.api import ws
 from app.api.body_limit import BodyLimit
+from app.api.budget import Budgets
 from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
 from app.bots.runner import BotRunner
 from app.config import Settings, get_settings
 from app.db import head, make_engine, revision, upgrade
-from app.matches import Door, Fanout, MatchService, make_limiter
+from app.matches import Door, Fanout, MatchService, SlidingWindow, make_limiter
 from app.matches.sweeper import sweep_forever
 from app.ops import MeteredDoor, Metrics, Ops, OpsFront, configure_logs, metered_bus
 from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_bus, make_hub
@@ -143,7 +144,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:
         app.add_middleware(FastPlay, door=parts.door)  # added first: the innermost middleware
-    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)  # outside the fast path too
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes,  # outside the fast path too
+                       timeout=settings.body_timeout_seconds)
+    # Every request counted before its body is read (the 413s and the 408s too).
+    app.add_middleware(Budgets, door=parts.door,
+                       reads=SlidingWindow(settings.rate_limit_reads, settings.rate_window_seconds))
     # Probes, request ids and HTTP metrics ahead of every middleware and limit;
     # only the socket bypass stands in front of them.
     ops = Ops(parts.engine, parts.hub, head(), parts.metrics, lambda: app.routes,

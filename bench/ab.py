@@ -29,7 +29,7 @@ def main() -> None:
     rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 3
     db = f"magery_ab_{os.getpid()}"
     url = f"{PG.replace('postgresql://', 'postgresql+asyncpg://')}/{db}"
-    env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "SWEEP_SECONDS": "1"}
+    env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "RATE_LIMIT_READS": "1000000000", "SWEEP_SECONDS": "1"}
     asyncio.run(_pg(f'CREATE DATABASE "{db}"'))
     procs = []
     try:

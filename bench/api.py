@@ -317,7 +317,7 @@ def main() -> int:
 
     db = f"magery_bench_{os.getpid()}"
     url = f"{PG.replace('postgresql://', 'postgresql+asyncpg://')}/{db}"
-    env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "SWEEP_SECONDS": "1",
+    env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "RATE_LIMIT_READS": "1000000000", "SWEEP_SECONDS": "1",
            "PYTHONPATH": str(ROOT)}
     profile = str(ROOT / "bench" / "results" / "api-server.prof") if args.profile else None
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

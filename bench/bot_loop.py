@@ -204,7 +204,7 @@ def main() -> int:
            else f"sqlite+aiosqlite:///{folder}/bench.sqlite3")
     if args.postgres:
         asyncio.run(_pg(f'CREATE DATABASE "{db}"'))
-    env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "PYTHONPATH": str(ROOT),
+    env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "RATE_LIMIT_READS": "1000000000", "PYTHONPATH": str(ROOT),
            "BOT_WORKERS": str(max(1, args.bots)), "LOG_LEVEL": "WARNING"}
     server = start_server("app.main:create_app", port, env, None)
     try:

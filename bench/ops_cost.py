@@ -65,7 +65,7 @@ def main() -> int:
     # One server at a time (started for its turn, stopped after), with the pools
     # they ship with: three at once could hold more than PostgreSQL's 100
     # connections between them on a machine others use too.
-    env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "SWEEP_SECONDS": "1",
+    env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "RATE_LIMIT_READS": "1000000000", "SWEEP_SECONDS": "1",
            "PYTHONPATH": str(ROOT)}
     third = f"code in {args.against}" if args.against else "metrics off"
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -56,6 +56,17 @@ signin      the other match's p99 (as in flood) in quiet windows and sign-in
             ADMIN_LOCK_AFTER passwords checked per burst; the right password,
             once locked, refused; only 303/401/429/503, nothing logged at
             ERROR; the p99 in the bursts at most 2x the quiet one before.
+junk        one client's floods (issue 17, docs/reliability.md "What one client
+sockets     can take"), each against the same probe of another match, in quiet
+reads       and flood windows in turns, PASS at a p99 ratio of at most 2x as
+            above. junk: 16 connections of one address without a token sending
+            60 KB JSON lists to POST /matches and /actions (400, then 429 with
+            Retry-After once the write budget is spent). sockets: one address
+            opening spectator sockets as fast as they come and holding them (at
+            most 64 held per process; the rest closed 1008 too_many_sockets).
+            reads: 8 readers of one address asking /states for 100 states of a
+            running match as fast as answers come (200, then 429 with
+            Retry-After once the read budget is spent).
 
 Everything here is a figure, not a test: tests/ never imports it (bench/README.md).
 """
@@ -96,10 +107,10 @@ from bench.soak import start_server  # noqa: E402
 from bench.wire import Answer, Connection  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "proofs.json"
-SCENARIOS = ("storm", "contention", "chaos", "flood", "signin")
+SCENARIOS = ("storm", "contention", "chaos", "flood", "signin", "junk", "sockets", "reads")
 SERVER_ENV = {"DB_POOL_SIZE": "8", "DB_MAX_OVERFLOW": "2", "LOG_LEVEL": "WARNING",
               "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(ROOT)}
-NO_LIMITS = {"RATE_LIMIT_WRITES": "1000000000"}
+NO_LIMITS = {"RATE_LIMIT_WRITES": "1000000000", "RATE_LIMIT_READS": "1000000000"}
 RECOVERY_GOAL = 10.0  # seconds
 FLOOD_GOAL = 2.0  # the other match's p99 in the flood over its quiet p99
 API = "/api/v1/matches"
@@ -969,16 +980,105 @@ async def body_spammer(port: int, address: str, match_id: str, token: str, flood
             flood.unexpected[f"body {got.status}"] += 1
 
 
+async def junk_spammer(port: int, address: str, match_id: str, flood: Flood, stop: asyncio.Event,
+                       index: int) -> None:
+    """A 60 KB JSON list (no request's body) to POST /matches or /actions, without
+    a token, as fast as the answers come: 400 until the address's write budget is
+    spent, then 429 with Retry-After (issue 17, item 5)."""
+    junk = [{"x": i} for i in range(5000)]
+    path = API if index % 2 == 0 else f"{API}/{match_id}/actions"
+    http: Connection | None = None
+    while not stop.is_set():
+        try:
+            if http is None:
+                http = Connection("127.0.0.1", port, local=address)
+            got = await http.post(path, junk)
+        except (OSError, asyncio.IncompleteReadError) as exc:  # a 429 closes the connection: its body is unread
+            if http is not None:
+                await http.close()
+            http = None
+            if not isinstance(exc, (ConnectionResetError, asyncio.IncompleteReadError, BrokenPipeError)):
+                flood.unexpected[f"junk {type(exc).__name__}"] += 1
+            continue
+        flood.answers[f"junk {got.status}"] += 1
+        if got.status == 429:
+            if not (got.header("retry-after") or "").isdigit():
+                flood.retry_after_missing += 1
+            if (got.header("connection") or "").lower() == "close":
+                await http.close()
+                http = None
+        elif got.status != 400:
+            flood.unexpected[f"junk {got.status}"] += 1
+    if http is not None:
+        await http.close()
+
+
+async def socket_hoarder(ports: list[int], address: str, match_id: str, flood: Flood, stop: asyncio.Event) -> None:
+    """Spectator sockets from one address, opened as fast as they come (16 openings
+    in flight) and held to the end (issue 17, item 6: 4,000 in 6 s once). Past the
+    cap per address each is closed 1008 too_many_sockets."""
+    held: list[Any] = []
+    opened = [0]
+
+    async def opener() -> None:
+        while not stop.is_set() and opened[0] < 4000:
+            port = ports[opened[0] % 2]
+            opened[0] += 1
+            try:
+                ws = await connect(f"ws://127.0.0.1:{port}{API}/{match_id}/ws", local_addr=(address, 0),
+                                   open_timeout=10, max_queue=4)
+            except (OSError, TimeoutError, ConnectionClosed) as exc:
+                flood.unexpected[f"sockets {type(exc).__name__}"] += 1
+                await asyncio.sleep(0.05)
+                continue
+            try:
+                await asyncio.wait_for(ws.recv(), 10)  # the snapshot, or the close
+                held.append(ws)
+                flood.answers["sockets held"] += 1
+            except ConnectionClosed:
+                code, reason = ws.close_code, ws.close_reason or ""
+                label = f"sockets close {code} {reason.split(':')[0]}"
+                flood.answers[label] += 1
+                if code != 1008 or not reason.startswith("too_many_sockets"):
+                    flood.unexpected[label] += 1
+            except TimeoutError:
+                flood.unexpected["sockets no first message"] += 1
+                await ws.close()
+
+    try:
+        await asyncio.gather(*(opener() for _ in range(16)))
+        await stop.wait()
+    finally:
+        flood.answers["sockets held at the end"] = sum(1 for ws in held if ws.close_code is None)
+        await asyncio.gather(*(ws.close() for ws in held), return_exceptions=True)
+
+
+async def state_reader(port: int, address: str, match_id: str, flood: Flood, stop: asyncio.Event) -> None:
+    """`/states` of a long match, 100 states a call, as fast as the answers come
+    (issue 17, item 7: 8 such readers once took another match's p50 twentyfold)."""
+    async with Connection("127.0.0.1", port, local=address) as http:
+        while not stop.is_set():
+            got = await http.get(f"{API}/{match_id}/states?from=1&to=100")
+            flood.answers[f"reads {got.status}"] += 1
+            if got.status == 429:
+                if not (got.header("retry-after") or "").isdigit():
+                    flood.retry_after_missing += 1
+            elif got.status != 200:
+                flood.unexpected[f"reads {got.status}"] += 1
+
+
 def _ready(nice: int) -> bool:
     os.nice(nice)
     return True
 
 
 FLOODS = ("writes", "messages", "frames", "bodies")
+# One client's floods (issue 17, "What one client can take"), each a scenario of its own.
+ONE_CLIENT = ("junk", "sockets", "reads")
 
 
 def flood_worker(ports: list[int], match_id: str, token: str, seconds: float,
-                 kinds: tuple[str, ...] = FLOODS) -> dict[str, Any]:
+                 kinds: tuple[str, ...] = FLOODS, long_id: str | None = None) -> dict[str, Any]:
     """One flood window, in a process of its own: the attackers' event loop stays
     out of the probe's timings, and their CPU (niced, `--flood-nice`) yields to
     the servers', as an attacker's own machine would."""
@@ -997,6 +1097,13 @@ def flood_worker(ports: list[int], match_id: str, token: str, seconds: float,
                                             1009, "ws-frame"))
         if "bodies" in kinds:
             attackers.append(body_spammer(ports[0], "127.0.4.1", match_id, token, flood, stop))
+        if "junk" in kinds:  # 16 connections of one address
+            attackers += [junk_spammer(ports[i % 2], "127.0.5.1", match_id, flood, stop, i // 2) for i in range(16)]
+        if "sockets" in kinds:
+            attackers.append(socket_hoarder(ports, "127.0.6.1", match_id, flood, stop))
+        if "reads" in kinds:  # 8 readers of one address
+            attackers += [state_reader(ports[i % 2], "127.0.7.1", long_id or match_id, flood, stop)
+                          for i in range(8)]
         tasks = [asyncio.create_task(x) for x in attackers]
         await asyncio.sleep(seconds)
         stop.set()
@@ -1009,7 +1116,18 @@ def flood_worker(ports: list[int], match_id: str, token: str, seconds: float,
             "cpu_s": round(sum(os.times()[:2]) - cpu0, 2)}
 
 
-async def run_flood(pair: Pair, args: argparse.Namespace) -> dict[str, Any]:
+async def long_match(conns: list[Connection], versions: int) -> Match:
+    """A match played to about `versions` versions (a replay of 100 states to read)."""
+    rng = random.Random(3)
+    while True:
+        match = await new_match(conns[0], conns[1])
+        while match.state["status"] != "finished" and match.state["version"] < versions:
+            await step(conns[match.state["version"] % 2], match, rng)
+        if match.state["version"] >= versions:
+            return match
+
+
+async def run_flood(pair: Pair, args: argparse.Namespace, kinds: list[str] | None = None) -> dict[str, Any]:
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
 
@@ -1019,6 +1137,7 @@ async def run_flood(pair: Pair, args: argparse.Namespace) -> dict[str, Any]:
     async with Connection("127.0.0.1", a, local="127.0.0.9") as on_a, \
             Connection("127.0.0.1", b, local="127.0.0.9") as on_b:
         target = await new_match(on_a, on_b)
+        long_id = (await long_match([on_a, on_b], 100)).id if kinds and "reads" in kinds else None
     phase = ["warmup"]
     samples: dict[str, list[float]] = {}
     stop_probe = asyncio.Event()
@@ -1040,7 +1159,7 @@ async def run_flood(pair: Pair, args: argparse.Namespace) -> dict[str, Any]:
             if kind == "flood":
                 got = await loop.run_in_executor(pool, flood_worker, pair.ports, target.id,
                                                  target.tokens["white"], args.flood_window,
-                                                 tuple(args.flood_kinds.split(",")))
+                                                 tuple(kinds or args.flood_kinds.split(",")), long_id)
                 answers.update(got["answers"])
                 unexpected.update(got["unexpected"])
                 retry_after_missing += got["retry_after_missing"]
@@ -1072,14 +1191,18 @@ async def run_flood(pair: Pair, args: argparse.Namespace) -> dict[str, Any]:
     # moves with whatever else the machine did in the quiet windows.
     pairs = [f / q for q, f in zip(per_window["quiet"], per_window["flood"], strict=False) if q and f]
     paired = statistics.median(pairs) if pairs else None
-    kinds = args.flood_kinds.split(",")
-    expected = {
-        "429 seen, each with Retry-After": answers.get("write 429", 0) > 0 and retry_after_missing == 0,
-        "sockets spamming messages closed 1008": answers.get("ws-messages close 1008", 0) > 0,
-        "over-limit frame closed 1009": answers.get("ws-frame close 1009", 0) > 0,
-        "big bodies 413": answers.get("body 413", 0) > 0,
-    }
-    expected = {k: v for (k, v), kind in zip(expected.items(), FLOODS, strict=True) if kind in kinds}
+    if kinds is None:
+        kinds = args.flood_kinds.split(",")
+        expected = {
+            "429 seen, each with Retry-After": answers.get("write 429", 0) > 0 and retry_after_missing == 0,
+            "sockets spamming messages closed 1008": answers.get("ws-messages close 1008", 0) > 0,
+            "over-limit frame closed 1009": answers.get("ws-frame close 1009", 0) > 0,
+            "big bodies 413": answers.get("body 413", 0) > 0,
+        }
+        expected = {k: v for (k, v), kind in zip(expected.items(), FLOODS, strict=True) if kind in kinds}
+        promise = "flood answers as expected (429+Retry-After, 1008, 1009, 413)"
+    else:
+        expected, promise = _one_client_expected(kinds[0], answers, retry_after_missing)
     expected["nothing else answered"] = not unexpected
     trouble = pair.log_trouble()
     print(f"  the other match's p99 over all windows: quiet {ms(q99)} ms, flood {ms(f99)} ms: "
@@ -1102,7 +1225,24 @@ async def run_flood(pair: Pair, args: argparse.Namespace) -> dict[str, Any]:
             "expected": expected, "server_log": trouble,
             "verdicts": {f"the other match's p99 in the flood <= {FLOOD_GOAL:g}x quiet": bool(
                 paired is not None and paired <= FLOOD_GOAL and not samples.get("probe_errors")),
-                "flood answers as expected (429+Retry-After, 1008, 1009, 413)": all(expected.values())}}
+                promise: all(expected.values())}}
+
+
+def _one_client_expected(kind: str, answers: Counter[str], retry_after_missing: int) -> tuple[dict[str, bool], str]:
+    """What one client's flood of `kind` must be answered (docs/reliability.md)."""
+    if kind == "junk":
+        return ({"malformed bodies answered 400, then 429 with Retry-After":
+                 answers.get("junk 429", 0) > 0 and retry_after_missing == 0},
+                "malformed-body flood: 429 with Retry-After once the write budget is spent")
+    if kind == "sockets":
+        held = answers.get("sockets held", 0)
+        return ({"sockets past the cap closed 1008 too_many_sockets": answers.get(
+                     "sockets close 1008 too_many_sockets", 0) > 0,
+                 "at most the cap held per process (64 x 2)": 0 < held <= 2 * 64},
+                "socket flood from one address: capped, the rest closed 1008")
+    return ({"reads answered 200, then 429 with Retry-After": answers.get("reads 429", 0) > 0
+             and retry_after_missing == 0},
+            "read flood: 429 with Retry-After once the read budget is spent")
 
 
 # ---- the run --------------------------------------------------------------------------
@@ -1181,7 +1321,7 @@ def main() -> int:
         for name in chosen:
             server = cluster.url if cluster and (name == "chaos" or args.own_cluster == "all") else args.pg_url
             print(f"\n{name} (load {load()}, database on {server.rsplit('@', 1)[-1]})", flush=True)
-            env = {} if name in ("flood", "signin") else NO_LIMITS
+            env = {} if name in ("flood", "signin", *ONE_CLIENT) else NO_LIMITS
             started = time.monotonic()
             with Pair(name, server, env, output) as pair:
                 if name == "storm":
@@ -1195,6 +1335,8 @@ def main() -> int:
                     from bench.signin_burst import run_signin
 
                     got = asyncio.run(run_signin(pair, args))
+                elif name in ONE_CLIENT:
+                    got = asyncio.run(run_flood(pair, args, [name]))
                 else:
                     got = asyncio.run(run_flood(pair, args))
             got["wall_seconds"] = round(time.monotonic() - started, 1)

@@ -302,7 +302,8 @@ def main() -> int:
         args.warmup = max(30.0, args.duration / 10)
     db = f"magery_soak_{os.getpid()}"
     url = f"{PG.replace('postgresql://', 'postgresql+asyncpg://')}/{db}"
-    env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "PYTHONPATH": str(ROOT),
+    env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "RATE_LIMIT_READS": "1000000000", "WS_SOCKETS_PER_ADDRESS": "0",
+           "PYTHONPATH": str(ROOT),
            "STATE_CACHE_SIZE": str(args.state_cache), "BOT_DELAY_SECONDS": "0.05",
            "DB_POOL_SIZE": "16", "DB_MAX_OVERFLOW": "4", "LOG_LEVEL": "WARNING"}
     asyncio.run(_pg(f'CREATE DATABASE "{db}"'))

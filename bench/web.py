@@ -239,7 +239,7 @@ def main() -> int:
     base = f"http://127.0.0.1:{port}"
     results: dict[str, Any] = {"quick": args.quick, "loadavg": os.getloadavg()}
     with tempfile.TemporaryDirectory() as folder:
-        env = {"DATABASE_URL": f"sqlite+aiosqlite:///{folder}/bench.sqlite3", "RATE_LIMIT_WRITES": "1000000",
+        env = {"DATABASE_URL": f"sqlite+aiosqlite:///{folder}/bench.sqlite3", "RATE_LIMIT_WRITES": "1000000", "RATE_LIMIT_READS": "1000000",
                "BOT_DELAY_SECONDS": "0"}
         proc = start_server("app.main:create_app", port, env, None)
         try:

@@ -81,7 +81,9 @@ def start_app(port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
         [PYTHON, "-m", "uvicorn", "--factory", "app.main:create_app", "--host", "127.0.0.1", "--port", str(port),
          "--log-level", "warning", "--no-access-log", "--backlog", "4096",
          "--ws-per-message-deflate", "false"],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        # Every client here is 127.0.0.1: the per-address socket cap (64) would refuse
+        # all but the first; the yardstick is the socket's cost, not the cap.
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "WS_SOCKETS_PER_ADDRESS": "0", **env},
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
 
 
@@ -282,7 +284,7 @@ def measure_idle(pool: Any, procs: int, n: int, budget: float) -> dict[str, Any]
     with tempfile.TemporaryDirectory() as tmp:
         port = api.free_port()
         env = {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/idle.sqlite3",
-               "RATE_LIMIT_WRITES": "1000000000"}
+               "RATE_LIMIT_WRITES": "1000000000", "RATE_LIMIT_READS": "1000000000"}
         proc = start_app(port, env)
         try:
             base = f"http://127.0.0.1:{port}"
@@ -338,7 +340,7 @@ def measure_fanout(pool: Any, procs: int, n: int, k: int, gap: float) -> dict[st
     with tempfile.TemporaryDirectory() as tmp, ctx.Pool(procs) as bare_pool:
         port, bare_port = api.free_port(), api.free_port()
         env = {"DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/fanout.sqlite3",
-               "RATE_LIMIT_WRITES": "1000000000", "BOT_DELAY_SECONDS": "0"}
+               "RATE_LIMIT_WRITES": "1000000000", "RATE_LIMIT_READS": "1000000000", "BOT_DELAY_SECONDS": "0"}
         proc = start_app(port, env)
         bare = start_bare(bare_port)
         try:
@@ -499,7 +501,7 @@ def measure_bus(pool: Any, procs: int, writers: int, warm: float, window: float,
     try:
         bases, pids, labels = {}, {}, {}
         for label, bus, extra in (("without", "memory", 0), ("with", "postgres", 1)):
-            env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "REALTIME_BUS": bus}
+            env = {"DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000", "RATE_LIMIT_READS": "1000000000", "REALTIME_BUS": bus}
             for k in range(1 + extra):
                 port = api.free_port()
                 proc = start_app(port, env)

@@ -139,7 +139,8 @@ def make_settings(database_url: str, **overrides: Any) -> Settings:
     """Settings for tests: no write limit, no bot delay, a sweeper that waits, and
     a readiness probe that waits as long as a busy machine's database may take."""
     values: dict[str, Any] = {
-        "database_url": database_url, "rate_limit_writes": 1_000_000, "bot_delay_seconds": 0.0,
+        "database_url": database_url, "rate_limit_writes": 1_000_000, "rate_limit_reads": 1_000_000,
+        "bot_delay_seconds": 0.0,
         "sweep_seconds": 3600.0, "touch_seconds": 0.0, "rate_limit_hold_seconds": 0.0,
         "ready_timeout_seconds": 60.0,
     }

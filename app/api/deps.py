@@ -9,6 +9,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.matches import Caller
 
+from .budget import COUNTED
+
 bearer = HTTPBearer(auto_error=False, description="the seat's token, handed out once by create or join")
 Token = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
@@ -19,12 +21,13 @@ def address_of(request: Request) -> str | None:
 
 async def seat_caller(request: Request, credentials: Token) -> Caller:
     """A caller that proves a seat with `Authorization: Bearer <token>`."""
-    return Caller(credentials.credentials if credentials is not None else None, address_of(request))
+    return Caller(credentials.credentials if credentials is not None else None, address_of(request),
+                  counted=COUNTED in request.scope)
 
 
 async def anonymous_caller(request: Request) -> Caller:
     """A caller that needs no seat (create, join): only its address is counted."""
-    return Caller(None, address_of(request))
+    return Caller(None, address_of(request), counted=COUNTED in request.scope)
 
 
 SeatCaller = Annotated[Caller, Depends(seat_caller)]

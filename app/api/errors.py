@@ -19,7 +19,8 @@ from .schemas import ErrorBody
 log = logging.getLogger(__name__)
 
 _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-               405: "method_not_allowed", 409: "conflict", 413: "too_large", 422: "bad_request",
+               405: "method_not_allowed", 408: "request_timeout", 409: "conflict", 413: "too_large",
+               422: "bad_request",
                429: "rate_limited", 503: "unavailable"}
 
 UNAVAILABLE = ("the database is out of reach for a moment; retry "

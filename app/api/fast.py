@@ -26,6 +26,7 @@ from pydantic import ValidationError
 from app.matches import Caller, Door
 from app.matches.errors import ServiceError
 
+from .budget import COUNTED
 from .errors import service_error_response, unexpected_error_response
 from .schemas import Play
 
@@ -66,7 +67,7 @@ class FastPlay:
         if play is None:
             return await self._hand_on(scope, receive, send, body, None)
         client = scope.get("client")
-        caller = Caller(token, client[0] if client else None)
+        caller = Caller(token, client[0] if client else None, counted=COUNTED in scope)
         try:
             acted = await self.door.play(match_id, caller, play.action, play.version, play.id)
         except ServiceError as exc:

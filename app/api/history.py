@@ -22,9 +22,11 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from app.bots.advantage import advantage
+from app.matches.history import MAX_STATES
 from app.matches.reads import Reads
 
 from .errors import responses
+from .kept_states import KeptStates
 from .schemas import LogEntry, MatchState
 
 
@@ -53,11 +55,18 @@ class Advantage(BaseModel):
 JUDGED_KEPT = 64  # finished matches never change, so their graphs are kept (about 10 KB each)
 
 
+def _encode(body: Any) -> bytes:
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _json(body: Any, request: Request) -> Response:
-    raw = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+    return _send(_encode(body), request)
+
+
+def _send(raw: bytes, request: Request, compressed: bytes | None = None) -> Response:
     headers = {"Vary": "Accept-Encoding"}
     if len(raw) > 1024 and "gzip" in request.headers.get("accept-encoding", ""):
-        raw = gzip.compress(raw, compresslevel=5)
+        raw = compressed if compressed is not None else gzip.compress(raw, compresslevel=5)
         headers["Content-Encoding"] = "gzip"
     return Response(raw, media_type="application/json", headers=headers)
 
@@ -65,6 +74,7 @@ def _json(body: Any, request: Request) -> Response:
 def router(reads: Reads) -> APIRouter:
     """The route, bound to this app's reads."""
     routes = APIRouter(prefix="/matches", tags=["matches"])
+    kept = KeptStates()  # the answers that can no longer change (kept_states.py)
 
     @routes.get(
         "/{match_id}/states", response_model=None, responses={200: {"model": States}, **responses(400, 404)},
@@ -80,7 +90,26 @@ def router(reads: Reads) -> APIRouter:
         as its websocket update carried it: `{"version": now, "states": [{"version",
         "player", "action", "automatic", "at", "words", "match"}]}`. At most 100 per call;
         versions past the match's current one are simply absent."""
-        return _json(await reads.states(match_id, first, last), request)
+        key = (match_id, first, last)
+        compressed = kept.finished(key)
+        if compressed is not None:  # a finished match: nothing to read
+            return _send(gzip.decompress(compressed), request, compressed)
+        end = first + MAX_STATES - 1 if last is None else min(last, first + MAX_STATES - 1)
+        span = (match_id, first, end)
+        states = kept.states(span) if first <= end else None
+        if states is not None:  # every state of the range is written: only the version now is read
+            version, finished = await reads.version_of(match_id)
+            raw = b'{"version":' + str(version).encode() + b',"states":' + states + b"}"
+        else:
+            body, finished = await reads.states(match_id, first, last)
+            raw = _encode(body)
+            if first <= end <= body["version"]:
+                kept.keep_states(span, _encode(body["states"]))
+        if not finished:
+            return _send(raw, request)
+        compressed = gzip.compress(raw, compresslevel=5)
+        kept.keep_finished(key, compressed)
+        return _send(raw, request, compressed)
 
     judged: OrderedDict[str, dict[str, Any]] = OrderedDict()  # a finished match never changes
     # One match judged at a time: anyone may ask, reads are not rate limited, and

@@ -56,7 +56,15 @@ class MatchSocket:
     async def serve(self, scope: dict[str, Any], receive: Any, send: Any, match_id: str) -> None:
         # The frame of this coroutine lives as long as the socket: it keeps few locals.
         hub = self.hub
-        admitted = await self._admit(scope, receive, send, hub, match_id)
+        address = (scope.get("client") or ("-",))[0]
+        if not hub.reserve(address):  # before any database read: a flood costs little
+            return await self._crowded(receive, send)
+        admitted = None
+        try:
+            admitted = await self._admit(scope, receive, send, hub, match_id, address)
+        finally:
+            if admitted is None:  # refused, or failed: its place is free again
+                hub.release(address)
         if admitted is None:
             return
         sub, token = admitted
@@ -64,12 +72,7 @@ class MatchSocket:
         del admitted
         try:
             if seat is not None and sub.room.local[seat] == 1:
-                try:
-                    await hub.source.seat_presence(match_id, seat, True)
-                except Exception as exc:  # presence is noted again at the next heartbeat
-                    if not database_unavailable(exc):
-                        raise
-                    outage.failed("a websocket noting a seat present", exc)
+                await hub.presence.say(sub.room, seat)
             settings = self.settings
             window, used = time.monotonic(), 0
             while True:
@@ -88,20 +91,29 @@ class MatchSocket:
                 if len(data) > settings.ws_max_frame_bytes:
                     return await self._close(
                         sub, 1009, f"frame over {settings.ws_max_frame_bytes} bytes")
-                address = (scope.get("client") or ("-",))[0]
                 await self._handle(hub, sub, match_id, token, address, text)
         except asyncio.CancelledError:
             if sub.task is not None:  # not the hub's doing: let it through
                 raise
         finally:
+            hub.release(address)
             hub.leave(sub)
             room = sub.room
-            if seat is not None and room.local[seat] == 0 and not room.seat_elsewhere(seat):
-                with contextlib.suppress(Exception):
-                    await hub.source.seat_presence(match_id, seat, False)
+            if seat is not None and room.local[seat] == 0:
+                await hub.presence.say(room, seat)
+
+    async def _crowded(self, receive: Any, send: Any) -> None:
+        """One socket more than an address may hold: accepted, so that the reason
+        reaches the client, and closed 1008."""
+        if (await receive())["type"] != "websocket.connect":
+            return
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": 1008,
+                    "reason": f"too_many_sockets: at most {self.hub.sockets_per_address} "
+                              "from one address; close one first"})
 
     async def _admit(self, scope: dict[str, Any], receive: Any, send: Any, hub: Hub,
-                     match_id: str) -> tuple[Subscriber, str | None] | None:
+                     match_id: str, address: str) -> tuple[Subscriber, str | None] | None:
         """Check the Origin and the token, accept, and join the hub; None if refused."""
         if (await receive())["type"] != "websocket.connect":
             return None
@@ -145,7 +157,7 @@ class MatchSocket:
             return None
         if since is not None and since > version:
             since = None  # a version from the future: start again from a snapshot
-        sub = hub.join(match_id, send, seat, since)
+        sub = hub.join(match_id, send, seat, since, address)
         sub.task = asyncio.current_task()
         return sub, token
 

@@ -31,11 +31,13 @@ log = logging.getLogger(__name__)
 class Caller:
     """Who knocks. `token`: the Bearer token given, if any; `address`: the client
     address the write limit counts; `bot`: the colour of a bot seat, when the
-    server's bot runner acts (never set from a request)."""
+    server's bot runner acts (never set from a request); `counted`: the write
+    was counted already, before its body was read (app/api/budget.py)."""
 
     token: str | None = None
     address: str | None = None
     bot: str | None = None
+    counted: bool = False
 
 
 class Door:
@@ -51,8 +53,8 @@ class Door:
 
     async def count_write(self, caller: Caller) -> None:
         """One write against the caller's address and token (RateLimited when over)."""
-        if caller.bot is not None:
-            return  # the server's own runner: paced by its think time, not by a limit
+        if caller.bot is not None or caller.counted:
+            return  # the server's own runner (paced by its think time), or counted at the front
         keys = [f"addr:{caller.address or '-'}"]
         if caller.token is not None:
             keys.append(f"seat:{hash_token(caller.token)[:24]}")

@@ -23,14 +23,16 @@ Entry = tuple[int, str | None, dict[str, Any], bool]  # version, player, action,
 MAX_STATES = 100  # per call: about 3 KB each
 
 
-async def states(engine: AsyncEngine, match_id: str, first: int, last: int | None) -> dict[str, Any]:
-    """`{"version": now, "states": [{"version", "player", "action", "automatic", "at",
-    "match"}]}` for the versions `first`..`last` (`last` defaults to as many as allowed)."""
+async def states(engine: AsyncEngine, match_id: str, first: int, last: int | None) -> tuple[dict[str, Any], bool]:
+    """(`{"version": now, "states": [{"version", "player", "action", "automatic", "at",
+    "match"}]}` for the versions `first`..`last` (`last` defaults to as many as
+    allowed), whether the match is finished: then the answer never changes)."""
     if first < 1:
         raise BadRequest("from is a version, 1 or more (version 1 is the first entry of the log)")
-    version = await history_store.current_version(engine, match_id)
-    if version is None:
+    found = await history_store.current_version(engine, match_id)
+    if found is None:
         raise NotFound(f"no match {match_id!r}")
+    version, finished = found
     # Any range the schema admits is answered: one the wrong way round holds no
     # states, and one longer than MAX_STATES is cut to its first MAX_STATES.
     end = first + MAX_STATES - 1 if last is None else min(last, first + MAX_STATES - 1)
@@ -42,7 +44,7 @@ async def states(engine: AsyncEngine, match_id: str, first: int, last: int | Non
         {"version": r.version, "player": r.player, "action": r.action, "automatic": r.automatic,
          "at": stamp(ms_of(r.at)), "words": words,
          "match": r.public}
-        for r, words in zip(rows, told(before, rows), strict=True)]}
+        for r, words in zip(rows, told(before, rows), strict=True)]}, finished
 
 
 async def finished_log(engine: AsyncEngine, match_id: str) -> tuple[int, State, list[Entry]]:

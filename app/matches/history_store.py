@@ -15,11 +15,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db.models import actions, matches
 
 
-async def current_version(engine: AsyncEngine, match_id: str) -> int | None:
-    """The match's version now, or None if there is no such match."""
+async def current_version(engine: AsyncEngine, match_id: str) -> tuple[int, bool] | None:
+    """(the match's version now, whether it is finished), or None if there is no such match."""
     async with engine.connect() as conn:
-        return (await conn.execute(
-            select(matches.c.version).where(matches.c.id == match_id))).scalar()
+        row = (await conn.execute(
+            select(matches.c.version, matches.c.status).where(matches.c.id == match_id))).first()
+        return None if row is None else (row.version, row.status == "finished")
 
 
 async def entries_between(engine: AsyncEngine, match_id: str, first: int, last: int) -> list[Any]:

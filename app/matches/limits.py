@@ -56,8 +56,9 @@ class SlidingWindow:
     async def hit(self, *keys: str) -> None:
         self.count(*keys)
 
-    def count(self, *keys: str) -> None:
-        """Count one write for every key, or raise RateLimited (counting nothing)."""
+    def count(self, *keys: str, weight: int = 1) -> None:
+        """Count `weight` hits for every key (one write, or a read that costs as
+        much as `weight` others), or raise RateLimited (counting nothing)."""
         now = time.monotonic()
         if now >= self._next_sweep:
             self._sweep(now)
@@ -66,11 +67,12 @@ class SlidingWindow:
             hits = self._hits.setdefault(key, deque())
             while hits and hits[0] <= now - self.window:
                 hits.popleft()
-            if len(hits) >= self.limit:
-                raise RateLimited(max(1, math.ceil(hits[0] + self.window - now)))
+            if len(hits) + weight > self.limit:
+                first = hits[0] if hits else now
+                raise RateLimited(max(1, math.ceil(first + self.window - now)))
             queues.append(hits)
         for hits in queues:
-            hits.append(now)
+            hits.extend([now] * weight)
 
     def _sweep(self, now: float) -> None:
         self._next_sweep = now + self.window

@@ -7,7 +7,7 @@ from typing import Any
 
 from app.rules import State, action_json, legal_actions, setup_choices
 
-from . import history, store
+from . import history, history_store, store
 from .cursor import make_cursor, read_cursor
 from .cycle import Cycle, nothing
 from .errors import NotFound
@@ -65,9 +65,17 @@ class Reads:
                  "automatic": r.automatic, "words": words, "match": r.public}
                 for r, words in zip(rows, told(before, rows), strict=True)]
 
-    async def states(self, match_id: str, first: int, last: int | None) -> dict[str, Any]:
-        """Each version's entry with the public state after it (for replays)."""
+    async def states(self, match_id: str, first: int, last: int | None) -> tuple[dict[str, Any], bool]:
+        """Each version's entry with the public state after it (for replays), and
+        whether the match is finished (the answer then never changes)."""
         return await history.states(self.cycle.engine, match_id, first, last)
+
+    async def version_of(self, match_id: str) -> tuple[int, bool]:
+        """(the match's version now, whether it is finished), one small read."""
+        found = await history_store.current_version(self.cycle.engine, match_id)
+        if found is None:
+            raise NotFound(f"no match {match_id!r}")
+        return found
 
     async def finished_log(self, match_id: str) -> tuple[int, State, list[history.Entry]]:
         """A finished match's first state and log, to judge its positions (MatchRunning

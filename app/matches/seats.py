@@ -53,6 +53,19 @@ class Seats:
         if rec is not None and colour in rec.seats:
             rec.seats[colour].last_seen_ms = now
 
+    async def held(self, pairs: list[tuple[str, str]]) -> None:
+        """These seats (match id, colour) hold a socket of this process now: written
+        connected and seen, in one statement (the realtime heartbeat's word)."""
+        cycle = self.cycle
+        now = cycle.now_ms()
+        await store.held(cycle.engine, pairs, now)
+        for match_id, colour in pairs:
+            self._touched[(match_id, colour)] = now
+            rec = cycle.cache.get(match_id)
+            if rec is not None and colour in rec.seats:
+                seat = rec.seats[colour]
+                seat.connected, seat.last_seen_ms = True, now
+
     async def here(self, match_ids: list[str]) -> dict[str, dict[str, bool]]:
         """Which seats of these matches are here now, by the rule REST shows
         (record.seat_here), read from the database in one statement."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import and_, case, func, null, or_, select, type_coerce
+from sqlalchemy import and_, case, func, null, or_, select, tuple_, type_coerce
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -186,6 +186,17 @@ async def touch(engine: AsyncEngine, match_id: str, colour: str, now_ms: int, co
     async with engine.begin() as conn:
         await conn.execute(
             seats.update().where(seats.c.match_id == match_id, seats.c.colour == colour).values(**values))
+
+
+async def held(engine: AsyncEngine, pairs: list[tuple[str, str]], now_ms: int) -> None:
+    """These seats (match id, colour) hold a socket now: connected, seen now, in one
+    statement however many (the heartbeat's word, issue 17, item 14)."""
+    if not pairs:
+        return
+    async with engine.begin() as conn:
+        await conn.execute(
+            seats.update().where(tuple_(seats.c.match_id, seats.c.colour).in_(pairs))
+            .values(connected=True, last_seen=moment(now_ms)))
 
 
 async def presence(engine: AsyncEngine, match_ids: list[str]) -> list[Any]:

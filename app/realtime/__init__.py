@@ -15,6 +15,7 @@ from typing import Any
 
 from .bus import Bus, MemoryBus
 from .hub import Hub, MatchSource
+from .open_files import OpenFiles
 from .service import ServiceSource
 
 __all__ = ["Bus", "Hub", "MatchSource", "MemoryBus", "ServiceSource", "close_sockets_on_signal", "make_bus",
@@ -35,7 +36,9 @@ def make_hub(source: MatchSource, settings: Any, bus: Bus | None = None) -> Hub:
     if bus is None:
         bus = make_bus(settings.database_url, settings.realtime_bus)
     return Hub(source, bus, ping_seconds=settings.ws_ping_seconds,
-               dead_after_seconds=settings.ws_dead_after_seconds)
+               dead_after_seconds=settings.ws_dead_after_seconds,
+               sockets_per_address=settings.ws_sockets_per_address,
+               open_files=OpenFiles(settings.open_files_warn_share))
 
 
 def close_sockets_on_signal(hub: Hub, wait_seconds: float = 3.0) -> None:

@@ -9,19 +9,20 @@ version it was sent, skips what it already has and fills any hole from the
 database (the log is the truth), or gets a fresh snapshot when the hole is too
 old or its queue overflowed. A broadcast encodes its JSON once for the room.
 
-Why one module of ~630 lines: Subscriber, Room and Hub are one send path, tuned
+Why one module of ~700 lines: Subscriber, Room and Hub are one send path, tuned
 together against bench/ws.py (memory per socket, CPU per recipient); each
 reaches into the others' state on that path, so apart they would import each
-other in a cycle. The heartbeat (pings, dead sockets, presence said again and
+other in a cycle. What the database is told of the seats held here lives in
+presence.py (reading a room through a protocol) and the open-files watch in
+open_files.py. The heartbeat (pings, dead sockets, presence said again and
 judged for silent processes) is the largest part that could stand alone, but
 it walks the same Subscriber and Room fields the send path does; moved out, it
-would need them all as a protocol of its own, or an import cycle.
+would need them all as a protocol of its own (issue 18's work).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import time
@@ -34,6 +35,8 @@ from app.db.outage import database_unavailable, outage
 from app.rules import COLOURS
 
 from .bus import Announcement, Bus, MemoryBus, Message, Presence
+from .open_files import OpenFiles, raise_soft_limit
+from .presence import SeatPresence
 
 log = logging.getLogger("magery.realtime")
 
@@ -54,7 +57,8 @@ class MatchSource(Protocol):
         """A seat's first socket in this process opened, or its last one closed."""
 
     async def touch(self, seats: list[tuple[str, str]]) -> None:
-        """These seats (match id, colour) are still here."""
+        """These seats (match id, colour) hold a socket here: connected, seen now
+        (one statement for them all)."""
 
     async def seats_here(self, match_ids: list[str]) -> dict[str, dict[str, bool]]:
         """Which seats of these matches are here, by the rule REST shows:
@@ -104,11 +108,13 @@ class _Resume:
 class Subscriber:
     """One socket of a match, as the hub sees it."""
 
-    __slots__ = ("hub", "room", "send", "seat", "queue", "sent", "writer", "heard",
+    __slots__ = ("hub", "room", "send", "seat", "watcher", "queue", "sent", "writer", "heard",
                  "pinged", "closing", "task")
 
-    def __init__(self, hub: Hub, room: Room, send: Send, seat: str | None) -> None:
+    def __init__(self, hub: Hub, room: Room, send: Send, seat: str | None, watcher: Any = None) -> None:
         self.hub, self.room, self.send, self.seat = hub, room, send, seat
+        # Who watches (a spectator's address): the room counts distinct watchers.
+        self.watcher = watcher if watcher is not None else self
         self.queue: deque[Any] | None = None  # made when something has to wait
         self.sent = -1  # the last version this socket was sent
         self.writer: asyncio.Task[None] | None = None
@@ -234,7 +240,8 @@ class Room:
         self.state: dict[str, Any] | None = None  # the newest public state seen here
         self.state_at = 0.0
         self._snapshot_head: str | None = None
-        self.local = {"white": 0, "black": 0, "spectators": 0}
+        self.local = {"white": 0, "black": 0, "spectators": 0}  # spectators: distinct watchers
+        self.watchers: dict[Any, int] = {}  # a spectator's address: its sockets here
         self.remote: dict[str, tuple[int, int, int]] = {}
         self.remote_heard: dict[str, float] = {}  # when each other process last said its counts
         self.shown: tuple[bool, bool, int] | None = None  # the presence last broadcast
@@ -401,7 +408,8 @@ class Hub:
 
     def __init__(self, source: MatchSource, bus: Bus | None = None, *, queue_limit: int = 256,
                  ping_seconds: float = 10.0, dead_after_seconds: float = 30.0,
-                 presence_delay: float = 0.05) -> None:
+                 presence_delay: float = 0.05, sockets_per_address: int = 0,
+                 open_files: OpenFiles | None = None) -> None:
         self.source = source
         self.bus: Bus = bus if bus is not None else MemoryBus()
         self.origin = uuid.uuid4().hex[:12]
@@ -410,11 +418,17 @@ class Hub:
         self.dead_after = dead_after_seconds
         self.presence_delay = presence_delay
         self.rooms: dict[str, Room] = {}
+        # Sockets open (or opening) per client address, capped (0: no cap).
+        self.sockets_per_address = sockets_per_address
+        self.by_address: dict[str, int] = {}
+        self.open_files = open_files if open_files is not None else OpenFiles()
+        self.presence = SeatPresence(source, self.ask_presence)
         self._heartbeat: asyncio.Task[None] | None = None
         self.closed = False  # sockets closed (and new ones refused): shutting down
         self._bus_closed = False
 
     async def start(self) -> None:
+        raise_soft_limit()
         await self.bus.start(self._heard, self._reconnected)
         self._heartbeat = asyncio.create_task(self._beat(), name="hub-heartbeat")
 
@@ -459,17 +473,26 @@ class Hub:
 
     # -- sockets ---------------------------------------------------------------
 
-    def join(self, match_id: str, send: Send, seat: str | None, since: int | None) -> Subscriber:
+    def join(self, match_id: str, send: Send, seat: str | None, since: int | None,
+             address: str | None = None) -> Subscriber:
         """Register a socket; it is sent a snapshot (or, with `since`, what it missed)
         before anything new. Registering before reading the database means no update
-        can fall between the two."""
+        can fall between the two. `address`: the client's, for spectators (counted
+        by distinct address); None counts the socket as a watcher of its own."""
         room = self.rooms.get(match_id)
         if room is None:
             room = self.rooms[match_id] = Room(self, match_id)
-        sub = Subscriber(self, room, send, seat)
+        sub = Subscriber(self, room, send, seat, address)
         room.subscribers.add(sub)
-        room.local[seat or "spectators"] += 1
-        room.presence_changed(seats=seat is not None)
+        if seat is not None:
+            room.local[seat] += 1
+            room.presence_changed(seats=True)
+        else:  # a spectator counts once however many sockets it opens (issue 17, item 6)
+            watchers = room.watchers
+            watchers[sub.watcher] = watchers.get(sub.watcher, 0) + 1
+            if watchers[sub.watcher] == 1:
+                room.local["spectators"] = len(watchers)
+                room.presence_changed()
         if since is None or since < 0:
             sub.offer(None, RESYNC)
         else:
@@ -484,8 +507,18 @@ class Hub:
         if sub not in room.subscribers:
             return
         room.subscribers.discard(sub)
-        room.local[sub.seat or "spectators"] -= 1
-        room.presence_changed(seats=sub.seat is not None)
+        if sub.seat is not None:
+            room.local[sub.seat] -= 1
+            room.presence_changed(seats=True)
+        else:
+            watchers = room.watchers
+            left = watchers.get(sub.watcher, 1) - 1
+            if left > 0:
+                watchers[sub.watcher] = left
+            else:
+                watchers.pop(sub.watcher, None)
+                room.local["spectators"] = len(watchers)
+                room.presence_changed()
         if not room.subscribers:
             # Keep the room until its presence has gone out on the bus.
             loop = asyncio.get_running_loop()
@@ -497,6 +530,29 @@ class Hub:
                 room.presence_timer.cancel()
                 room.flush_presence()
             del self.rooms[room.match_id]
+
+    def ask_presence(self, room: Room) -> None:
+        """Ask every other process holding `room`'s match to say what it holds, on
+        the bus and, for its seats, in the database again (presence.py)."""
+        local = room.local
+        self.bus.send(Presence(self.origin, room.match_id, local["white"], local["black"],
+                               local["spectators"], hello=True))
+
+    def reserve(self, address: str) -> bool:
+        """Count one more socket of `address`, or answer False when it holds its cap."""
+        held = self.by_address.get(address, 0)
+        if self.sockets_per_address and held >= self.sockets_per_address:
+            return False
+        self.by_address[address] = held + 1
+        self.open_files.check()
+        return True
+
+    def release(self, address: str) -> None:
+        held = self.by_address.get(address, 0) - 1
+        if held > 0:
+            self.by_address[address] = held
+        else:
+            self.by_address.pop(address, None)
 
     def reply(self, sub: Subscriber, message: dict[str, Any]) -> None:
         """Send `message` to this socket alone, after what is queued for it."""
@@ -529,6 +585,7 @@ class Hub:
             room.remote_heard.pop(message.origin, None)
         if message.hello:
             room.announced = None  # say what this process holds
+            self.presence.say_soon(room, self.presence.held(room))  # and write its seats again
         room.presence_changed(seats=message.hello or counts[:2] != before[:2])
 
     def _reconnected(self) -> None:
@@ -598,36 +655,45 @@ class Hub:
                 room.presence_changed(seats=True)
 
     async def _beat(self) -> None:
+        """Pings, dead sockets, presence: every tick, whatever one tick met. A beat
+        that fails is logged and the next one goes on (one exception must not stop
+        the pings and the presence of every socket of the process)."""
         tick = max(0.05, min(self.ping_seconds, self.dead_after) / 5)
-        touched = refreshed = time.monotonic()
+        clock = {"touched": time.monotonic(), "refreshed": time.monotonic()}
         while True:
             await asyncio.sleep(tick)
-            now = time.monotonic()
-            if now - refreshed >= self.ping_seconds:
-                refreshed = now
-                self._refresh_presence(now)
-            seats: list[tuple[str, str]] = []
-            for room in list(self.rooms.values()):
-                for sub in list(room.subscribers):
-                    if sub.closing:
-                        if now - sub.closing > 5 and sub.task is not None:
-                            # The close frame never left (a peer that stopped reading):
-                            # end the socket's tasks; the server drops the connection.
-                            if sub.writer is not None:
-                                sub.writer.cancel()
-                            sub.task.cancel()
-                            sub.task = None
-                        continue
-                    if now - sub.heard > self.dead_after - tick:
-                        sub.close(1011, "no answer to ping")
-                        continue
-                    if now - sub.heard >= self.ping_seconds and now - sub.pinged >= self.ping_seconds:
-                        sub.pinged = now
-                        sub.offer(None, PING)
-                    if sub.seat is not None:
-                        seats.append((room.match_id, sub.seat))
-            if seats and now - touched >= self.ping_seconds:
-                touched = now
-                with contextlib.suppress(Exception):
-                    await self.source.touch(seats)
-            await self._judge_silent_seats(now)
+            try:
+                await self.beat(tick, clock)
+            except Exception:
+                log.exception("realtime heartbeat: a beat failed; the next one goes on")
+
+    async def beat(self, tick: float, clock: dict[str, float]) -> None:
+        now = time.monotonic()
+        if now - clock["refreshed"] >= self.ping_seconds:
+            clock["refreshed"] = now
+            self._refresh_presence(now)
+        self.open_files.check()
+        seats: set[tuple[str, str]] = set()
+        for room in list(self.rooms.values()):
+            for sub in list(room.subscribers):
+                if sub.closing:
+                    if now - sub.closing > 5 and sub.task is not None:
+                        # The close frame never left (a peer that stopped reading):
+                        # end the socket's tasks; the server drops the connection.
+                        if sub.writer is not None:
+                            sub.writer.cancel()
+                        sub.task.cancel()
+                        sub.task = None
+                    continue
+                if now - sub.heard > self.dead_after - tick:
+                    sub.close(1011, "no answer to ping")
+                    continue
+                if now - sub.heard >= self.ping_seconds and now - sub.pinged >= self.ping_seconds:
+                    sub.pinged = now
+                    sub.offer(None, PING)
+                if sub.seat is not None:
+                    seats.add((room.match_id, sub.seat))
+        if seats and now - clock["touched"] >= self.ping_seconds:
+            clock["touched"] = now
+            await self.presence.touch(sorted(seats))
+        await self._judge_silent_seats(now)

@@ -31,5 +31,4 @@ class ServiceSource:
         return await self.service.seats.here(match_ids)
 
     async def touch(self, seats: list[tuple[str, str]]) -> None:
-        for match_id, colour in set(seats):
-            await self.service.seats.touch(match_id, colour)
+        await self.service.seats.held(sorted(set(seats)))

@@ -51,7 +51,7 @@ class Server:
         self.port = int(listener.getsockname()[1])
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
-        env = {**os.environ, "DATABASE_URL": database_url, "RATE_LIMIT_WRITES": "1000000",
+        env = {**os.environ, "DATABASE_URL": database_url, "RATE_LIMIT_WRITES": "1000000", "RATE_LIMIT_READS": "1000000",
                "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(cwd),
                **{k.upper(): str(v) for k, v in settings.items()}}
         self._out = log.open("wb")

@@ -31,13 +31,14 @@ class Closed(Exception):
 class Socket:
     """One client socket: `await Socket.open(app, path)`, then send/receive."""
 
-    def __init__(self, app: Any, url: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(self, app: Any, url: str, headers: dict[str, str] | None = None,
+                 client: str = "127.0.0.1") -> None:
         parts = urlsplit(url)
         hdrs = {"host": "testserver", **(headers or {})}
         self.scope = {
             "type": "websocket", "asgi": {"version": "3.0", "spec_version": "2.4"},
             "http_version": "1.1", "scheme": "ws", "server": ("testserver", 80),
-            "client": ("127.0.0.1", 50000), "root_path": "", "path": parts.path,
+            "client": (client, 50000), "root_path": "", "path": parts.path,
             "raw_path": parts.path.encode(), "query_string": parts.query.encode(),
             "headers": [(k.lower().encode(), v.encode()) for k, v in hdrs.items()],
             "subprotocols": [], "state": {},
@@ -49,8 +50,9 @@ class Socket:
         self.accepted = False
 
     @classmethod
-    async def open(cls, app: Any, url: str, headers: dict[str, str] | None = None) -> Socket:
-        sock = cls(app, url, headers)
+    async def open(cls, app: Any, url: str, headers: dict[str, str] | None = None,
+                   client: str = "127.0.0.1") -> Socket:
+        sock = cls(app, url, headers, client)
         sock.task = asyncio.create_task(app(sock.scope, sock._app_receive, sock._app_send))
         await sock.outbox.put({"type": "websocket.connect"})
         first = await asyncio.wait_for(sock.inbox.get(), TIMEOUT)
@@ -118,12 +120,13 @@ def ws_path(match_id: str, **query: Any) -> str:
 
 @pytest.fixture
 async def sockets(app: Any) -> AsyncIterator[Callable[..., Any]]:
-    """`await sockets(match_id, token=..., since=..., headers=...)` opens a socket."""
+    """`await sockets(match_id, token=..., since=..., headers=..., client=...)` opens a
+    socket (from 127.0.0.1, or the address `client`)."""
     opened: list[Socket] = []
 
     async def open_socket(match_id: str, headers: dict[str, str] | None = None,
-                          **query: Any) -> Socket:
-        sock = await Socket.open(app, ws_path(match_id, **query), headers)
+                          client: str = "127.0.0.1", **query: Any) -> Socket:
+        sock = await Socket.open(app, ws_path(match_id, **query), headers, client)
         opened.append(sock)
         return sock
 

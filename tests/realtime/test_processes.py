@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 class Server:
     def __init__(self, database_url: str, **settings: str) -> None:
-        env = {**os.environ, "DATABASE_URL": database_url, "RATE_LIMIT_WRITES": "1000000",
+        env = {**os.environ, "DATABASE_URL": database_url, "RATE_LIMIT_WRITES": "1000000", "RATE_LIMIT_READS": "1000000",
                "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(ROOT),
                **{name.upper(): value for name, value in settings.items()}}
         with listening_socket() as sock:  # see tests/serving.py

@@ -91,7 +91,7 @@ async def test_spectators_watch_count_and_cannot_act(api: Api, sockets: Any) -> 
     game = await api.start()
     one = await sockets(game.id)
     assert (await one.receive())["match"]["spectators"] == 1
-    two = await sockets(game.id)
+    two = await sockets(game.id, client="127.0.0.2")  # another watcher: spectators are counted by address
     snapshot = await two.receive()
     assert snapshot["match"]["spectators"] == 2
     # A presence counting one alone may come first: it goes 50 ms after one's join,
