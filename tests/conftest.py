@@ -39,7 +39,7 @@ from app.matches import MatchService, SharedWindow
 
 PG_SERVER = os.environ.get("TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 ROW = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"]
-TABLES = "actions, draw_offers, seats, matches, rate_counters"
+TABLES = "actions, draw_offers, seats, bot_matches, matches, rate_counters"
 
 
 def _asyncpg_dsn(url: str) -> str:

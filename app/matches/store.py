@@ -4,6 +4,7 @@ per mutation, Core SQL on the tables of app/db/models.py."""
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import and_, case, func, null, or_, select, type_coerce
@@ -71,7 +72,10 @@ async def load(
     return rec
 
 
-async def insert(engine: AsyncEngine, rec: Record) -> None:
+async def insert(engine: AsyncEngine, rec: Record,
+                 then: Callable[[AsyncConnection], Awaitable[None]] | None = None) -> None:
+    """Insert the new match and its seats, and run `then` in the same transaction
+    (a bot match's enrolment, which may refuse it: then nothing is inserted)."""
     row = rec.row()
     row.update(
         id=rec.id, variant=rec.options["variant"], options=rec.options, seed=rec.seed,
@@ -81,6 +85,8 @@ async def insert(engine: AsyncEngine, rec: Record) -> None:
     async with engine.begin() as conn:
         await conn.execute(matches.insert().values(**row))
         await conn.execute(seats.insert(), [rec.seat_row(c) for c in rec.seats])
+        if then is not None:
+            await then(conn)
 
 
 def _entry_row(match_id: str, e: Any) -> dict[str, Any]:
@@ -319,14 +325,3 @@ async def replay_match(engine: AsyncEngine, match_id: str) -> tuple[State, State
             .where(actions.c.match_id == match_id).order_by(actions.c.version))).all()
     replayed = replay(row.seed, row.options, row.chaos, row.custom, [tuple(r) for r in log_rows])
     return replayed, State.from_json(row.state)
-
-
-async def with_bots(engine: AsyncEngine, limit: int = 1000) -> list[str]:
-    """Running matches that have a bot seat (the bot runner looks for its turns
-    there after a restart)."""
-    async with engine.connect() as conn:
-        return list((await conn.execute(
-            select(matches.c.id).where(
-                matches.c.status == "active",
-                matches.c.id.in_(select(seats.c.match_id).where(seats.c.bot.is_not(None))))
-            .order_by(matches.c.updated_at).limit(limit))).scalars())
