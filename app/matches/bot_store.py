@@ -103,14 +103,16 @@ async def pending(engine: AsyncEngine, now_ms: int, watched_since_ms: int) -> li
     socket open): the turns a runner should take up. One statement, no limit:
     a turn is never left behind because others are older."""
     bot, person = aliased(seats), aliased(seats)
-    claimed = and_(bot_matches.c.turn_version == matches.c.version, bot_matches.c.lease_until_ms >= now_ms)
+    # Written out, not as NOT (claimed): a row never claimed holds NULLs, and NOT NULL is no answer.
+    unclaimed = or_(bot_matches.c.turn_version.is_(None), bot_matches.c.lease_until_ms.is_(None),
+                    bot_matches.c.turn_version < matches.c.version, bot_matches.c.lease_until_ms < now_ms)
     query = (
         select(matches.c.id)
         .select_from(matches
                      .join(bot_matches, bot_matches.c.match_id == matches.c.id)
                      .join(bot, and_(bot.c.match_id == matches.c.id, bot.c.bot.is_not(None)))
                      .join(person, and_(person.c.match_id == matches.c.id, person.c.bot.is_(None))))
-        .where(matches.c.status == "active", bot.c.colour == _bot_seat_to_move(), ~claimed,
+        .where(matches.c.status == "active", bot.c.colour == _bot_seat_to_move(), unclaimed,
                or_(person.c.connected.is_(True), person.c.last_seen >= moment(watched_since_ms)))
         .order_by(matches.c.updated_at))
     async with engine.connect() as conn:
