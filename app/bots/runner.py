@@ -9,7 +9,8 @@ a search, which may take seconds, never holds the event loop.
 Bot work is a shared resource (issue 17), so a turn goes, in order:
 
 1. **waits its turn fairly** (fair.py): the search slots (BOT_WORKERS) go round
-   the owners (the addresses that made the matches), not first come, first served;
+   the owners (the addresses that made the matches), not first come, first
+   served; the quick levels (random, greedy) have a slot of their own;
 2. **is dropped if nobody watches**: a match whose person has had no socket and
    has not been seen for BOT_UNWATCHED_SECONDS is not searched; the turn is
    taken up when they are back (a request, a socket) or at a later resume;
@@ -49,6 +50,7 @@ from .fair import FairShare
 from .pool import SearchPool
 
 log = logging.getLogger(__name__)
+QUICK_LEVELS = frozenset({"random", "greedy"})  # no search: a fraction of a second each
 Search = Callable[[str, dict[str, Any], int, float], Awaitable[dict[str, Any]]]
 
 
@@ -79,8 +81,12 @@ class BotRunner:
         self.unwatched_ms = round(settings.bot_unwatched_seconds * 1000)
         self.lease_ms = round(settings.bot_lease_seconds * 1000)
         self.resume_every = settings.bot_resume_seconds
+        # Two lanes: searches (`strong`) share BOT_WORKERS slots; the quick levels,
+        # a fraction of a second each, one slot of their own, so a greedy bot's
+        # answer never waits for a strong search to end. The pool holds both.
         self.share = FairShare(settings.bot_workers)
-        self.pool = SearchPool(settings.bot_workers)
+        self.quick_share = FairShare(1)
+        self.pool = SearchPool(settings.bot_workers + 1)
         # Who this runner is in the claims: one per process, and per runner in a test.
         self.name = f"{socket.gethostname()[:32]}:{os.getpid()}:{secrets.token_hex(4)}"
         self._turns: dict[str, asyncio.Task[None]] = {}
@@ -139,10 +145,13 @@ class BotRunner:
     async def _play_one(self, match_id: str, owner: str) -> bool:
         """One turn of the bot; answers whether to look for another."""
         await asyncio.sleep(self.delay)
-        if bot_to_move(await self.service.cycle.get(match_id)) is None:
+        first = await self.service.cycle.get(match_id)
+        colour = bot_to_move(first)
+        if colour is None:
             return False
+        share = self.quick_share if first.seats[colour].bot in QUICK_LEVELS else self.share
         asked = self.timer()
-        async with self.share.slot(owner):
+        async with share.slot(owner):
             queued = self.timer() - asked
             rec = await self.service.cycle.get(match_id, fresh=True)  # it may have moved on meanwhile
             colour = bot_to_move(rec)

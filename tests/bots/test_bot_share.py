@@ -22,7 +22,8 @@ ATTACKER, BYSTANDER = "10.0.0.66", "10.0.0.7"
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
-    return make_settings(database_url, bot_workers=1, bot_max_think_seconds=0.5, bot_matches_per_address=0)
+    return make_settings(database_url, bot_workers=1, bot_max_think_seconds=0.5, bot_matches_per_address=0,
+                         bot_resume_seconds=3600)  # no resume pass in a test: each wake is the one tested
 
 
 def _runner(app: Any, standin: StandIn) -> Any:
@@ -42,22 +43,34 @@ async def test_a_bot_never_thinks_longer_than_the_server_allows(app: Any) -> Non
     assert standin.calls == [("strong", 0.5)]
 
 
-async def test_a_bystanders_bot_is_not_stuck_behind_an_attackers_queue(app: Any) -> None:
+async def test_a_bystanders_strong_bot_is_not_stuck_behind_an_attackers_queue(app: Any) -> None:
     standin = StandIn(hold=("strong",))
     runner = _runner(app, standin)
     async with api_from(app, ATTACKER) as attacker, api_from(app, BYSTANDER) as bystander:
         for _ in range(4):  # the bot (White) is to move at once in each
+            await attacker.create(seat="black", opponent="bot:strong", bot_think_seconds=0.2)
+        await until(lambda: standin.held == 1 and runner.share.waiting() == 3,
+                    "one strong search running, three queued")
+        await bystander.create(seat="black", opponent="bot:strong", bot_think_seconds=0.4)
+        await until(lambda: runner.share.waiting() == 4, "the bystander's turn queued behind them")
+        standin.let_one_go()  # the attacker's first search ends: whose turn is next?
+        await until(lambda: len(standin.calls) >= 2, "the next search started")
+        assert standin.calls[:2] == [("strong", 0.2), ("strong", 0.4)]  # the bystander's, not the attacker's
+        standin.let_all_go()
+        await runner.idle()
+
+
+async def test_a_greedy_bot_never_waits_for_strong_searches(app: Any) -> None:
+    standin = StandIn(hold=("strong",))
+    runner = _runner(app, standin)
+    async with api_from(app, ATTACKER) as attacker, api_from(app, BYSTANDER) as bystander:
+        for _ in range(4):
             await attacker.create(seat="black", opponent="bot:strong")
         await until(lambda: standin.held == 1 and runner.share.waiting() == 3,
                     "one strong search running, three queued")
         game = await bystander.create(seat="black", opponent="bot:greedy")
-        await until(lambda: runner.share.waiting() == 4, "the greedy turn queued behind them")
-        standin.let_one_go()  # the attacker's first search ends: whose turn is next?
-        await until(lambda: len(standin.calls) >= 2, "the next search started")
-        assert [level for level, _ in standin.calls[:2]] == ["strong", "greedy"]
         await until(lambda: _version(bystander, game), "the greedy bot played")
-        await until(lambda: standin.held == 1 and runner.share.waiting() == 2,
-                    "the attacker's next search running, its others waiting on")
+        assert standin.held == 1 and runner.share.waiting() == 3  # while every strong search still waits
         standin.let_all_go()
         await runner.idle()
 
@@ -71,20 +84,22 @@ async def test_a_turn_nobody_watches_is_dropped_and_taken_up_when_its_person_is_
     runner = _runner(app, standin)
     clock = FakeTime(app.state.parts.service)
     async with api_from(app, ATTACKER) as attacker, api_from(app, BYSTANDER) as api:
-        await attacker.create(seat="black", opponent="bot:strong")
+        await attacker.create(seat="black", opponent="bot:strong", bot_think_seconds=0.2)
         await until(lambda: standin.held == 1, "a strong search holds the one slot")
-        game = await api.create(seat="black", opponent="bot:greedy")
-        await until(lambda: runner.share.waiting() == 1, "the greedy turn queued")
+        game = await api.create(seat="black", opponent="bot:strong", bot_think_seconds=0.4)
+        await until(lambda: runner.share.waiting() == 1, "the second turn queued")
         clock.advance(app.state.parts.settings.bot_unwatched_seconds + 1)  # its person left, no socket
         standin.let_one_go()
-        await runner.idle()
-        assert [level for level, _ in standin.calls] == ["strong"]  # the greedy turn was never searched
+        await until(lambda: not runner._turns, "both turns done (one played, one dropped)")
+        assert standin.calls == [("strong", 0.2)]  # the unwatched turn was never searched
         assert (await api.state(game))["version"] == 0
         metrics = (await api.client.get("/metrics")).text
         assert 'magery_bot_turns_dropped_total{reason="unwatched"} 1.0' in metrics
         await api.legal(game, "black")  # the person is back (a request with the seat's token)
+        await until(lambda: standin.held == 1, "the turn taken up again")
+        standin.let_all_go()
         await until(lambda: _version(api, game), "the bot played once its person was back")
-        assert [level for level, _ in standin.calls] == ["strong", "greedy"]
+        assert standin.calls == [("strong", 0.2), ("strong", 0.4)]
 
 
 async def test_metrics_tell_the_wait_for_a_slot_from_the_search(app: Any) -> None:
