@@ -136,10 +136,11 @@ def _start_the_shared_windows_now(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def make_settings(database_url: str, **overrides: Any) -> Settings:
-    """Settings for tests: no write limit, no bot delay, a sweeper that waits."""
+    """Settings for tests: no write limit, no cap on bot matches, no bot delay, a sweeper that waits."""
     values: dict[str, Any] = {
         "database_url": database_url, "rate_limit_writes": 1_000_000, "bot_delay_seconds": 0.0,
         "sweep_seconds": 3600.0, "touch_seconds": 0.0, "rate_limit_hold_seconds": 0.0,
+        "bot_matches_per_address": 0,  # no cap: every test client comes from one address
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
