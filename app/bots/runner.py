@@ -50,6 +50,7 @@ from .fair import FairShare
 from .pool import SearchPool
 
 log = logging.getLogger(__name__)
+MAX_DROPPED = 10_000  # dropped turns remembered for their person's return
 QUICK_LEVELS = frozenset({"random", "greedy"})  # no search: a fraction of a second each
 Search = Callable[[str, dict[str, Any], int, float], Awaitable[dict[str, Any]]]
 
@@ -158,6 +159,8 @@ class BotRunner:
             if colour is None:
                 return False
             if not self._watched(rec, colour):
+                if len(self._dropped) >= MAX_DROPPED:  # the resume pass finds them all again anyway
+                    self._dropped.clear()
                 self._dropped.add(match_id)
                 self.dropped("unwatched")
                 return False
