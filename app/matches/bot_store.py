@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import and_, case, func, or_, select, text, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.orm import aliased
 
@@ -68,7 +69,9 @@ async def claim(engine: AsyncEngine, match_id: str, version: int, runner: str, n
     """Take the bot's turn at `version` of the match for `runner` until `until_ms`:
     true when this runner may search it. One conditional UPDATE, so of several
     processes asking at once exactly one is answered true; a claim on an older
-    version, or one whose lease has run out (its holder died), is taken over."""
+    version, or one whose lease has run out (its holder died), is taken over.
+    A bot match with no row yet (made by a path that did not enrol it) gets
+    one: of several processes inserting it, one succeeds."""
     async with engine.begin() as conn:
         done = await conn.execute(
             update(bot_matches)
@@ -79,7 +82,15 @@ async def claim(engine: AsyncEngine, match_id: str, version: int, runner: str, n
                 bot_matches.c.lease_until_ms < now_ms,
                 and_(bot_matches.c.turn_version == version, bot_matches.c.claimed_by == runner)))
             .values(turn_version=version, claimed_by=runner, lease_until_ms=until_ms))
-        return bool(done.rowcount == 1)
+        if done.rowcount == 1:
+            return True
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(bot_matches.insert().values(
+                match_id=match_id, owner=None, turn_version=version, claimed_by=runner, lease_until_ms=until_ms))
+    except IntegrityError:
+        return False  # its row exists: someone else holds the turn
+    return True
 
 
 async def release(engine: AsyncEngine, runner: str, match_id: str | None = None) -> None:
@@ -109,7 +120,7 @@ async def pending(engine: AsyncEngine, now_ms: int, watched_since_ms: int) -> li
     query = (
         select(matches.c.id)
         .select_from(matches
-                     .join(bot_matches, bot_matches.c.match_id == matches.c.id)
+                     .outerjoin(bot_matches, bot_matches.c.match_id == matches.c.id)
                      .join(bot, and_(bot.c.match_id == matches.c.id, bot.c.bot.is_not(None)))
                      .join(person, and_(person.c.match_id == matches.c.id, person.c.bot.is_(None))))
         .where(matches.c.status == "active", bot.c.colour == _bot_seat_to_move(), unclaimed,
@@ -122,11 +133,11 @@ async def pending(engine: AsyncEngine, now_ms: int, watched_since_ms: int) -> li
 async def idle_people(engine: AsyncEngine, seen_before_ms: int) -> list[Any]:
     """Running bot matches whose person was last seen before `seen_before_ms`:
     (match_id, connected, last_seen, options) for the abandonment rule to judge."""
-    person = aliased(seats)
+    bot, person = aliased(seats), aliased(seats)
     query = (
         select(matches.c.id, person.c.connected, person.c.last_seen, matches.c.options)
         .select_from(matches
-                     .join(bot_matches, bot_matches.c.match_id == matches.c.id)
+                     .join(bot, and_(bot.c.match_id == matches.c.id, bot.c.bot.is_not(None)))
                      .join(person, and_(person.c.match_id == matches.c.id, person.c.bot.is_(None))))
         .where(matches.c.status == "active", person.c.last_seen < moment(seen_before_ms)))
     async with engine.connect() as conn:

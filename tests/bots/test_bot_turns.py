@@ -129,6 +129,23 @@ async def test_pending_turns_are_found_past_a_thousand_running_bot_matches_in_on
     assert standin.calls == [("greedy", parts.settings.bot_think_seconds)]
 
 
+async def test_a_bot_match_made_without_its_claim_row_is_still_found_and_played(app: Any) -> None:
+    """A path that makes a bot match without enrolling it (a rematch of a bot
+    match, say) must not leave its bot unable to move: the pending query and
+    the claim make do without the row."""
+    parts = app.state.parts
+    standin = StandIn()
+    parts.bots.search = standin
+    quiet = MatchService(parts.engine, parts.settings, bot_levels=("greedy",))
+    pending = (await quiet.lobby.create({}, seat="black", opponent="bot:greedy")).match["id"]
+    async with parts.engine.begin() as conn:
+        await conn.execute(bot_matches.delete().where(bot_matches.c.match_id == pending))
+    assert await parts.bots.resume() == 1
+    await parts.bots.idle()
+    assert int((await parts.service.reads.get(pending))["version"]) > 0
+    assert len(standin.calls) == 1
+
+
 async def _clone(engine: Any, match_id: str, n: int) -> None:
     """`n` copies of a match (row, seats, bot_matches row), each made and updated earlier."""
     async with engine.begin() as conn:
