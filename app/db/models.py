@@ -160,7 +160,7 @@ class RateCounter(Base):
 class BotMatch(Base):
     """A match with a bot seat: who made it, counted against a cap per owner by
     every process alike, and the claim on the bot's current turn, taken by one
-    process before it searches (app/matches/bot_store.py, migration 0005)."""
+    process before it searches (app/matches/bot_store.py, migration 0006)."""
 
     __tablename__ = "bot_matches"
 

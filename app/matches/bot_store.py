@@ -1,5 +1,5 @@
 """The database side of bot matches as a shared resource (the `bot_matches`
-table, migration 0005): the cap on running bot matches per owner, the claim a
+table, migration 0006): the cap on running bot matches per owner, the claim a
 process takes on a bot's turn before it searches, and the one query that finds
 every turn left pending.
 

@@ -8,7 +8,7 @@ UPDATE before it searches, so that each turn is searched by one process, and
 which another process may take over once the lease has run out (its holder
 died). Bot matches made before this revision get a row with no owner.
 
-Revision ID: 0005
+Revision ID: 0006
 Revises: 0004
 Create Date: 2026-11-25
 """
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0005"
+revision: str = "0006"
 down_revision: str | None = "0004"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
