@@ -96,6 +96,20 @@ class Settings(BaseSettings):
     admin_password_workers: int = 1
     admin_password_waiting: int = 8
 
+    # ---- bots as a shared resource (issue 17, items 1 and 2; docs/configuration.md) ----
+    # The longest a bot may think about one action, whatever a match asks for
+    # (its `bot_think_seconds` is lowered to this when it is made).
+    bot_max_think_seconds: float = 3.0
+    # Running bot matches one client address may hold at once, counted in the
+    # database by every process (0: no cap). A creation over it: 429 too_many_bot_matches.
+    bot_matches_per_address: int = 5
+    # A bot's turn whose person has had no socket open and has not been seen
+    # for this long is not searched (it is taken up again when they come back).
+    bot_unwatched_seconds: float = 60.0
+    # A process's claim on a bot turn lasts the search's think time plus this;
+    # past it another process takes the turn over (its holder died).
+    bot_lease_seconds: float = 30.0
+
     # ---- operations (app/ops/, docs/operations.md) ----
     # Log lines as JSON objects, one a line ("json"), or as plain text for a
     # person reading a terminal ("text"); the level of the app's own loggers

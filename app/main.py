@@ -80,9 +80,11 @@ def build(settings: Settings) -> Parts:
     runner = BotRunner(door, service, settings)
     if metrics is not None:
         metrics.watch(hub)
-        runner.thought = metrics.bot_thought
+        runner.metered = metrics.bot_searched
+        runner.dropped = metrics.bot_dropped
     listeners.add(hub)
     listeners.add(runner)
+    service.seats.returned = runner.seen  # a person back: a bot turn dropped while away is taken up
     return Parts(settings, engine, service, door, hub, runner, metrics)
 
 

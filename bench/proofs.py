@@ -67,6 +67,12 @@ reads       and flood windows in turns, PASS at a p99 ratio of at most 2x as
             reads: 8 readers of one address asking /states for 100 states of a
             running match as fast as answers come (200, then 429 with
             Retry-After once the read budget is spent).
+bots        a strong-bot storm (bench/proof_bots.py): attackers from several
+            addresses make as many bot:strong matches as each may (asking 10 s
+            of thought) and keep them all busy, while a bystander plays a
+            bot:greedy match and a probe plays a match between people. PASS:
+            every greedy answer within 2 s; the probe's p99 in the storm at
+            most 2x its quiet p99; creations past each address's cap refused 429.
 
 Everything here is a figure, not a test: tests/ never imports it (bench/README.md).
 """
@@ -103,16 +109,18 @@ from app.db.models import actions as actions_table  # noqa: E402
 from app.db.models import matches as matches_table  # noqa: E402
 from app.matches.store import replay_match  # noqa: E402
 from bench.api import PG, _pg, free_port, stop_server, wait_ready  # noqa: E402
+from bench.proof_bots import run_bot_storm  # noqa: E402
 from bench.soak import start_server  # noqa: E402
 from bench.wire import Answer, Connection  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "proofs.json"
-SCENARIOS = ("storm", "contention", "chaos", "flood", "signin", "junk", "sockets", "reads")
+SCENARIOS = ("storm", "contention", "chaos", "flood", "signin", "junk", "sockets", "reads", "bots")
 SERVER_ENV = {"DB_POOL_SIZE": "8", "DB_MAX_OVERFLOW": "2", "LOG_LEVEL": "WARNING",
               "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(ROOT)}
 NO_LIMITS = {"RATE_LIMIT_WRITES": "1000000000", "RATE_LIMIT_READS": "1000000000"}
 RECOVERY_GOAL = 10.0  # seconds
 FLOOD_GOAL = 2.0  # the other match's p99 in the flood over its quiet p99
+BOT_CAP = 5  # bots: running bot matches per address (the default BOT_MATCHES_PER_ADDRESS)
 API = "/api/v1/matches"
 OTHER = {"white": "black", "black": "white"}
 
@@ -1285,6 +1293,9 @@ def main() -> int:
                     "(0: they compete with the servers for this machine's CPU as equals)")
     ap.add_argument("--flood-kinds", default=",".join(FLOODS),
                     help=f"flood: which attackers (comma-separated of {', '.join(FLOODS)}; default all)")
+    ap.add_argument("--bot-attackers", type=int, default=None, help="bots: attacking addresses (default 6; quick 4)")
+    ap.add_argument("--bot-window", type=float, default=None, help="bots: seconds quiet, then of storm "
+                    "(default 30; quick 15)")
     ap.add_argument("--seed", type=int, default=12)
     ap.add_argument("--output", default=str(RESULTS))
     args = ap.parse_args()
@@ -1304,6 +1315,8 @@ def main() -> int:
     default("chaos_seconds", 90.0, 40.0)
     default("flood_rounds", 3, 1)
     default("flood_window", 20.0, 12.0)
+    default("bot_attackers", 6, 4)
+    default("bot_window", 30.0, 15.0)
     output = Path(args.output)
     results: dict[str, Any] = {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit(), "cpus": os.cpu_count(),
@@ -1321,7 +1334,8 @@ def main() -> int:
         for name in chosen:
             server = cluster.url if cluster and (name == "chaos" or args.own_cluster == "all") else args.pg_url
             print(f"\n{name} (load {load()}, database on {server.rsplit('@', 1)[-1]})", flush=True)
-            env = {} if name in ("flood", "signin", *ONE_CLIENT) else NO_LIMITS
+            env = ({} if name in ("flood", "signin", *ONE_CLIENT)
+                   else {**NO_LIMITS, "BOT_MATCHES_PER_ADDRESS": str(BOT_CAP)} if name == "bots" else NO_LIMITS)
             started = time.monotonic()
             with Pair(name, server, env, output) as pair:
                 if name == "storm":
@@ -1337,6 +1351,9 @@ def main() -> int:
                     got = asyncio.run(run_signin(pair, args))
                 elif name in ONE_CLIENT:
                     got = asyncio.run(run_flood(pair, args, [name]))
+                elif name == "bots":
+                    got = asyncio.run(run_bot_storm(pair.ports, args, BOT_CAP))
+                    got["server_log"] = pair.log_trouble()
                 else:
                     got = asyncio.run(run_flood(pair, args))
             got["wall_seconds"] = round(time.monotonic() - started, 1)

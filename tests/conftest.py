@@ -39,7 +39,7 @@ from app.matches import MatchService, SharedWindow
 
 PG_SERVER = os.environ.get("TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 ROW = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"]
-TABLES = "actions, draw_offers, seats, matches, rate_counters"
+TABLES = "actions, draw_offers, seats, bot_matches, matches, rate_counters"
 
 
 def _asyncpg_dsn(url: str) -> str:
@@ -136,13 +136,15 @@ def _start_the_shared_windows_now(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def make_settings(database_url: str, **overrides: Any) -> Settings:
-    """Settings for tests: no write limit, no bot delay, a sweeper that waits, and
-    a readiness probe that waits as long as a busy machine's database may take."""
+    """Settings for tests: no write limit, no cap on bot matches, no bot delay, a
+    sweeper that waits, and a readiness probe that waits as long as a busy
+    machine's database may take."""
     values: dict[str, Any] = {
         "database_url": database_url, "rate_limit_writes": 1_000_000, "rate_limit_reads": 1_000_000,
         "bot_delay_seconds": 0.0,
         "sweep_seconds": 3600.0, "touch_seconds": 0.0, "rate_limit_hold_seconds": 0.0,
         "ready_timeout_seconds": 60.0,
+        "bot_matches_per_address": 0,  # no cap: every test client comes from one address
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

@@ -42,14 +42,17 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
                             "detail": "the match is still running: its positions are judged only once it is over"}},
     422: {"illegal_action": {"error": "illegal_action",
                              "detail": "R4: a construct on its own backrow cannot reach the opponent's backrow"}},
-    429: {"rate_limited": {"error": "rate_limited", "detail": "too many writes; try again in 3 s"}},
+    429: {"rate_limited": {"error": "rate_limited", "detail": "too many writes; try again in 3 s"},
+          "too_many_bot_matches": {"error": "too_many_bot_matches", "limit": 5, "detail": (
+              "this address already has 5 running bot matches, the most allowed (BOT_MATCHES_PER_ADDRESS); "
+              "finish or resign one of them first")}},
     503: {"unavailable": {"error": "unavailable", "detail": UNAVAILABLE}},
 }
 _DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or unknown fields",
                  401: "Missing or wrong seat token", 403: "Not this seat's turn, or not allowed now",
                  404: "No such match", 409: "Stale version, seat taken, match over, action id taken, or a match still running",
                  422: "An action the rules forbid; the detail names the rule",
-                 429: "Too many writes; see Retry-After",
+                 429: "Too many writes (see Retry-After), or too many running bot matches",
                  503: "The database is out of reach for a moment; retry after Retry-After"}
 
 

@@ -164,8 +164,23 @@ class RateCounter(Base):
     hits: Mapped[int] = mapped_column(Integer)
 
 
+class BotMatch(Base):
+    """A match with a bot seat: who made it, counted against a cap per owner by
+    every process alike, and the claim on the bot's current turn, taken by one
+    process before it searches (app/matches/bot_store.py, migration 0006)."""
+
+    __tablename__ = "bot_matches"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    owner: Mapped[str | None] = mapped_column(String(80), nullable=True, index=True)  # "addr:<address>"
+    turn_version: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the version claimed
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a runner's id
+    lease_until_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # the claim's end
+
+
 # The Core tables, for statements that want no ORM objects (the hot path).
 matches = cast(Table, Match.__table__)
 seats = cast(Table, Seat.__table__)
 actions = cast(Table, ActionEntry.__table__)
 draw_offers = cast(Table, DrawOffer.__table__)
+bot_matches = cast(Table, BotMatch.__table__)

@@ -16,6 +16,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from .bot_store import Owner
 from .errors import RateLimited, Unauthorized
 from .limits import Limiter
 from .lobby import Seated
@@ -85,7 +86,9 @@ class Door:
     async def create(self, caller: Caller, options: dict[str, Any], seat: str = "random",
                      opponent: str = "human", name: str = "anonymous") -> Seated:
         await self.count_write(caller)
-        return await self.service.lobby.create(options, seat=seat, opponent=opponent, name=name)
+        cap = self.service.settings.bot_matches_per_address
+        owner = Owner(f"addr:{caller.address or '-'}", cap or None)
+        return await self.service.lobby.create(options, seat=seat, opponent=opponent, name=name, owner=owner)
 
     async def join(self, match_id: str, caller: Caller, name: str = "anonymous") -> Seated:
         await self.count_write(caller)

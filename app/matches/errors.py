@@ -89,3 +89,16 @@ class RateLimited(ServiceError):
     def __init__(self, retry_after: int) -> None:
         super().__init__(f"too many writes; try again in {retry_after} s")
         self.retry_after = retry_after
+
+
+class TooManyBotMatches(ServiceError):
+    """An owner (a client address) already holds as many running bot matches as
+    BOT_MATCHES_PER_ADDRESS allows: bot searches are a shared resource (issue 17).
+    No Retry-After: the cap frees a place when one of those matches ends."""
+
+    status, code = 429, "too_many_bot_matches"
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"this address already has {limit} running bot matches, the most allowed "
+            f"(BOT_MATCHES_PER_ADDRESS); finish or resign one of them first", limit=limit)

@@ -8,13 +8,14 @@ from typing import Any
 
 from app.rules import SETUP
 
-from . import store, text
+from . import bot_store, store, text
 from .cycle import Cycle, nothing
 from .errors import BadRequest, Forbidden, MatchIsOver, ServiceError
-from .record import Record, other
+from .record import Record, ms_of, other
 
 VERDICTS = ("abort", "white", "black", "draw")
 MAX_REASON = 500
+MIN_ABANDON_MS = 10_000  # the smallest abandon_seconds a match may choose
 
 
 class Finisher:
@@ -121,6 +122,37 @@ class Finisher:
 
         rec, _ = await cycle.mutate(match_id, decide, fresh=True)
         return cycle.present(rec)
+
+    async def end_abandoned_bot_matches(self) -> int:
+        """End every running bot match whose person has been gone longer than its
+        abandon_seconds, as a claim by the bot: a bot never abandons its seat, so
+        without this such a match would run (and hold its owner's place) for ever.
+        Answers how many ended."""
+        cycle = self.cycle
+        now = cycle.now_ms()
+        ended = 0
+        # Matches choose abandon_seconds >= 10: fewer than that is nobody's limit.
+        for row in await bot_store.idle_people(cycle.engine, now - MIN_ABANDON_MS):
+            limit = (row.options or {}).get("abandon_seconds")
+            if limit is None or now - ms_of(row.last_seen) <= limit * 1000:
+                continue  # no claims in this match (its clock decides), or not yet
+            with contextlib.suppress(ServiceError):
+                await cycle.mutate(row.id, self._bot_claims, fresh=True)
+                ended += 1
+        return ended
+
+    async def _bot_claims(self, rec: Record, now: int) -> None:
+        """The bot claims the win against its absent person, by the rule of `claim`."""
+        cycle = self.cycle
+        cycle.guard_running(rec)
+        bot = next((c for c, seat in rec.seats.items() if seat.bot is not None), None)
+        limit = rec.options.get("abandon_seconds")
+        if bot is None or limit is None:
+            raise Forbidden("not a bot match with abandonment claims")
+        absent = rec.seats[other(bot)]
+        if absent.here(now, cycle.presence_ttl_ms) or now - absent.last_seen_ms <= limit * 1000:
+            raise Forbidden("the person is back")  # seen on another process meanwhile
+        cycle.end(rec, bot, {"type": "claim", "result": "win"}, now, abandoned=other(bot))
 
     async def sweep(self) -> int:
         """Apply every fallen flag and join timeout; the background sweeper's job."""

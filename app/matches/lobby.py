@@ -7,9 +7,12 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncConnection
+
 from app.rules import MalformedAction, commitment
 
-from . import store, text
+from . import bot_store, store, text
+from .bot_store import Owner
 from .clock import Clock
 from .cycle import Cycle, setup_seconds
 from .errors import BadRequest, MatchIsOver, SeatTaken
@@ -48,7 +51,10 @@ class Lobby:
 
     async def create(
         self, options: dict[str, Any], seat: str = "random", opponent: str = "human", name: str = "anonymous",
+        owner: Owner | None = None,
     ) -> Seated:
+        """Make a match. With a bot opponent, `owner` is who it counts against
+        (TooManyBotMatches once they hold `owner.cap` running ones)."""
         cycle = self.cycle
         # guard
         bot = self._bot_level(opponent)
@@ -85,8 +91,11 @@ class Lobby:
             cycle.begin(rec, now)
         elif opts["join_timeout_seconds"] is not None:
             rec.due_at_ms = now + opts["join_timeout_seconds"] * 1000
-        # save
-        await store.insert(cycle.engine, rec)
+        # save (a bot match is enrolled, and its owner's running ones counted, in the same transaction)
+        async def enrol(conn: AsyncConnection) -> None:
+            await bot_store.enrol(conn, rec.id, owner)
+
+        await store.insert(cycle.engine, rec, enrol if bot else None)
         cycle.cache.put(rec)
         self.seats.seen(rec.id, colour, now)
         # publish: version 0 has no update; listeners (a bot holding White) hear of it
@@ -120,7 +129,9 @@ class Lobby:
             "time_control": time_control,
             "join_timeout_seconds": join,
             "abandon_seconds": abandon,
-            "bot_think_seconds": options.get("bot_think_seconds") or settings.bot_think_seconds,
+            # Bounded by the server (issue 17): the options show what the bot is given.
+            "bot_think_seconds": min(options.get("bot_think_seconds") or settings.bot_think_seconds,
+                                     settings.bot_max_think_seconds),
             # Written into the match, so a later change of the setting leaves it be.
             "setup_seconds": _whole(setup_seconds({"time_control": time_control}, settings.setup_seconds)),
         }

@@ -7,7 +7,7 @@ from typing import Any
 
 from app.rules import State, action_json, legal_actions, setup_choices
 
-from . import history, history_store, store
+from . import bot_store, history, history_store, store
 from .cursor import make_cursor, read_cursor
 from .cycle import Cycle, nothing
 from .errors import NotFound
@@ -82,9 +82,10 @@ class Reads:
         for a running one)."""
         return await history.finished_log(self.cycle.engine, match_id)
 
-    async def with_bots(self) -> list[str]:
-        """Running matches with a bot seat (where a bot's turn may be pending)."""
-        return await store.with_bots(self.cycle.engine)
+    async def pending_bot_turns(self, watched_since_ms: int) -> list[str]:
+        """Every running match where a bot is to move and no process holds a live
+        claim on the turn, whose person was seen since `watched_since_ms` (one query)."""
+        return await bot_store.pending(self.cycle.engine, self.cycle.now_ms(), watched_since_ms)
 
     async def list(
         self, *, status: str | None = None, variant: str | None = None, player: str | None = None,

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Callable
 from typing import Any
 
 from . import store
 from .cycle import Cycle
 from .errors import Unauthorized
 from .record import ms_of, seat_here
+
+
+def _nobody(match_id: str) -> None:
+    return None
 
 
 def hash_token(token: str) -> str:
@@ -20,6 +25,9 @@ class Seats:
     def __init__(self, cycle: Cycle) -> None:
         self.cycle = cycle
         self._touched: dict[tuple[str, str], int] = {}
+        # Told the match whenever one of its seats is noted present (the bot
+        # runner takes up a turn it dropped while nobody watched).
+        self.returned: Callable[[str], None] = _nobody
 
     async def authenticate(self, match_id: str, token: str | None) -> str:
         """The colour whose seat `token` proves; raises Unauthorized or NotFound."""
@@ -46,6 +54,7 @@ class Seats:
         if now - self._touched.get(key, 0) < cycle.settings.touch_seconds * 1000:
             return
         self._touched[key] = now
+        self.returned(match_id)
         if len(self._touched) > 4 * cycle.settings.state_cache_size:
             self._touched.clear()
         await store.touch(cycle.engine, match_id, colour, now, None)
@@ -86,6 +95,8 @@ class Seats:
         now = cycle.now_ms()
         await store.touch(cycle.engine, match_id, colour, now, connected)
         self._touched[(match_id, colour)] = now
+        if connected:
+            self.returned(match_id)
         rec = cycle.cache.get(match_id)
         if rec is not None and colour in rec.seats:
             seat = rec.seats[colour]

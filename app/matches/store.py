@@ -4,6 +4,7 @@ per mutation, Core SQL on the tables of app/db/models.py."""
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import and_, case, func, null, or_, select, tuple_, type_coerce
@@ -14,6 +15,7 @@ from app.db import raw
 from app.db.models import actions, draw_offers, matches, seats
 from app.rules import State
 
+from . import bot_store
 from .record import Record, moment, record_from_rows
 from .replay import replay
 
@@ -71,9 +73,14 @@ async def load(
     return rec
 
 
-async def insert(engine: AsyncEngine, rec: Record) -> None:
+async def insert(engine: AsyncEngine, rec: Record,
+                 then: Callable[[AsyncConnection], Awaitable[None]] | None = None) -> None:
+    """Insert the new match and its seats, and run `then` in the same transaction
+    (a bot match's enrolment, which may refuse it: then nothing is inserted)."""
     async with engine.begin() as conn:
         await _insert(conn, rec)
+        if then is not None:
+            await then(conn)
 
 
 async def _insert(conn: AsyncConnection, rec: Record) -> None:
@@ -162,6 +169,8 @@ async def save(engine: AsyncEngine, before_version: int, rec: Record) -> None:
                 await _draw_op(conn, rec, op, colour)
             if rec.rematch_new is not None:  # in the same transaction: both land, or neither
                 await _insert(conn, rec.rematch_new)
+                if any(seat.bot is not None for seat in rec.rematch_new.seats.values()):
+                    await bot_store.enrol_rematch(conn, rec.rematch_new.id, rec.id)
     except IntegrityError as error:
         if any(e.client_id for e in rec.entries) and "client_id" in str(error.orig).lower():
             raise ClientIdTaken() from None
@@ -344,14 +353,3 @@ async def replay_match(engine: AsyncEngine, match_id: str) -> tuple[State, State
             .where(actions.c.match_id == match_id).order_by(actions.c.version))).all()
     replayed = replay(row.seed, row.options, row.chaos, row.custom, [tuple(r) for r in log_rows])
     return replayed, State.from_json(row.state)
-
-
-async def with_bots(engine: AsyncEngine, limit: int = 1000) -> list[str]:
-    """Running matches that have a bot seat (the bot runner looks for its turns
-    there after a restart)."""
-    async with engine.connect() as conn:
-        return list((await conn.execute(
-            select(matches.c.id).where(
-                matches.c.status == "active",
-                matches.c.id.in_(select(seats.c.match_id).where(seats.c.bot.is_not(None))))
-            .order_by(matches.c.updated_at).limit(limit))).scalars())

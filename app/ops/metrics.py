@@ -73,8 +73,16 @@ class Metrics:
         self.bus_reconnects = Counter(
             "magery_bus_reconnects", "Times the LISTEN link was lost and made again.", registry=registry)
         self.bot_think_seconds = Histogram(
-            "magery_bot_think_seconds", "Time a bot took to choose an action, by level.", ["level"],
+            "magery_bot_think_seconds", "Time a bot's search took in its worker process, by level "
+            "(not the wait for a worker: magery_bot_queue_seconds).", ["level"],
             buckets=THINK_BUCKETS, registry=registry)
+        self.bot_queue_seconds = Histogram(
+            "magery_bot_queue_seconds", "Time a bot's turn waited for a search slot, by level.", ["level"],
+            buckets=THINK_BUCKETS, registry=registry)
+        self.bot_turns_dropped = Counter(
+            "magery_bot_turns_dropped", "Bot turns not searched here: nobody watched the match "
+            "(unwatched), or another process had claimed the turn (claimed_elsewhere).", ["reason"],
+            registry=registry)
         self._http_children: dict[tuple[str, str, int], Counter] = {}
 
     def answered(self, method: str, route: str, status: int) -> None:
@@ -85,8 +93,12 @@ class Metrics:
             child = self._http_children[key] = self.http_responses.labels(method, route, str(status))
         child.inc()
 
-    def bot_thought(self, level: str, seconds: float) -> None:
-        self.bot_think_seconds.labels(level).observe(seconds)
+    def bot_searched(self, level: str, queued: float, thought: float) -> None:
+        self.bot_queue_seconds.labels(level).observe(queued)
+        self.bot_think_seconds.labels(level).observe(thought)
+
+    def bot_dropped(self, reason: str) -> None:
+        self.bot_turns_dropped.labels(reason).inc()
 
     def watch(self, hub: Hub) -> None:
         """Open sockets, read from `hub` at each scrape."""

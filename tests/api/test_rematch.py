@@ -13,7 +13,7 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from app.db.models import matches
+from app.db.models import bot_matches, matches
 from app.main import create_app
 from app.matches import MatchService
 
@@ -86,6 +86,11 @@ async def test_offer_then_accept_swaps_colours_and_hands_each_seat_its_own_token
     assert again.status_code == 200 and again.json()["rematch"] == {
         "match_id": new_id, "seat": accepter, "token": None}
     assert await _count_rematches(service, game.id) == 1
+    # The rematch is the same owner's bot match (counted against its cap, its turns claimed).
+    async with service.cycle.engine.connect() as conn:
+        owners = dict((await conn.execute(select(bot_matches.c.match_id, bot_matches.c.owner).where(
+            bot_matches.c.match_id.in_([game.id, made["match_id"]])))).all())
+    assert owners[made["match_id"]] == owners[game.id]
 
 
 async def test_decline_and_withdraw(api: Api) -> None:
