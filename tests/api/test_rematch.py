@@ -86,11 +86,6 @@ async def test_offer_then_accept_swaps_colours_and_hands_each_seat_its_own_token
     assert again.status_code == 200 and again.json()["rematch"] == {
         "match_id": new_id, "seat": accepter, "token": None}
     assert await _count_rematches(service, game.id) == 1
-    # The rematch is the same owner's bot match (counted against its cap, its turns claimed).
-    async with service.cycle.engine.connect() as conn:
-        owners = dict((await conn.execute(select(bot_matches.c.match_id, bot_matches.c.owner).where(
-            bot_matches.c.match_id.in_([game.id, made["match_id"]])))).all())
-    assert owners[made["match_id"]] == owners[game.id]
 
 
 async def test_decline_and_withdraw(api: Api) -> None:
@@ -147,6 +142,11 @@ async def test_against_the_computer_the_rematch_is_made_at_once(api: Api, servic
                              headers={"Authorization": f"Bearer {made['token']}"})
     assert r.status_code == 200 and r.json()["setup"]  # White sets up first
     assert await _count_rematches(service, game.id) == 1
+    # The rematch is the same owner's bot match (counted against its cap, its turns claimed).
+    async with service.cycle.engine.connect() as conn:
+        owners = dict((await conn.execute(select(bot_matches.c.match_id, bot_matches.c.owner).where(
+            bot_matches.c.match_id.in_([game.id, made["match_id"]])))).all())
+    assert owners[game.id] is not None and owners[made["match_id"]] == owners[game.id], owners
 
 
 async def test_both_pressing_at_once_make_one_rematch(api: Api, service: MatchService) -> None:
