@@ -25,7 +25,8 @@ from .minions import (
     slot_of,
 )
 from .power_base import spaced
-from .powers import may_place, options, use
+from . import powers as _powers
+from .powers import may_place, options
 from .state import ACTION, DECISION, DRAW, OVER, REASONS, SETUP, State
 from .variants import VARIANT_RULES
 
@@ -117,8 +118,16 @@ def apply(s: State, action: Action | dict[str, Any]) -> tuple[State, Automatic]:
     `action` is an engine tuple or the contract's JSON form. Raises
     MalformedAction or IllegalAction (naming the rule) and changes nothing.
     """
-    steps = apply_steps(s, action)
-    return steps[-1][2], [(colour, act) for colour, act, _ in steps[1:]]
+    # `apply_steps` without its list of steps: the search and perft call this
+    # once per action tried.
+    if isinstance(action, dict):
+        action = parse_action(action)
+    state = _apply_one(s, action)
+    automatic: Automatic = []
+    while state.phase == DECISION and _must_pass(state, state.to_move):  # automatic_action
+        automatic.append((state.to_move, PASS))
+        state = _apply_one(state, PASS)
+    return state, automatic
 
 
 Step = tuple[int, Action, State]
@@ -224,9 +233,19 @@ def _remove(s: State, mage: int, power: Any) -> State:
         raise IllegalAction("R6", f"the {spaced(mage)} is not in this match's tower")
     if not owned_by(piece, colour):
         raise IllegalAction("R10", f"you have no minion on the {spaced(mage)} chamber")
-    new = after_removal(s, mage, piece)
+    # after_removal and powers.use, spelled out: this runs for every removal applied.
+    new = s.copy()
+    occupant = list(s.occupant)
+    occupant[mage] = 0
+    new.occupant = tuple(occupant)
+    reserve = list(s.reserve)
+    reserve[piece - 1] += 1
+    new.reserve = tuple(reserve)
     if power is not None:
-        use(new, colour, mage, piece, power)
+        record = _powers.POWERS[mage]  # read from the module: a test swaps a record
+        record.check_form(power)
+        record.check(new, colour, mage, piece, power)
+        record.apply(new, colour, mage, piece, power)
     return new
 
 
@@ -253,7 +272,8 @@ def _begin_action_phase(s: State) -> None:
 
 
 def _after_action_turn(s: State, mover: int) -> None:
-    has = (in_tower(s, WHITE), in_tower(s, BLACK))
+    occupant = s.occupant
+    has = (not CODES_OF[WHITE].isdisjoint(occupant), not CODES_OF[BLACK].isdisjoint(occupant))
     if not has[WHITE] and not has[BLACK]:
         _end_round(s)
         return
@@ -265,7 +285,7 @@ def _after_action_turn(s: State, mover: int) -> None:
             s.owed, s.to_move = owed, nxt
             return
     s.owed = ()
-    nxt = other(last)
+    nxt = 1 - last
     s.to_move = nxt if has[nxt] else last
 
 
@@ -320,11 +340,22 @@ def winning_reason(s: State, colour: int) -> str | None:
 
 
 def _check_victory(s: State, mover: int) -> bool:
-    for colour in (mover, other(mover)):  # the player who acted wins a tie (R15)
-        reason = winning_reason(s, colour)
-        if reason:
-            _finish(s, colour, reason)
-            return True
+    # winning_reason for both colours, spelled out: this runs per removal applied.
+    arena, dead = s.arena, s.dead
+    for colour in (mover, 1 - mover):  # the player who acted wins a tie (R15)
+        enemy = 1 - colour
+        base = 8 * enemy
+        dragons, elementals, constructs = dead[base], dead[base + 1], dead[base + 2]
+        if CODES_OF[enemy].isdisjoint(arena):
+            reason = "eliminated"
+        elif dragons + elementals + constructs >= 5:
+            reason = "five_greater"
+        elif dragons >= COPIES or elementals >= COPIES or constructs >= COPIES:
+            reason = "three_of_a_kind"
+        else:
+            continue
+        _finish(s, colour, reason)
+        return True
     return False
 
 

@@ -44,7 +44,7 @@ from .minions import (
     summon_squares,
     type_of,
 )
-from .moves import destinations, refusal
+from .moves import destinations, reaches, refusal
 from .state import State
 
 Payload = tuple[Any, ...]  # a power other than None (see actions.py)
@@ -131,17 +131,23 @@ def may_place(s: State, mage: int, colour: int) -> bool:
     return seat <= TOP_FLOOR or seat == private_seat(colour)
 
 
-def unwarded_minions(s: State, colour: int | None) -> list[int]:
+# The last answer of `unwarded_minions`: listing one position's actions asks
+# it the same question once per chamber, about one arena (the very tuple).
+_last_unwarded: tuple[tuple[int, ...], int, int | None, tuple[int, ...]] = ((), 0, None, ())
+
+
+def unwarded_minions(s: State, colour: int | None) -> tuple[int, ...]:
     """Squares of the minions a power may touch: not warded (R14), of
     `colour` or, for None, of either player."""
+    global _last_unwarded
     arena, wards = s.arena, s.wards
-    out = []
-    for sq in range(64):
-        piece = arena[sq]
-        # Bits spelled out: this loop runs for every power listed.
-        if piece and not (wards >> sq) & 1 and (colour is None or (piece - 1) >> 3 == colour):
-            out.append(sq)
-    return out
+    last = _last_unwarded
+    if last[0] is arena and last[1] == wards and last[2] == colour:
+        return last[3]
+    lo, hi = (1, 16) if colour is None else (1 + 8 * colour, 8 + 8 * colour)
+    found = tuple([sq for sq in range(64) if lo <= arena[sq] <= hi and not (wards >> sq) & 1])
+    _last_unwarded = (arena, wards, colour, found)
+    return found
 
 
 def summon_targets(s: State, colour: int, kind: int) -> list[int]:
@@ -183,7 +189,7 @@ def check_mover(s: State, sq: int, colour: int, rule: str, who: str) -> None:
 
 
 def check_move(s: State, a: int, b: int, knight: bool, capture: bool) -> None:
-    if b not in destinations(s.arena, s.wards, a, knight, capture):
+    if not reaches(s.arena, s.wards, a, b, knight, capture):
         raise refusal(s.arena, s.wards, a, b, knight, capture)
 
 
@@ -227,11 +233,14 @@ def add(counts: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
 
 def move(s: State, a: int, b: int) -> None:
     """The minion on `a` goes to `b`, capturing what stands there (R3)."""
-    victim = s.arena[b]
+    arena = list(s.arena)
+    victim = arena[b]
     if victim:
         s.dead = add(s.dead, slot_of(victim), 1)
         s.captured = True
-    put(s, {a: 0, b: s.arena[a]})
+    arena[b] = arena[a]
+    arena[a] = 0
+    s.arena = tuple(arena)
 
 
 def summon(s: State, colour: int, kind: int, sq: int) -> None:
