@@ -10,6 +10,8 @@ along no line the game draws.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from .actions import swap_key
 from .colours import other
 from .errors import IllegalAction
@@ -175,9 +177,9 @@ def _mentalist_options(s: State, colour: int, left: int, piece: int) -> list[Pay
     enemy = other(colour)
     knight = s.has_runes(enemy)  # the enemy's own Rune Master, not yours (docs/rules.md)
     out: list[Payload] = []
+    arena, wards = s.arena, s.wards
     for sq in unwarded_minions(s, enemy):
-        for to in destinations(s.arena, s.wards, sq, knight, capture=False):
-            out.append(("move", sq, to))
+        out += zip(repeat("move"), repeat(sq), destinations(arena, wards, sq, knight, capture=False))
     return out
 
 
@@ -396,7 +398,7 @@ def _borrowable(s: State) -> list[MagePower]:
 def _dream_lord_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
     out: list[Payload] = []
     for borrowed in _borrowable(s):
-        out += [("dream", borrowed.mage, p) for p in borrowed.options(s, colour, left, piece)]
+        out += zip(repeat("dream"), repeat(borrowed.mage), borrowed.options(s, colour, left, piece))
     return out
 
 

@@ -6,8 +6,10 @@ automatic actions (R11) that followed, as (colour, action) pairs.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any
 
+from . import powers as _powers
 from .actions import Action, parse_action
 from .colours import BLACK, COLOURS, WHITE, other
 from .deck import shuffle
@@ -25,7 +27,6 @@ from .minions import (
     slot_of,
 )
 from .power_base import spaced
-from . import powers as _powers
 from .powers import may_place, options
 from .state import ACTION, DECISION, DRAW, OVER, REASONS, SETUP, State
 from .variants import VARIANT_RULES
@@ -94,7 +95,8 @@ def _legal_removals(s: State) -> list[Action]:
             continue
         after = after_removal(s, mage, piece)
         out.append(("remove", mage, None))
-        out += [("remove", mage, p) for p in options(after, colour, mage, piece)]
+        # zip builds the ("remove", mage, power) tuples in C.
+        out += zip(repeat("remove"), repeat(mage), options(after, colour, mage, piece))
     return out
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from .colours import COLOURS
@@ -161,10 +162,11 @@ def moves_of(s: State, colour: int, kind: int | None) -> list[Payload]:
     out: list[Payload] = []
     arena = s.arena
     wanted = None if kind is None else code(colour, kind)
+    wards = s.wards
     for sq in unwarded_minions(s, colour):
         if wanted is None or arena[sq] == wanted:
-            for to in destinations(arena, s.wards, sq, knight):
-                out.append(("move", sq, to))
+            # zip builds the ("move", sq, to) tuples in C: listing is per position searched.
+            out += zip(repeat("move"), repeat(sq), destinations(arena, wards, sq, knight))
     return out
 
 
