@@ -32,16 +32,19 @@ from app.rules import ACTION, DECISION, OVER, State
 from .board import (
     ANIMIST,
     ENCHANTER,
+    FEY,
     GREATER,
+    KNIGHT_LEAPS,
+    LEAPS,
     MAGE_OF_TYPE,
     MAGICIAN,
     NEIGHBOURS,
     OFF,
     PRIVATE,
     SHADOW_MAGE,
+    SLIDES,
     TYPE_OF_MAGE,
     VALUE,
-    reach,
 )
 
 WIN = 1000.0  # a won position, for the search
@@ -112,22 +115,50 @@ def _attacks(s: State, colour: int, weights: list[float],
              pieces: Pieces) -> tuple[dict[int, float], list[tuple[float, int, int]]]:
     """Squares `colour` attacks (with the best weight) and its captures as
     (weight, from, to)."""
+    # board.reach spelled out (slides, leaps, the Rune Master's knight leaps,
+    # R4), without its list: this runs twice per position the search scores.
     arena, wards = s.arena, s.wards
     knight = bool((s.runes >> colour) & 1)
     lo = 1 + 8 * colour
+    forbidden_rank = 7 if colour == 0 else 0
+    home_rank = 0 if colour == 0 else 7
     attacked: dict[int, float] = {}
     captures: list[tuple[float, int, int]] = []
+    get = attacked.get
     for sq, piece in pieces:
         if (wards >> sq) & 1:
             continue
-        w = weights[piece - lo]
+        k = piece - lo
+        w = weights[k]
         if not w:
             continue
-        for t in reach(arena, sq, knight):
-            if attacked.get(t, 0.0) < w:
+        forbidden = forbidden_rank if k < 3 and (sq >> 3) == home_rank else -1
+        for ray in SLIDES[k][sq]:
+            for t in ray:
+                found = arena[t]
+                if found:
+                    if (found - 1) >> 3 != colour and (t >> 3) != forbidden:
+                        if get(t, 0.0) < w:
+                            attacked[t] = w
+                        if not (wards >> t) & 1:
+                            captures.append((w, sq, t))
+                    break
+                if (t >> 3) != forbidden and get(t, 0.0) < w:
+                    attacked[t] = w
+        steps = LEAPS[k][sq]
+        if knight and k != FEY:
+            steps = steps + KNIGHT_LEAPS[sq]
+        for t in steps:
+            if (t >> 3) == forbidden:
+                continue
+            found = arena[t]
+            if found:
+                if (found - 1) >> 3 == colour:
+                    continue
+                if not (wards >> t) & 1:
+                    captures.append((w, sq, t))
+            if get(t, 0.0) < w:
                 attacked[t] = w
-            if arena[t] and not (wards >> t) & 1:
-                captures.append((w, sq, t))
     return attacked, captures
 
 
