@@ -64,7 +64,8 @@ CLOCKS: dict[str, Clock] = {"wall": time.perf_counter, "cpu": time.process_time}
 def position_key(s: State) -> Hashable:
     """Everything the rules read from here on, as one hashable value."""
     return (s.arena, s.occupant, s.reserve, s.dead, s.seat, s.phase, s.to_move, s.orb,
-            s.passed, s.runes, s.wards, s.owed, s.quiet, s.captured, s.deck, s.round)
+            s.passed, s.runes, s.wards, s.owed, s.quiet, s.captured, s.deck, s.discard,
+            s.round, s.winner)
 
 
 Children = list[tuple[Action, State]]

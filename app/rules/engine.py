@@ -27,7 +27,7 @@ from .minions import (
     slot_of,
 )
 from .power_base import spaced
-from .powers import may_place, options
+from .powers import may_place
 from .state import ACTION, DECISION, DRAW, OVER, REASONS, SETUP, State
 from .variants import VARIANT_RULES
 
@@ -89,14 +89,22 @@ def _legal_removals(s: State) -> list[Action]:
     colour = s.to_move
     mine = CODES_OF[colour]
     out: list[Action] = []
-    for mage in range(_MAGE_COUNT):
-        piece = s.occupant[mage]
+    # One working copy for every chamber, its occupant and reserve set per
+    # chamber as after_removal would: the listers only read it.
+    after = s.copy()
+    records = _powers.POWERS
+    for mage, piece in enumerate(s.occupant):
         if piece not in mine:
             continue
-        after = after_removal(s, mage, piece)
+        occupant = list(s.occupant)
+        occupant[mage] = 0
+        after.occupant = tuple(occupant)
+        reserve = list(s.reserve)
+        reserve[piece - 1] += 1
+        after.reserve = tuple(reserve)
         out.append(("remove", mage, None))
         # zip builds the ("remove", mage, power) tuples in C.
-        out += zip(repeat("remove"), repeat(mage), options(after, colour, mage, piece))
+        out += zip(repeat("remove"), repeat(mage), records[mage].options(after, colour, mage, piece))
     return out
 
 
