@@ -26,6 +26,7 @@ What counts, for each player:
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from app.rules import ACTION, DECISION, OVER, State
 
@@ -63,6 +64,9 @@ PRESENCE = 0.3  # per minion in the arena
 ADVANCE = 0.04  # per rank of a minor minion or pawn beyond its backrow
 
 
+# danger, loss and _material are pure functions of a dead pile, which few
+# actions change: cached, a search's thousands of evaluations mostly look them up.
+@lru_cache(maxsize=4096)
 def danger(dead: tuple[int, ...], colour: int) -> float:
     base = 8 * colour
     greater = [dead[base + k] for k in GREATER]
@@ -72,6 +76,7 @@ def danger(dead: tuple[int, ...], colour: int) -> float:
     return DANGER_SUM[total] + DANGER_TYPE[max(greater)]
 
 
+@lru_cache(maxsize=16384)
 def loss(dead: tuple[int, ...], colour: int, k: int, arena_count: int) -> float:
     """What `colour` loses when its minion of type `k` is captured."""
     if arena_count <= 1:
@@ -193,11 +198,9 @@ def score(s: State) -> float:
     counts = [len(pieces[0]), len(pieces[1])]
     total = [0.0, 0.0]
     for colour in (0, 1):
-        base = 8 * colour
-        material = sum((3 - dead[base + k]) * VALUE[k] for k in range(8))
         n = counts[colour]
         crowd = (4 - n) ** 2 * 1.5 if n < 4 else 0.0
-        total[colour] = (material - danger(dead, colour) + PRESENCE * n - crowd
+        total[colour] = (_material(dead, colour) + PRESENCE * n - crowd
                          + ADVANCE * advance[colour] + (ORB if s.orb == colour else 0.0))
 
     weights = [mover_weights(s, 0), mover_weights(s, 1)]
@@ -230,6 +233,14 @@ def score(s: State) -> float:
         if magician:
             total[colour] += 0.5 * magician * factor * best_gain[1 - colour]
     return total[0] - total[1]
+
+
+@lru_cache(maxsize=4096)
+def _material(dead: tuple[int, ...], colour: int) -> float:
+    """Every minion of `colour` not in the dead pile at its value, less the danger."""
+    base = 8 * colour
+    material = sum((3 - dead[base + k]) * VALUE[k] for k in range(8))
+    return material - danger(dead, colour)
 
 
 def _chamber_potential(s: State, colour: int, counts: list[int], enemies: Pieces) -> float:
