@@ -219,6 +219,22 @@ def _apply_setup(s: State, action: Action) -> State:
 def _place(s: State, mage: int, kind: int) -> None:
     colour = s.to_move
     seat = s.seat[mage]
+    index = slot(colour, kind)
+    if (seat == OFF or s.occupant[mage] or (seat > TOP_FLOOR and seat != private_seat(colour))
+            or not s.reserve[index]):
+        _refuse_placement(s, mage, kind)
+    reserve = list(s.reserve)
+    reserve[index] -= 1
+    s.reserve = tuple(reserve)
+    occupant = list(s.occupant)
+    occupant[mage] = code(colour, kind)
+    s.occupant = tuple(occupant)
+
+
+def _refuse_placement(s: State, mage: int, kind: int) -> None:
+    """Why `mage` may not take a `kind` minion now: the first rule broken."""
+    colour = s.to_move
+    seat = s.seat[mage]
     name = spaced(mage)
     if seat == OFF:
         raise IllegalAction("R6", f"the {name} is not in this match's tower")
@@ -226,14 +242,7 @@ def _place(s: State, mage: int, kind: int) -> None:
         raise IllegalAction("R9", f"the {name} chamber is occupied; a chamber holds one minion")
     if seat > TOP_FLOOR and seat != private_seat(colour):
         raise IllegalAction("R18", f"the {name} is {COLOURS[other(colour)]}'s private chamber")
-    if not s.reserve[slot(colour, kind)]:
-        raise IllegalAction("R9", f"{COLOURS[colour]} has no {TYPES[kind]} in reserve")
-    reserve = list(s.reserve)
-    reserve[slot(colour, kind)] -= 1
-    s.reserve = tuple(reserve)
-    occupant = list(s.occupant)
-    occupant[mage] = code(colour, kind)
-    s.occupant = tuple(occupant)
+    raise IllegalAction("R9", f"{COLOURS[colour]} has no {TYPES[kind]} in reserve")
 
 
 def _remove(s: State, mage: int, power: Any) -> State:

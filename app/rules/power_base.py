@@ -182,8 +182,12 @@ def no_check(s: State, colour: int, left: int, piece: int, power: Payload) -> No
 
 def check_mover(s: State, sq: int, colour: int, rule: str, who: str) -> None:
     """The minion on `sq` is `colour`'s and free to be used (not warded)."""
+    # owned_by and warded spelled out: this runs per move applied.
+    piece = s.arena[sq]
+    if piece and (piece - 1) >> 3 == colour and not (s.wards >> sq) & 1:
+        return
     where = SQUARE_NAMES[sq]
-    if not owned_by(s.arena[sq], colour):
+    if not owned_by(piece, colour):
         raise IllegalAction(rule, f"{where} holds no minion of {who}")
     if s.warded(sq):
         raise IllegalAction(
@@ -195,7 +199,14 @@ def check_move(s: State, a: int, b: int, knight: bool, capture: bool) -> None:
         raise refusal(s.arena, s.wards, a, b, knight, capture)
 
 
+# summon_squares as sets, for the check of every summon applied.
+_SUMMON_SETS = tuple(tuple(frozenset(summon_squares(colour, kind)) for kind in range(8))
+                     for colour in (0, 1))
+
+
 def check_summon(s: State, colour: int, kind: int, sq: int) -> None:
+    if s.reserve[8 * colour + kind] > 0 and not s.arena[sq] and sq in _SUMMON_SETS[colour][kind]:
+        return
     name, where = TYPES[kind], SQUARE_NAMES[sq]
     if s.reserve[slot(colour, kind)] <= 0:
         raise IllegalAction("R5", f"there is no {name} in your reserve to summon")
@@ -247,13 +258,17 @@ def move(s: State, a: int, b: int) -> None:
 
 def summon(s: State, colour: int, kind: int, sq: int) -> None:
     s.reserve = add(s.reserve, slot(colour, kind), -1)
-    put(s, {sq: code(colour, kind)})
+    arena = list(s.arena)
+    arena[sq] = code(colour, kind)
+    s.arena = tuple(arena)
 
 
 def to_reserve(s: State, sq: int) -> None:
     """The minion on `sq` goes to its owner's reserve."""
     s.reserve = add(s.reserve, slot_of(s.arena[sq]), 1)
-    put(s, {sq: 0})
+    arena = list(s.arena)
+    arena[sq] = 0
+    s.arena = tuple(arena)
 
 
 def set_occupant(s: State, mage: int, piece: int) -> None:
