@@ -24,13 +24,19 @@ import json
 import os
 import random
 import statistics
+import sys
 import time
 from pathlib import Path
 
-from app.bots import choose, evaluate
-from app.bots.candidates import candidates
-from app.bots.search import CLOCKS, Search
-from app.rules import ACTION, DECISION, OVER, VARIANTS, State, apply, new_match
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from app.bots import choose, evaluate  # noqa: E402
+from app.bots.candidates import candidates  # noqa: E402
+from app.bots.search import CLOCKS, Search  # noqa: E402
+from app.rules import ACTION, DECISION, OVER, VARIANTS, State, apply, new_match  # noqa: E402
+from bench.strong_old.search import Search as OldSearch  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -56,10 +62,10 @@ def positions(count: int) -> list[State]:
     return out
 
 
-def search_speed(states: list[State], think: float) -> dict[str, object]:
+def search_speed(states: list[State], think: float, kind: type = Search) -> dict[str, object]:
     rates, depths = [], []
     for s in states:
-        search = Search(think, CLOCKS["cpu"])
+        search = kind(think, CLOCKS["cpu"])
         began = time.process_time()
         search.root(s, candidates(s))
         spent = time.process_time() - began
@@ -97,11 +103,17 @@ def main() -> None:
     print(f"load average: {os.getloadavg()[0]:.1f} (CPU-clock budgets keep the figures fair)")
     states = positions(count)
     speed = search_speed(states, think)
+    old = search_speed(states, think, OldSearch)
+    speed["old"] = old
+    speed["ratio_to_old"] = speed["nodes_per_second_median"] / old["nodes_per_second_median"]
     ev = evaluate_speed()
     print(f"search: {speed['nodes_per_second_median']:.0f} nodes per CPU second (median of "
           f"{count} positions, range {speed['nodes_per_second_min']:.0f}-{speed['nodes_per_second_max']:.0f}); "
           f"depth completed in {think:g} s: median {speed['depth_median']}, "
           f"{speed['depth_min']}-{speed['depth_max']}")
+    print(f"the search of 780ea97 (bench/strong_old), same positions, same run: "
+          f"{old['nodes_per_second_median']:.0f} nodes per CPU second, depth median {old['depth_median']} "
+          f"({old['depth_min']}-{old['depth_max']}); new/old nodes per second: {speed['ratio_to_old']:.2f}x")
     print(f"evaluate(): {ev['positions']} positions in {ev['seconds']:.3f} s "
           f"(goal < 1 s): {'PASS' if ev['pass'] else 'MISS'}")
     RESULTS.mkdir(exist_ok=True)

@@ -26,22 +26,26 @@ What counts, for each player:
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from app.rules import ACTION, DECISION, OVER, State
 
 from .board import (
     ANIMIST,
     ENCHANTER,
+    FEY,
     GREATER,
+    KNIGHT_LEAPS,
+    LEAPS,
     MAGE_OF_TYPE,
     MAGICIAN,
     NEIGHBOURS,
     OFF,
     PRIVATE,
     SHADOW_MAGE,
+    SLIDES,
     TYPE_OF_MAGE,
     VALUE,
-    reach,
 )
 
 WIN = 1000.0  # a won position, for the search
@@ -60,6 +64,9 @@ PRESENCE = 0.3  # per minion in the arena
 ADVANCE = 0.04  # per rank of a minor minion or pawn beyond its backrow
 
 
+# danger, loss and _material are pure functions of a dead pile, which few
+# actions change: cached, a search's thousands of evaluations mostly look them up.
+@lru_cache(maxsize=4096)
 def danger(dead: tuple[int, ...], colour: int) -> float:
     base = 8 * colour
     greater = [dead[base + k] for k in GREATER]
@@ -69,6 +76,7 @@ def danger(dead: tuple[int, ...], colour: int) -> float:
     return DANGER_SUM[total] + DANGER_TYPE[max(greater)]
 
 
+@lru_cache(maxsize=16384)
 def loss(dead: tuple[int, ...], colour: int, k: int, arena_count: int) -> float:
     """What `colour` loses when its minion of type `k` is captured."""
     if arena_count <= 1:
@@ -112,22 +120,50 @@ def _attacks(s: State, colour: int, weights: list[float],
              pieces: Pieces) -> tuple[dict[int, float], list[tuple[float, int, int]]]:
     """Squares `colour` attacks (with the best weight) and its captures as
     (weight, from, to)."""
+    # board.reach spelled out (slides, leaps, the Rune Master's knight leaps,
+    # R4), without its list: this runs twice per position the search scores.
     arena, wards = s.arena, s.wards
     knight = bool((s.runes >> colour) & 1)
     lo = 1 + 8 * colour
+    forbidden_rank = 7 if colour == 0 else 0
+    home_rank = 0 if colour == 0 else 7
     attacked: dict[int, float] = {}
     captures: list[tuple[float, int, int]] = []
+    get = attacked.get
     for sq, piece in pieces:
         if (wards >> sq) & 1:
             continue
-        w = weights[piece - lo]
+        k = piece - lo
+        w = weights[k]
         if not w:
             continue
-        for t in reach(arena, sq, knight):
-            if attacked.get(t, 0.0) < w:
+        forbidden = forbidden_rank if k < 3 and (sq >> 3) == home_rank else -1
+        for ray in SLIDES[k][sq]:
+            for t in ray:
+                found = arena[t]
+                if found:
+                    if (found - 1) >> 3 != colour and (t >> 3) != forbidden:
+                        if get(t, 0.0) < w:
+                            attacked[t] = w
+                        if not (wards >> t) & 1:
+                            captures.append((w, sq, t))
+                    break
+                if (t >> 3) != forbidden and get(t, 0.0) < w:
+                    attacked[t] = w
+        steps = LEAPS[k][sq]
+        if knight and k != FEY:
+            steps = steps + KNIGHT_LEAPS[sq]
+        for t in steps:
+            if (t >> 3) == forbidden:
+                continue
+            found = arena[t]
+            if found:
+                if (found - 1) >> 3 == colour:
+                    continue
+                if not (wards >> t) & 1:
+                    captures.append((w, sq, t))
+            if get(t, 0.0) < w:
                 attacked[t] = w
-            if arena[t] and not (wards >> t) & 1:
-                captures.append((w, sq, t))
     return attacked, captures
 
 
@@ -162,11 +198,9 @@ def score(s: State) -> float:
     counts = [len(pieces[0]), len(pieces[1])]
     total = [0.0, 0.0]
     for colour in (0, 1):
-        base = 8 * colour
-        material = sum((3 - dead[base + k]) * VALUE[k] for k in range(8))
         n = counts[colour]
         crowd = (4 - n) ** 2 * 1.5 if n < 4 else 0.0
-        total[colour] = (material - danger(dead, colour) + PRESENCE * n - crowd
+        total[colour] = (_material(dead, colour) + PRESENCE * n - crowd
                          + ADVANCE * advance[colour] + (ORB if s.orb == colour else 0.0))
 
     weights = [mover_weights(s, 0), mover_weights(s, 1)]
@@ -199,6 +233,14 @@ def score(s: State) -> float:
         if magician:
             total[colour] += 0.5 * magician * factor * best_gain[1 - colour]
     return total[0] - total[1]
+
+
+@lru_cache(maxsize=4096)
+def _material(dead: tuple[int, ...], colour: int) -> float:
+    """Every minion of `colour` not in the dead pile at its value, less the danger."""
+    base = 8 * colour
+    material = sum((3 - dead[base + k]) * VALUE[k] for k in range(8))
+    return material - danger(dead, colour)
 
 
 def _chamber_potential(s: State, colour: int, counts: list[int], enemies: Pieces) -> float:

@@ -10,18 +10,34 @@ previous best (the previous best is searched first, so any action that beat
 it did so at the greater depth).
 
 Below the root, a node's actions are thinned and ordered by a cheap guess
-(candidates.ranked), the best action remembered for the position from a
-shallower iteration first; a node with two or more plies left orders its
-actions by the evaluation of their results and searches only the best
-`WIDTH` of them, so the search reaches the opponent's reply to a reply. The
-root searches every legal action at depth 1 and the best `ROOT_WIDTH` of
-them deeper. docs/bots.md says why alpha-beta rather than MCTS.
+(candidates.ranked: captures first, by victim), the best action found for the
+position before first; a node with two or more plies left orders its actions
+by the evaluation of their results and searches only the best `WIDTH` of
+them, so the search reaches the opponent's reply to a reply. The root
+searches every legal action at depth 1 and the best `ROOT_WIDTH` of them
+deeper. docs/bots.md says why alpha-beta rather than MCTS.
+
+Each iteration repeats most of the last one's tree, so the search keeps what
+it learns about a position in tables keyed by the position (`position_key`),
+for the whole of one choice: its evaluation, its ordered actions with the
+positions they lead to, and its value as an exact value or a bound with the
+depth searched (a transposition table). A node met again, in the next
+iteration or by another order of the same actions, costs a look-up instead of
+listing, applying and evaluating. The key is a tuple of the state's fields
+that the rules read, hashed by Python in C: an incremental Zobrist hash would
+need a hook in every change `apply` makes, and one computed afresh in Python
+costs more than the tuple's hash; a dict compares the whole key, so two
+positions never share an entry.
+
+Hidden information (R20): the search runs on the state `hidden.determinize`
+made, whose deck order and seed are the bot's own guess; the tables live for
+one choice and hold nothing else.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from app.rules import OVER, State, apply
@@ -34,6 +50,7 @@ ROOT_WIDTH = 16  # root actions searched past the first ply, best of the shallow
 MAX_DEPTH = 16
 CHECK_EVERY = 16  # nodes between looks at the clock
 INF = float("inf")
+EXACT, LOWER, UPPER = 0, 1, 2  # what a stored value is: exact, or a bound from a cut-off
 
 
 class Timeout(Exception):
@@ -42,6 +59,16 @@ class Timeout(Exception):
 
 Clock = Callable[[], float]
 CLOCKS: dict[str, Clock] = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def position_key(s: State) -> Hashable:
+    """Everything the rules read from here on, as one hashable value."""
+    return (s.arena, s.occupant, s.reserve, s.dead, s.seat, s.phase, s.to_move, s.orb,
+            s.passed, s.runes, s.wards, s.owed, s.quiet, s.captured, s.deck, s.discard,
+            s.round, s.winner)
+
+
+Children = list[tuple[Action, State]]
 
 
 class Search:
@@ -53,49 +80,75 @@ class Search:
         self.think_seconds = think_seconds
         self.deadline = self.start + think_seconds
         self.nodes = 0
-        self.best_move: dict[int, Action] = {}
         self.depth_done = 0
+        self.best_move: dict[Hashable, Action] = {}
+        self.scores: dict[Hashable, float] = {}
+        # (depth, value, EXACT/LOWER/UPPER) of each position searched
+        self.table: dict[Hashable, tuple[int, float, int]] = {}
+        self.children: dict[Hashable, Children] = {}  # in ranked order
+        self.by_value: dict[Hashable, Children] = {}  # by their evaluation, best first
 
     def _tick(self) -> None:
         self.nodes += 1
         if self.nodes % CHECK_EVERY == 0 and self.clock() > self.deadline:
             raise Timeout
 
+    def _score(self, s: State) -> float:
+        key = position_key(s)
+        value = self.scores.get(key)
+        if value is None:
+            value = self.scores[key] = score(s)
+        return value
+
     def _leaf(self, s: State, depth: int) -> float:
         self._tick()
-        value = score(s)
+        value = self._score(s)
         if s.phase == OVER and value:
             # A sooner win is better, a later loss less bad.
             return value + depth if value > 0 else value - depth
         return value
 
-    def _ordered(self, s: State, depth: int) -> list[tuple[Action, State | None]]:
-        remembered = self.best_move.get(hash(s))
-        actions = ranked(s)
-        if depth >= 2 and len(actions) > 1:
-            sign = 1.0 if s.to_move == 0 else -1.0
-            scored = []
-            for _, a in actions:
-                child = apply(s, a)[0]
-                value = self._leaf(child, depth)
-                scored.append((sign * value + (1e6 if a == remembered else 0.0), a, child))
-            scored.sort(key=lambda t: -t[0])
-            return [(a, child) for _, a, child in scored[:WIDTH]]
-        out: list[tuple[Action, State | None]] = [(a, None) for _, a in actions if a != remembered]
-        if remembered is not None and len(out) < len(actions):
-            out.insert(0, (remembered, None))
+    def _children(self, s: State, key: Hashable) -> Children:
+        found = self.children.get(key)
+        if found is None:
+            found = self.children[key] = [(a, apply(s, a)[0]) for _, a in ranked(s)]
+        return found
+
+    def _ordered(self, s: State, key: Hashable, depth: int) -> Children:
+        remembered = self.best_move.get(key)
+        children = self._children(s, key)
+        if depth >= 2 and len(children) > 1:
+            best_first = self.by_value.get(key)
+            if best_first is None:
+                sign = 1.0 if s.to_move == 0 else -1.0
+                scored = [(sign * self._leaf(child, depth), k) for k, (_, child) in enumerate(children)]
+                scored.sort(key=lambda t: (-t[0], t[1]))
+                best_first = self.by_value[key] = [children[k] for _, k in scored]
+            out = best_first[:WIDTH]
+        else:
+            out = children
+        if remembered is not None and out[0][0] != remembered:
+            first = [c for c in children if c[0] == remembered]
+            out = first + [c for c in out if c[0] != remembered]
+            if depth >= 2:
+                out = out[:WIDTH]
         return out
 
     def value(self, s: State, depth: int, alpha: float, beta: float) -> float:
         if depth == 0 or s.phase == OVER:
             return self._leaf(s, depth)
         self._tick()
+        key = position_key(s)
+        stored = self.table.get(key)
+        if stored is not None and stored[0] >= depth:
+            _, v, kind = stored
+            if kind == EXACT or (kind == LOWER and v >= beta) or (kind == UPPER and v <= alpha):
+                return v
+        alpha0, beta0 = alpha, beta
         maximising = s.to_move == 0
         best = -INF if maximising else INF
         best_action = None
-        for action, child in self._ordered(s, depth):
-            if child is None:
-                child = apply(s, action)[0]
+        for action, child in self._ordered(s, key, depth):
             v = self.value(child, depth - 1, alpha, beta)
             if maximising:
                 if v > best:
@@ -108,7 +161,9 @@ class Search:
             if alpha >= beta:
                 break
         if best_action is not None:
-            self.best_move[hash(s)] = best_action
+            self.best_move[key] = best_action
+        kind = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
+        self.table[key] = (depth, best, kind)
         return best
 
     def root(self, s: State, actions: list[Action]) -> tuple[Action, dict[str, Any]]:
@@ -116,19 +171,19 @@ class Search:
         sign = 1.0 if s.to_move == 0 else -1.0
         first_guess = {a: g for g, a in ranked(s)}
         order = sorted(actions, key=lambda a: -first_guess.get(a, 0.0))
+        after = {a: apply(s, a)[0] for a in order}
         chosen = order[0]
         chosen_value = -INF
         for depth in range(1, self.max_depth + 1):
             values: dict[Action, float] = {}
             try:
                 for action in order:
-                    child = apply(s, action)[0]
                     if values:
                         bound = sign * max(values.values())
                         alpha, beta = (bound, INF) if sign > 0 else (-INF, bound)
                     else:
                         alpha, beta = -INF, INF
-                    values[action] = sign * self.value(child, depth - 1, alpha, beta)
+                    values[action] = sign * self.value(after[action], depth - 1, alpha, beta)
             except Timeout:
                 if values:
                     first = order[0]

@@ -10,6 +10,8 @@ along no line the game draws.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from .actions import swap_key
 from .colours import other
 from .errors import IllegalAction
@@ -175,9 +177,9 @@ def _mentalist_options(s: State, colour: int, left: int, piece: int) -> list[Pay
     enemy = other(colour)
     knight = s.has_runes(enemy)  # the enemy's own Rune Master, not yours (docs/rules.md)
     out: list[Payload] = []
+    arena, wards = s.arena, s.wards
     for sq in unwarded_minions(s, enemy):
-        for to in destinations(s.arena, s.wards, sq, knight, capture=False):
-            out.append(("move", sq, to))
+        out += zip(repeat("move"), repeat(sq), destinations(arena, wards, sq, knight, capture=False))
     return out
 
 
@@ -317,9 +319,15 @@ ILLUSIONIST_POWER = MagePower(
 # ---- Shadow Mage: send home a minion beside one of yours -----------------------------
 
 def _shadow_mage_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
+    # The squares beside the colour's minions, gathered once rather than
+    # looking round each minion: this lister ran a quarter of a listing.
     arena = s.arena
-    return [("square", sq) for sq in unwarded_minions(s, None)
-            if any(owned_by(arena[n], colour) for n in NEIGHBOURS[sq])]
+    lo, hi = 1 + 8 * colour, 8 + 8 * colour
+    beside: set[int] = set()
+    for sq in range(64):
+        if lo <= arena[sq] <= hi:
+            beside.update(NEIGHBOURS[sq])
+    return [("square", sq) for sq in unwarded_minions(s, None) if sq in beside]
 
 
 def _shadow_mage_check(s: State, colour: int, left: int, piece: int, power: Payload) -> None:
@@ -396,7 +404,7 @@ def _borrowable(s: State) -> list[MagePower]:
 def _dream_lord_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
     out: list[Payload] = []
     for borrowed in _borrowable(s):
-        out += [("dream", borrowed.mage, p) for p in borrowed.options(s, colour, left, piece)]
+        out += zip(repeat("dream"), repeat(borrowed.mage), borrowed.options(s, colour, left, piece))
     return out
 
 

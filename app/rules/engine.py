@@ -6,8 +6,10 @@ automatic actions (R11) that followed, as (colour, action) pairs.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any
 
+from . import powers as _powers
 from .actions import Action, parse_action
 from .colours import BLACK, COLOURS, WHITE, other
 from .deck import shuffle
@@ -25,7 +27,7 @@ from .minions import (
     slot_of,
 )
 from .power_base import spaced
-from .powers import may_place, options, use
+from .powers import may_place
 from .state import ACTION, DECISION, DRAW, OVER, REASONS, SETUP, State
 from .variants import VARIANT_RULES
 
@@ -87,13 +89,22 @@ def _legal_removals(s: State) -> list[Action]:
     colour = s.to_move
     mine = CODES_OF[colour]
     out: list[Action] = []
-    for mage in range(_MAGE_COUNT):
-        piece = s.occupant[mage]
+    # One working copy for every chamber, its occupant and reserve set per
+    # chamber as after_removal would: the listers only read it.
+    after = s.copy()
+    records = _powers.POWERS
+    for mage, piece in enumerate(s.occupant):
         if piece not in mine:
             continue
-        after = after_removal(s, mage, piece)
+        occupant = list(s.occupant)
+        occupant[mage] = 0
+        after.occupant = tuple(occupant)
+        reserve = list(s.reserve)
+        reserve[piece - 1] += 1
+        after.reserve = tuple(reserve)
         out.append(("remove", mage, None))
-        out += [("remove", mage, p) for p in options(after, colour, mage, piece)]
+        # zip builds the ("remove", mage, power) tuples in C.
+        out += zip(repeat("remove"), repeat(mage), records[mage].options(after, colour, mage, piece))
     return out
 
 
@@ -117,8 +128,16 @@ def apply(s: State, action: Action | dict[str, Any]) -> tuple[State, Automatic]:
     `action` is an engine tuple or the contract's JSON form. Raises
     MalformedAction or IllegalAction (naming the rule) and changes nothing.
     """
-    steps = apply_steps(s, action)
-    return steps[-1][2], [(colour, act) for colour, act, _ in steps[1:]]
+    # `apply_steps` without its list of steps: the search and perft call this
+    # once per action tried.
+    if isinstance(action, dict):
+        action = parse_action(action)
+    state = _apply_one(s, action)
+    automatic: Automatic = []
+    while state.phase == DECISION and _must_pass(state, state.to_move):  # automatic_action
+        automatic.append((state.to_move, PASS))
+        state = _apply_one(state, PASS)
+    return state, automatic
 
 
 Step = tuple[int, Action, State]
@@ -200,6 +219,22 @@ def _apply_setup(s: State, action: Action) -> State:
 def _place(s: State, mage: int, kind: int) -> None:
     colour = s.to_move
     seat = s.seat[mage]
+    index = slot(colour, kind)
+    if (seat == OFF or s.occupant[mage] or (seat > TOP_FLOOR and seat != private_seat(colour))
+            or not s.reserve[index]):
+        _refuse_placement(s, mage, kind)
+    reserve = list(s.reserve)
+    reserve[index] -= 1
+    s.reserve = tuple(reserve)
+    occupant = list(s.occupant)
+    occupant[mage] = code(colour, kind)
+    s.occupant = tuple(occupant)
+
+
+def _refuse_placement(s: State, mage: int, kind: int) -> None:
+    """Why `mage` may not take a `kind` minion now: the first rule broken."""
+    colour = s.to_move
+    seat = s.seat[mage]
     name = spaced(mage)
     if seat == OFF:
         raise IllegalAction("R6", f"the {name} is not in this match's tower")
@@ -207,14 +242,7 @@ def _place(s: State, mage: int, kind: int) -> None:
         raise IllegalAction("R9", f"the {name} chamber is occupied; a chamber holds one minion")
     if seat > TOP_FLOOR and seat != private_seat(colour):
         raise IllegalAction("R18", f"the {name} is {COLOURS[other(colour)]}'s private chamber")
-    if not s.reserve[slot(colour, kind)]:
-        raise IllegalAction("R9", f"{COLOURS[colour]} has no {TYPES[kind]} in reserve")
-    reserve = list(s.reserve)
-    reserve[slot(colour, kind)] -= 1
-    s.reserve = tuple(reserve)
-    occupant = list(s.occupant)
-    occupant[mage] = code(colour, kind)
-    s.occupant = tuple(occupant)
+    raise IllegalAction("R9", f"{COLOURS[colour]} has no {TYPES[kind]} in reserve")
 
 
 def _remove(s: State, mage: int, power: Any) -> State:
@@ -224,9 +252,19 @@ def _remove(s: State, mage: int, power: Any) -> State:
         raise IllegalAction("R6", f"the {spaced(mage)} is not in this match's tower")
     if not owned_by(piece, colour):
         raise IllegalAction("R10", f"you have no minion on the {spaced(mage)} chamber")
-    new = after_removal(s, mage, piece)
+    # after_removal and powers.use, spelled out: this runs for every removal applied.
+    new = s.copy()
+    occupant = list(s.occupant)
+    occupant[mage] = 0
+    new.occupant = tuple(occupant)
+    reserve = list(s.reserve)
+    reserve[piece - 1] += 1
+    new.reserve = tuple(reserve)
     if power is not None:
-        use(new, colour, mage, piece, power)
+        record = _powers.POWERS[mage]  # read from the module: a test swaps a record
+        record.check_form(power)
+        record.check(new, colour, mage, piece, power)
+        record.apply(new, colour, mage, piece, power)
     return new
 
 
@@ -253,7 +291,8 @@ def _begin_action_phase(s: State) -> None:
 
 
 def _after_action_turn(s: State, mover: int) -> None:
-    has = (in_tower(s, WHITE), in_tower(s, BLACK))
+    occupant = s.occupant
+    has = (not CODES_OF[WHITE].isdisjoint(occupant), not CODES_OF[BLACK].isdisjoint(occupant))
     if not has[WHITE] and not has[BLACK]:
         _end_round(s)
         return
@@ -265,7 +304,7 @@ def _after_action_turn(s: State, mover: int) -> None:
             s.owed, s.to_move = owed, nxt
             return
     s.owed = ()
-    nxt = other(last)
+    nxt = 1 - last
     s.to_move = nxt if has[nxt] else last
 
 
@@ -320,11 +359,22 @@ def winning_reason(s: State, colour: int) -> str | None:
 
 
 def _check_victory(s: State, mover: int) -> bool:
-    for colour in (mover, other(mover)):  # the player who acted wins a tie (R15)
-        reason = winning_reason(s, colour)
-        if reason:
-            _finish(s, colour, reason)
-            return True
+    # winning_reason for both colours, spelled out: this runs per removal applied.
+    arena, dead = s.arena, s.dead
+    for colour in (mover, 1 - mover):  # the player who acted wins a tie (R15)
+        enemy = 1 - colour
+        base = 8 * enemy
+        dragons, elementals, constructs = dead[base], dead[base + 1], dead[base + 2]
+        if CODES_OF[enemy].isdisjoint(arena):
+            reason = "eliminated"
+        elif dragons + elementals + constructs >= 5:
+            reason = "five_greater"
+        elif dragons >= COPIES or elementals >= COPIES or constructs >= COPIES:
+            reason = "three_of_a_kind"
+        else:
+            continue
+        _finish(s, colour, reason)
+        return True
     return False
 
 

@@ -7,6 +7,8 @@ their eight records; each of floors 9-12 has its own section.
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from .colours import other
 from .errors import IllegalAction
 from .mages import (
@@ -80,7 +82,7 @@ def _commander(mage: int, kind: int, plural: str) -> MagePower:
     def options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
         out = moves_of(s, colour, kind)
         if s.reserve[slot(colour, kind)]:
-            out += [("summon", sq) for sq in summon_targets(s, colour, kind)]
+            out += zip(repeat("summon"), summon_targets(s, colour, kind))
         return out
 
     def check(s: State, colour: int, left: int, piece: int, power: Payload) -> None:
@@ -157,9 +159,8 @@ def _mystic_options(s: State, colour: int, left: int, piece: int) -> list[Payloa
     greater = {code(colour, kind) for kind in GREATER_TYPES}
     out: list[Payload] = []
     for sq in unwarded_minions(s, colour):
-        # A plain loop: on Python 3.11 a comprehension here would be slower.
-        for to in short if sq in home and arena[sq] in greater else empty:
-            out.append(("move", sq, to))
+        # zip builds the tuples in C: the Mystic lists ~400 moves.
+        out += zip(repeat("move"), repeat(sq), short if sq in home and arena[sq] in greater else empty)
     return out
 
 

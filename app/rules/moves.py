@@ -70,6 +70,52 @@ def destinations(
     return out
 
 
+# BETWEEN[type][square][target]: the squares a slide from `square` crosses to
+# reach `target`, for every target on one of the type's rays from there; and
+# the leaps of each type as sets. They let `reaches` answer for one target
+# without listing every destination.
+BETWEEN: tuple[tuple[dict[int, tuple[int, ...]], ...], ...] = tuple(
+    tuple({ray[i]: ray[:i] for ray in SLIDES[kind][square] for i in range(len(ray))}
+          for square in range(64))
+    for kind in range(8)
+)
+LEAP_SETS: tuple[tuple[frozenset[int], ...], ...] = tuple(
+    tuple(frozenset(LEAPS[kind][square]) for square in range(64)) for kind in range(8)
+)
+KNIGHT_SETS: tuple[frozenset[int], ...] = tuple(frozenset(steps) for steps in KNIGHT_LEAPS)
+
+
+def reaches(
+    arena: tuple[int, ...], wards: int, square: int, target: int, knight: bool, capture: bool
+) -> bool:
+    """Whether `target` is among `destinations(arena, wards, square, knight, capture)`.
+
+    The check of every move applied: it looks at the one target (and the
+    squares a slide crosses) instead of listing them all.
+    """
+    piece = arena[square]
+    kind = (piece - 1) & 7
+    colour = (piece - 1) >> 3
+    if kind < 3 and (square >> 3) == (0 if colour == WHITE else 7) \
+            and (target >> 3) == (7 if colour == WHITE else 0):
+        return False  # R4
+    found = arena[target]
+    if found:
+        lo, hi = (9, 16) if colour == WHITE else (1, 8)
+        if not (capture and lo <= found <= hi and not (wards >> target) & 1):
+            return False
+    between = BETWEEN[kind][square].get(target)
+    if between is not None:
+        for sq in between:
+            if arena[sq]:
+                break
+        else:
+            return True
+    if target in LEAP_SETS[kind][square]:
+        return True
+    return knight and kind != FEY and target in KNIGHT_SETS[square]
+
+
 def refusal(
     arena: tuple[int, ...], wards: int, square: int, target: int, knight: bool, capture: bool
 ) -> IllegalAction:

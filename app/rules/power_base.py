@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from .colours import COLOURS
@@ -44,7 +45,7 @@ from .minions import (
     summon_squares,
     type_of,
 )
-from .moves import destinations, refusal
+from .moves import destinations, reaches, refusal
 from .state import State
 
 Payload = tuple[Any, ...]  # a power other than None (see actions.py)
@@ -131,17 +132,23 @@ def may_place(s: State, mage: int, colour: int) -> bool:
     return seat <= TOP_FLOOR or seat == private_seat(colour)
 
 
-def unwarded_minions(s: State, colour: int | None) -> list[int]:
+# The last answer of `unwarded_minions`: listing one position's actions asks
+# it the same question once per chamber, about one arena (the very tuple).
+_last_unwarded: tuple[tuple[int, ...], int, int | None, tuple[int, ...]] = ((), 0, None, ())
+
+
+def unwarded_minions(s: State, colour: int | None) -> tuple[int, ...]:
     """Squares of the minions a power may touch: not warded (R14), of
     `colour` or, for None, of either player."""
+    global _last_unwarded
     arena, wards = s.arena, s.wards
-    out = []
-    for sq in range(64):
-        piece = arena[sq]
-        # Bits spelled out: this loop runs for every power listed.
-        if piece and not (wards >> sq) & 1 and (colour is None or (piece - 1) >> 3 == colour):
-            out.append(sq)
-    return out
+    last = _last_unwarded
+    if last[0] is arena and last[1] == wards and last[2] == colour:
+        return last[3]
+    lo, hi = (1, 16) if colour is None else (1 + 8 * colour, 8 + 8 * colour)
+    found = tuple([sq for sq in range(64) if lo <= arena[sq] <= hi and not (wards >> sq) & 1])
+    _last_unwarded = (arena, wards, colour, found)
+    return found
 
 
 def summon_targets(s: State, colour: int, kind: int) -> list[int]:
@@ -155,10 +162,11 @@ def moves_of(s: State, colour: int, kind: int | None) -> list[Payload]:
     out: list[Payload] = []
     arena = s.arena
     wanted = None if kind is None else code(colour, kind)
+    wards = s.wards
     for sq in unwarded_minions(s, colour):
         if wanted is None or arena[sq] == wanted:
-            for to in destinations(arena, s.wards, sq, knight):
-                out.append(("move", sq, to))
+            # zip builds the ("move", sq, to) tuples in C: listing is per position searched.
+            out += zip(repeat("move"), repeat(sq), destinations(arena, wards, sq, knight))
     return out
 
 
@@ -174,8 +182,12 @@ def no_check(s: State, colour: int, left: int, piece: int, power: Payload) -> No
 
 def check_mover(s: State, sq: int, colour: int, rule: str, who: str) -> None:
     """The minion on `sq` is `colour`'s and free to be used (not warded)."""
+    # owned_by and warded spelled out: this runs per move applied.
+    piece = s.arena[sq]
+    if piece and (piece - 1) >> 3 == colour and not (s.wards >> sq) & 1:
+        return
     where = SQUARE_NAMES[sq]
-    if not owned_by(s.arena[sq], colour):
+    if not owned_by(piece, colour):
         raise IllegalAction(rule, f"{where} holds no minion of {who}")
     if s.warded(sq):
         raise IllegalAction(
@@ -183,11 +195,18 @@ def check_mover(s: State, sq: int, colour: int, rule: str, who: str) -> None:
 
 
 def check_move(s: State, a: int, b: int, knight: bool, capture: bool) -> None:
-    if b not in destinations(s.arena, s.wards, a, knight, capture):
+    if not reaches(s.arena, s.wards, a, b, knight, capture):
         raise refusal(s.arena, s.wards, a, b, knight, capture)
 
 
+# summon_squares as sets, for the check of every summon applied.
+_SUMMON_SETS = tuple(tuple(frozenset(summon_squares(colour, kind)) for kind in range(8))
+                     for colour in (0, 1))
+
+
 def check_summon(s: State, colour: int, kind: int, sq: int) -> None:
+    if s.reserve[8 * colour + kind] > 0 and not s.arena[sq] and sq in _SUMMON_SETS[colour][kind]:
+        return
     name, where = TYPES[kind], SQUARE_NAMES[sq]
     if s.reserve[slot(colour, kind)] <= 0:
         raise IllegalAction("R5", f"there is no {name} in your reserve to summon")
@@ -227,22 +246,29 @@ def add(counts: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
 
 def move(s: State, a: int, b: int) -> None:
     """The minion on `a` goes to `b`, capturing what stands there (R3)."""
-    victim = s.arena[b]
+    arena = list(s.arena)
+    victim = arena[b]
     if victim:
         s.dead = add(s.dead, slot_of(victim), 1)
         s.captured = True
-    put(s, {a: 0, b: s.arena[a]})
+    arena[b] = arena[a]
+    arena[a] = 0
+    s.arena = tuple(arena)
 
 
 def summon(s: State, colour: int, kind: int, sq: int) -> None:
     s.reserve = add(s.reserve, slot(colour, kind), -1)
-    put(s, {sq: code(colour, kind)})
+    arena = list(s.arena)
+    arena[sq] = code(colour, kind)
+    s.arena = tuple(arena)
 
 
 def to_reserve(s: State, sq: int) -> None:
     """The minion on `sq` goes to its owner's reserve."""
     s.reserve = add(s.reserve, slot_of(s.arena[sq]), 1)
-    put(s, {sq: 0})
+    arena = list(s.arena)
+    arena[sq] = 0
+    s.arena = tuple(arena)
 
 
 def set_occupant(s: State, mage: int, piece: int) -> None:

@@ -1,0 +1,63 @@
+"""The new strong level against the frozen one of 780ea97 (bench/strong_old), in the arena.
+
+    .venv/bin/python bench/arena_old.py --games 20 --think 1.0 [--variant V] [--jobs 2] [--out f.json]
+
+Colour-balanced pairs on one deal each, think time on the CPU clock (a shared
+machine's load does not shorten a side's thinking), tallied from the new
+level's side with a 95% Wilson interval, as `python -m app.bots arena` does:
+it is that arena, with the level "strong_old" added for this run only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from app.bots import arena  # noqa: E402
+from app.bots.hidden import determinize  # noqa: E402
+from app.bots.setup import choose_setup  # noqa: E402
+from app.rules import SETUP, State, action_json  # noqa: E402
+from bench.strong_old.search import choose_strong as choose_old  # noqa: E402
+
+_choose = arena.choose_with_info
+
+
+def choose_with_old(level: str, state: dict[str, Any], seed: int, think_seconds: float = 1.0,
+                    clock: str = "wall") -> tuple[dict[str, Any], dict[str, Any]]:
+    """`choose_with_info`, with "strong_old" taken the way "strong" is (hidden.py first)."""
+    if level != "strong_old":
+        return _choose(level, state, seed, think_seconds, clock)
+    rng = random.Random(seed)
+    s = determinize(State.from_json(state), rng)
+    if s.phase == SETUP:
+        return {"type": "setup", "backrow": choose_setup(s, rng)}, {}
+    action, info = choose_old(s, think_seconds, clock)
+    return action_json(action), info
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--variant", default="standard")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--old", default="strong_old", help="the other level (e.g. greedy)")
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args()
+    arena.choose_with_info = choose_with_old  # type: ignore[assignment]  # forked workers inherit it
+    result = arena.run("strong", args.old, args.games, args.variant, args.think, args.jobs,
+                       tag=f"old-{args.think:g}", progress=True, clock="cpu")
+    print(arena.report(result))
+    if args.out:
+        arena.write(result, args.out)
+
+
+if __name__ == "__main__":
+    main()

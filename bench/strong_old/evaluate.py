@@ -1,0 +1,247 @@
+"""A hand-written evaluation of a position, from White's point of view.
+
+`score(state)` is a raw number (White's minus Black's, in undead); the
+search and the greedy level compare these. `evaluate(state)` squashes it
+into [-1, 1] for people (the replay's advantage graph): +1 is a White win.
+
+What counts, for each player:
+
+- material: every minion not in the dead pile, at its type's value;
+- how near the opponent is to winning by captures (R15): 5 greater minions
+  or 3 of one type in the dead pile; the penalty grows steeply at 4 and 2;
+- presence in the arena: losing the last minion there loses the match, so a
+  player down to a few is in danger;
+- threats: a minion can capture only when its owner removes a worker from
+  the chamber that moves it (its type's mage, or the Animist). So the attack
+  map counts only minions whose chamber the player holds (in the decision
+  phase, an empty chamber counts partly: it may still be taken). The best
+  capture is discounted by the recapture the opponent holds on that square,
+  and weighed by who removes next;
+- a few chambers whose power is worth holding without a capture: the
+  Magician (it can clear the opponent's best chamber), the Enchanter and the
+  Shadow Mage (they take a minion out of the arena), summoning chambers;
+- small things: the Orb (first turn of each phase), advanced minions.
+"""
+
+from __future__ import annotations
+
+import math
+
+from app.bots.board import (
+    ANIMIST,
+    ENCHANTER,
+    GREATER,
+    MAGE_OF_TYPE,
+    MAGICIAN,
+    NEIGHBOURS,
+    OFF,
+    PRIVATE,
+    SHADOW_MAGE,
+    TYPE_OF_MAGE,
+    VALUE,
+    reach,
+)
+from app.rules import ACTION, DECISION, OVER, State
+
+WIN = 1000.0  # a won position, for the search
+WIN_GAIN = 60.0  # a capture that wins at once
+SCALE = 14.0  # `evaluate` = tanh(score / SCALE)
+
+DANGER_SUM = (0.0, 0.5, 1.5, 4.0, 11.0)  # by greater minions in one's dead pile
+DANGER_TYPE = (0.0, 1.0, 6.0)  # by the most of one greater type there
+OPEN = 0.4  # weight of an empty chamber in the decision phase
+TO_MOVE, WAITING = 0.7, 0.35  # weight of the best capture of each side, action phase
+POTENTIAL = 0.3  # weight of both sides' captures in the decision phase
+SECOND = 0.3  # weight of the second-best capture (another chamber may make it)
+RECAPTURE = 0.7  # how much of the attacker is counted lost to a recapture
+ORB = 0.4
+PRESENCE = 0.3  # per minion in the arena
+ADVANCE = 0.04  # per rank of a minor minion or pawn beyond its backrow
+
+
+def danger(dead: tuple[int, ...], colour: int) -> float:
+    base = 8 * colour
+    greater = [dead[base + k] for k in GREATER]
+    total = sum(greater)
+    if total >= 5 or max(greater) >= 3:
+        return WIN
+    return DANGER_SUM[total] + DANGER_TYPE[max(greater)]
+
+
+def loss(dead: tuple[int, ...], colour: int, k: int, arena_count: int) -> float:
+    """What `colour` loses when its minion of type `k` is captured."""
+    if arena_count <= 1:
+        return WIN_GAIN  # its last minion in the arena (R15)
+    if k not in GREATER:
+        return VALUE[k]
+    base = 8 * colour
+    greater = [dead[base + g] for g in GREATER]
+    total = sum(greater) + 1
+    most = max(greater[GREATER.index(k)] + 1, max(greater))
+    if total >= 5 or most >= 3:
+        return WIN_GAIN
+    return VALUE[k] + DANGER_SUM[total] + DANGER_TYPE[most] - danger(dead, colour)
+
+
+def mover_weights(s: State, colour: int) -> list[float]:
+    """Per type, how surely `colour` gets to move its minions of that type."""
+    occupant, seat = s.occupant, s.seat
+    held = [0.0] * 9
+    if s.phase == ACTION:
+        for m in range(9):
+            piece = occupant[m]
+            if piece and (piece - 1) >> 3 == colour:
+                held[m] = 1.0
+    elif s.phase == DECISION:
+        may_place = not (s.passed >> colour) & 1 and any(s.reserve[8 * colour:8 * colour + 8])
+        for m in range(9):
+            piece = occupant[m]
+            if piece:
+                held[m] = 1.0 if (piece - 1) >> 3 == colour else 0.0
+            elif may_place and seat[m] != OFF:
+                held[m] = OPEN
+    animist = held[ANIMIST]
+    return [max(held[MAGE_OF_TYPE[k]], animist) for k in range(8)]
+
+
+Pieces = list[tuple[int, int]]  # (square, minion) of one colour
+
+
+def _attacks(s: State, colour: int, weights: list[float],
+             pieces: Pieces) -> tuple[dict[int, float], list[tuple[float, int, int]]]:
+    """Squares `colour` attacks (with the best weight) and its captures as
+    (weight, from, to)."""
+    arena, wards = s.arena, s.wards
+    knight = bool((s.runes >> colour) & 1)
+    lo = 1 + 8 * colour
+    attacked: dict[int, float] = {}
+    captures: list[tuple[float, int, int]] = []
+    for sq, piece in pieces:
+        if (wards >> sq) & 1:
+            continue
+        w = weights[piece - lo]
+        if not w:
+            continue
+        for t in reach(arena, sq, knight):
+            if attacked.get(t, 0.0) < w:
+                attacked[t] = w
+            if arena[t] and not (wards >> t) & 1:
+                captures.append((w, sq, t))
+    return attacked, captures
+
+
+def _holds(s: State, colour: int, mage: int) -> float:
+    piece = s.occupant[mage]
+    if piece:
+        return 1.0 if (piece - 1) >> 3 == colour else 0.0
+    if s.phase != DECISION or s.seat[mage] == OFF or (s.passed >> colour) & 1:
+        return 0.0
+    seat = s.seat[mage]
+    if seat in PRIVATE and seat != PRIVATE[colour]:
+        return 0.0
+    return OPEN
+
+
+def score(s: State) -> float:
+    """White's score minus Black's; ±WIN once the match is over."""
+    if s.phase == OVER:
+        if s.winner in (0, 1):
+            return WIN if s.winner == 0 else -WIN
+        return 0.0
+    arena, dead = s.arena, s.dead
+    pieces: tuple[Pieces, Pieces] = ([], [])
+    advance = [0.0, 0.0]
+    for sq, piece in enumerate(arena):
+        if piece:
+            colour = (piece - 1) >> 3
+            pieces[colour].append((sq, piece))
+            if (piece - 1) & 7 >= 3:
+                rank = sq >> 3
+                advance[colour] += rank if colour == 0 else 7 - rank
+    counts = [len(pieces[0]), len(pieces[1])]
+    total = [0.0, 0.0]
+    for colour in (0, 1):
+        base = 8 * colour
+        material = sum((3 - dead[base + k]) * VALUE[k] for k in range(8))
+        n = counts[colour]
+        crowd = (4 - n) ** 2 * 1.5 if n < 4 else 0.0
+        total[colour] = (material - danger(dead, colour) + PRESENCE * n - crowd
+                         + ADVANCE * advance[colour] + (ORB if s.orb == colour else 0.0))
+
+    weights = [mover_weights(s, 0), mover_weights(s, 1)]
+    maps = [_attacks(s, 0, weights[0], pieces[0]), _attacks(s, 1, weights[1], pieces[1])]
+    best_gain = [0.0, 0.0]
+    for colour in (0, 1):
+        enemy = 1 - colour
+        defended = maps[enemy][0]
+        gains = []
+        for w, a, t in maps[colour][1]:
+            victim = arena[t]
+            gain = loss(dead, enemy, (victim - 1) & 7, counts[enemy])
+            back = defended.get(t, 0.0)
+            if back and gain < WIN_GAIN:
+                gain -= RECAPTURE * back * loss(dead, colour, (arena[a] - 1) & 7, counts[colour] + 1)
+            if gain > 0:
+                gains.append(w * gain)
+        gains.sort(reverse=True)
+        if gains:
+            best_gain[colour] = gains[0] + (SECOND * gains[1] if len(gains) > 1 else 0.0)
+        total[colour] += _chamber_potential(s, colour, counts, pieces[enemy])
+    for colour in (0, 1):
+        if s.phase == ACTION:
+            factor = TO_MOVE if s.to_move == colour else WAITING
+        else:
+            factor = POTENTIAL
+        total[colour] += factor * best_gain[colour]
+        # The Magician can clear the chamber of the opponent's best capture.
+        magician = _holds(s, colour, MAGICIAN)
+        if magician:
+            total[colour] += 0.5 * magician * factor * best_gain[1 - colour]
+    return total[0] - total[1]
+
+
+def _chamber_potential(s: State, colour: int, counts: list[int], enemies: Pieces) -> float:
+    """Chambers worth holding for what they take out of the arena or add to it."""
+    arena, wards = s.arena, s.wards
+    enemy = 1 - colour
+    out = 0.0
+    enchanter = _holds(s, colour, ENCHANTER) if s.seat[ENCHANTER] != OFF else 0.0
+    shadow = _holds(s, colour, SHADOW_MAGE) if s.seat[SHADOW_MAGE] != OFF else 0.0
+    if enchanter or shadow:
+        lo_e = 1 + 8 * enemy
+        best_enchant = best_shadow = 0.0
+        for sq, piece in enemies:
+            if (wards >> sq) & 1:
+                continue
+            k = piece - lo_e
+            if enchanter and s.reserve[8 * colour + k]:
+                best_enchant = max(best_enchant, VALUE[k])
+            if shadow and any(arena[n] and (arena[n] - 1) >> 3 == colour for n in NEIGHBOURS[sq]):
+                value = WIN_GAIN if counts[enemy] <= 1 else VALUE[k]
+                best_shadow = max(best_shadow, value)
+        out += 0.35 * enchanter * best_enchant + 0.25 * shadow * best_shadow
+    # Summoning chambers with a minion of their type to summon.
+    reserve, occupant = s.reserve, s.occupant
+    for m, k in _SUMMONERS:
+        if reserve[8 * colour + k] or occupant[m] == 1 + 8 * colour + k:
+            held = _holds(s, colour, m)
+            if held:
+                out += _SUMMON_WORTH[k] * held
+    return out
+
+
+_SUMMONERS = tuple(TYPE_OF_MAGE.items())
+_SUMMON_WORTH = [0.15 * min(v, 3.0) for v in VALUE]
+
+
+def evaluate(s: State) -> float:
+    """The position from White's view in [-1, 1] (a won match is ±1)."""
+    raw = score(s)
+    if raw >= WIN:
+        return 1.0
+    if raw <= -WIN:
+        return -1.0
+    return math.tanh(raw / SCALE)
+
+
+__all__ = ["WIN", "danger", "evaluate", "loss", "mover_weights", "score"]
