@@ -1,5 +1,6 @@
-"""The linters configured in pyproject.toml hold: ruff everywhere, mypy on app/
-(strict on app/rules). A finding fails the suite like any other test."""
+"""The linters hold: ruff everywhere and mypy on app/ (strict on app/rules), as
+pyproject.toml configures them, and ESLint on the pages' scripts. A finding
+fails the suite like any other test."""
 
 from __future__ import annotations
 
@@ -27,3 +28,13 @@ def test_mypy_finds_nothing_and_is_strict_on_the_rules() -> None:
     # (and the plain run its), so each run of the suite would type-check cold.
     strict = _run("mypy", "--strict", "--cache-dir", ".mypy_cache/strict", "app/rules")
     assert strict.returncode == 0, strict.stdout + strict.stderr
+
+
+def test_eslint_finds_nothing_in_the_pages_scripts() -> None:
+    """ESLint's recommended rules over static/ (tests/js/eslint.config.js);
+    scripts/test installs ESLint there from the npm registry, as it does chromium."""
+    eslint = ROOT / "tests" / "js" / "node_modules" / ".bin" / "eslint"
+    assert eslint.exists(), "ESLint is not installed: run scripts/test (it runs npm ci in tests/js)"
+    done = subprocess.run([str(eslint), "--config", "tests/js/eslint.config.js", "--max-warnings", "0",
+                           "static"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
