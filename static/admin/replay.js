@@ -27,7 +27,7 @@ async function start() {
   let boardModule = null;
   try {
     boardModule = await import("/static/js/board.js");
-  } catch (error) {
+  } catch {
     board.textContent = "The board could not be loaded; the steps are described below it.";
   }
 

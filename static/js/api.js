@@ -23,7 +23,7 @@ export async function call(method, path, { token = null, body = undefined } = {}
   } catch {
     throw new ApiError(0, { error: "offline", detail: "the server could not be reached; check the connection and try again" });
   }
-  let data = null;
+  let data;
   try {
     data = await response.json();
   } catch {

@@ -60,7 +60,7 @@ export class Rematch {
   follow(match) {
     const made = match.rematch && match.rematch.match_id;
     if (!made || this.moving) return;
-    let kept = null;
+    let kept;
     try {
       kept = JSON.parse(localStorage.getItem(PENDING(this.matchId)) || "null");
     } catch {

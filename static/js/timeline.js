@@ -48,7 +48,7 @@ export class Timeline {
   }
 
   async prepend(from, to) {
-    let rows = [];
+    let rows;
     try {
       rows = (await matches.states(this.matchId, Math.max(1, from - 1), to)).states;
     } catch {
@@ -180,7 +180,7 @@ export class Timeline {
     await this.reach(version);
     if (this.shown !== version) return;
     this.paint();
-    let found = null;
+    let found;
     try {
       found = await this.stateAt(version);
     } catch {
