@@ -54,13 +54,15 @@ class Seats:
         if now - self._touched.get(key, 0) < cycle.settings.touch_seconds * 1000:
             return
         self._touched[key] = now
-        self.returned(match_id)
         if len(self._touched) > 4 * cycle.settings.state_cache_size:
             self._touched.clear()
         await store.touch(cycle.engine, match_id, colour, now, None)
         rec = cycle.cache.get(match_id)
         if rec is not None and colour in rec.seats:
             rec.seats[colour].last_seen_ms = now
+        # Only once written: a bot's turn taken up now reads the seat as here
+        # (told before, its check could read the old last_seen and drop it again).
+        self.returned(match_id)
 
     async def held(self, pairs: list[tuple[str, str]]) -> None:
         """These seats (match id, colour) hold a socket of this process now: written
@@ -95,10 +97,10 @@ class Seats:
         now = cycle.now_ms()
         await store.touch(cycle.engine, match_id, colour, now, connected)
         self._touched[(match_id, colour)] = now
-        if connected:
-            self.returned(match_id)
         rec = cycle.cache.get(match_id)
         if rec is not None and colour in rec.seats:
             seat = rec.seats[colour]
             seat.connected, seat.last_seen_ms = connected, now
+        if connected:  # once written, as in `touch`
+            self.returned(match_id)
         return cycle.present(await cycle.settled(match_id))
