@@ -123,6 +123,21 @@ def _only_reexports(component: list[str], graph: dict[str, set[str]]) -> bool:
     return not any(cyclic(m, set()) for m in members)
 
 
+LONG = 400  # lines: a module longer than this says why in its docstring
+REASON = "Over 400 lines because"
+
+
+def test_a_long_module_says_why_it_is_long() -> None:
+    """A file does one job: one over 400 lines is a sign it does two, unless its
+    docstring gives the reason in a paragraph beginning "Over 400 lines because"."""
+    unexplained = []
+    for path in sorted(APP.rglob("*.py")):
+        text = path.read_text()
+        if text.count("\n") > LONG and REASON not in (ast.get_docstring(ast.parse(text)) or ""):
+            unexplained.append(f"{path.relative_to(APP.parent)} ({text.count(chr(10))} lines)")
+    assert not unexplained, "modules over 400 lines with no reason in their docstring: " + ", ".join(unexplained)
+
+
 def test_the_layer_test_sees_a_real_arrow() -> None:
     # A guard on the reader itself: it finds the arrows the code is known to have.
     found = arrows()

@@ -43,6 +43,9 @@ class Limiter(Protocol):
     async def hit(self, *keys: str) -> None:
         """Count one write for every key, or raise RateLimited."""
 
+    async def close(self) -> None:
+        """Finish what is under way (before the database engine goes)."""
+
 
 class SlidingWindow:
     """At most `limit` hits per key in any `window` seconds, in this process."""
@@ -55,6 +58,9 @@ class SlidingWindow:
 
     async def hit(self, *keys: str) -> None:
         self.count(*keys)
+
+    async def close(self) -> None:
+        """Nothing to finish: the counts live in this process only."""
 
     def count(self, *keys: str, weight: int = 1) -> None:
         """Count `weight` hits for every key (one write, or a read that costs as

@@ -9,7 +9,7 @@ from app.rules import State, action_json, legal_actions, setup_choices
 
 from . import bot_store, history, history_store, store
 from .cursor import make_cursor, read_cursor
-from .cycle import Cycle, nothing
+from .cycle import Cycle
 from .errors import NotFound
 from .ids import is_match_id
 from .record import ms_of, record_from_rows, stamp
@@ -116,8 +116,9 @@ class Reads:
             else:  # it moved on between the two reads: never pair a row with another version's state
                 rec = await cycle.get(row.id, fresh=True)
             cycle.cache.put(rec)
-            if rec.due(now):
-                rec, _ = await cycle.mutate(rec.id, nothing)
+            # As stored: a flag that has fallen meanwhile is the sweeper's to apply
+            # (within SWEEP_SECONDS), or the next read of that match's; a list is
+            # read often and writes nothing.
             out.append(cycle.present(rec, now))
         next_cursor = make_cursor(rows[-1].created_at, rows[-1].id) if more and rows else None
         return {"matches": out, "next_cursor": next_cursor}

@@ -9,7 +9,7 @@ version it was sent, skips what it already has and fills any hole from the
 database (the log is the truth), or gets a fresh snapshot when the hole is too
 old or its queue overflowed. A broadcast encodes its JSON once for the room.
 
-Why one module of ~700 lines: Subscriber, Room and Hub are one send path, tuned
+Over 400 lines because Subscriber, Room and Hub are one send path, tuned
 together against bench/ws.py (memory per socket, CPU per recipient); each
 reaches into the others' state on that path, so apart they would import each
 other in a cycle. What the database is told of the seats held here lives in

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from sqlalchemy import select
+
+from app.db.models import matches
 from app.matches import MatchService
 
 from ..conftest import Api, FakeTime, created_in_turn
@@ -80,3 +83,19 @@ async def test_here_leaves_out_matches_no_person_has_been_at_lately(api: Api, se
     assert await ids() == {gone.id}
     assert {m["id"] for m in (await api.client.get("/api/v1/matches")).json()["matches"]} == {
         gone.id, kept.id, botted.id}  # without `here`, every match as before
+
+
+async def test_the_list_writes_nothing_even_where_a_flag_has_fallen(api: Api, service: MatchService) -> None:
+    """GET /matches is a read (issue 18): a flag fallen since the last look is
+    applied by the sweeper or by a read of that match, never by the list."""
+    time = FakeTime(service)
+    game = await api.start(time_control={"type": "realtime", "minutes": 1, "increment": 0})
+    await api.setups(game)
+    stored = (await api.state(game))["version"]
+    time.advance(120)
+    listed = (await api.client.get(api.base, params={"limit": 100})).json()["matches"]
+    assert next(m for m in listed if m["id"] == game.id)["status"] == "active"
+    async with service.cycle.engine.connect() as conn:
+        in_database = (await conn.execute(select(matches.c.version).where(matches.c.id == game.id))).scalar_one()
+    assert in_database == stored
+    assert (await api.state(game))["result"]["reason"] == "timeout"  # the match's own read applies it
