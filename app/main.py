@@ -124,6 +124,7 @@ def _lifespan(parts: Parts) -> Callable[[FastAPI], contextlib.AbstractAsyncConte
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             await parts.hub.close(1001)
+            await parts.door.limiter.close()  # its last flush needs the engine
             await parts.engine.dispose()
 
     return lifespan
