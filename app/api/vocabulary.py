@@ -43,6 +43,7 @@ class Vocabulary(BaseModel):
     endings: dict[str, str] = Field(description="why a match ended, by `result.reason`, in words")
     types: list[str] = Field(description="the minion types in the engine's order")
     chaos: list[str] = Field(description="the eleven chaos mages (R6)")
+    default_backrow: list[str] = Field(description="a backrow to start from, a to h (any order is legal, R7)")
 
 
 def router() -> APIRouter:

@@ -13,6 +13,9 @@ from .state import NO_WINNER, SETUP, State
 from .variants import VARIANT_RULES, VARIANTS
 
 DEFAULT_NO_PROGRESS_ROUNDS = 10
+# A backrow to start from, a to h (R7 lets a side choose any order): the
+# constructs in the corners, as rooks stand. The page offers it first in setup.
+DEFAULT_BACKROW = ("construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon")
 
 
 def new_match(

@@ -34,7 +34,7 @@ from .minions import (
 )
 from .moves import destinations
 from .powers import POWERS
-from .start import new_match
+from .start import DEFAULT_BACKROW, new_match
 from .variants import VARIANT_RULES, VARIANTS
 from .words import describe
 
@@ -178,7 +178,8 @@ def vocabulary() -> dict[str, Any]:
     variants = {name: {"name": name.replace("_", " ").capitalize(), "rules": variant_words(i)}
                 for i, name in enumerate(VARIANTS)}
     return {"mages": mages, "minions": minions, "variants": variants, "rulings": RULINGS, "endings": ENDINGS,
-            "types": list(TYPES), "chaos": [MAGES[m] for m in CHAOS_MAGES]}
+            "types": list(TYPES), "chaos": [MAGES[m] for m in CHAOS_MAGES],
+            "default_backrow": list(DEFAULT_BACKROW)}
 
 
 __all__ = ["ENDINGS", "MOVES", "move_table", "RULINGS", "action_json", "example", "moves_from", "vocabulary"]

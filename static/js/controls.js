@@ -3,9 +3,9 @@
 // rules: it turns clicks into one of the listed actions and hands it to the page.
 
 import { choose, offered, prompt } from "./chooser.js";
-import { colourName, mageName, magePower } from "./mages.js";
+import { VOCABULARY, colourName, mageName, magePower } from "./mages.js";
 
-const DEFAULT_ROW = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"];
+const DEFAULT_ROW = VOCABULARY.default_backrow; // the engine's suggested backrow, a to h
 const FILES = "abcdefgh";
 
 function button(text, onClick, cls = "") {

@@ -25,6 +25,7 @@ from app.rules import (
 from app.rules.mages import MAGES
 from app.rules.minions import SQUARE_NAMES, TYPES, owner_of, type_of
 from app.rules.powers import POWERS
+from app.rules.state import SETUP
 from app.rules.vocabulary import MOVES, RULINGS, moves_from, vocabulary
 from app.rules.words import describe_view
 from tests.rules.helpers import BACKROW, position, remove
@@ -121,3 +122,13 @@ def test_the_move_diagrams_are_the_engines_moves(kind, count):
              if a[0] == "remove" and a[1] == MAGES.index("animist") and a[2] and a[2][0] == "move"
              and SQUARE_NAMES[a[2][1]] == "d4"}
     assert moves == set(squares)
+
+
+def test_the_default_backrow_is_a_legal_setup_for_either_side() -> None:
+    """The page's first setup offer is the engine's (R7), never a copy of its own."""
+    state = new_match(seed="x")
+    row = vocabulary()["default_backrow"]
+    assert sorted(row) == sorted(TYPES)
+    state, _ = apply(state, {"type": "setup", "backrow": row})
+    state, _ = apply(state, {"type": "setup", "backrow": row})
+    assert state.phase != SETUP
