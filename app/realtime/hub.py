@@ -13,11 +13,9 @@ Over 400 lines because Subscriber, Room and Hub are one send path, tuned
 together against bench/ws.py (memory per socket, CPU per recipient); each
 reaches into the others' state on that path, so apart they would import each
 other in a cycle. What the database is told of the seats held here lives in
-presence.py (reading a room through a protocol) and the open-files watch in
-open_files.py. The heartbeat (pings, dead sockets, presence said again and
-judged for silent processes) is the largest part that could stand alone, but
-it walks the same Subscriber and Room fields the send path does; moved out, it
-would need them all as a protocol of its own (issue 18's work).
+presence.py (reading a room through a protocol), the open-files watch in
+open_files.py, and the heartbeat (pings, dead sockets, presence said again and
+judged for silent processes) in heartbeat.py.
 """
 
 from __future__ import annotations
@@ -35,6 +33,7 @@ from app.db.outage import database_unavailable, outage
 from app.rules import COLOURS
 
 from .bus import Announcement, Bus, MemoryBus, Message, Presence
+from .heartbeat import Heartbeat
 from .open_files import OpenFiles, raise_soft_limit
 from .presence import SeatPresence
 
@@ -74,7 +73,6 @@ def frame(message: dict[str, Any]) -> dict[str, Any]:
     return {"type": "websocket.send", "text": dumps(message)}
 
 
-PING = frame({"type": "ping"})
 LIVE = ("players", "spectators", "clock")  # what a snapshot says as of the moment it is sent
 RESYNC = object()  # queue marker: send a fresh snapshot
 CATCH_UP = object()  # queue marker: send what the log holds after the last version sent
@@ -430,7 +428,7 @@ class Hub:
     async def start(self) -> None:
         raise_soft_limit()
         await self.bus.start(self._heard, self._reconnected)
-        self._heartbeat = asyncio.create_task(self._beat(), name="hub-heartbeat")
+        self._heartbeat = asyncio.create_task(Heartbeat(self, frame({"type": "ping"})).run(), name="hub-heartbeat")
 
     async def close_sockets(self, code: int = 1001, reason: str = "server shutting down",
                             timeout: float = 2.0) -> None:
@@ -558,12 +556,6 @@ class Hub:
         """Send `message` to this socket alone, after what is queued for it."""
         sub.offer(None, frame(message))
 
-    def heard(self, sub: Subscriber) -> None:
-        sub.heard = time.monotonic()
-
-    def local_sockets(self) -> int:
-        return sum(len(room.subscribers) for room in self.rooms.values())
-
     # -- the bus -----------------------------------------------------------------
 
     def _heard(self, message: Message) -> None:
@@ -598,102 +590,3 @@ class Hub:
             room.presence_changed(seats=True)
             for sub in room.subscribers:
                 sub.offer(None, CATCH_UP)
-
-    # -- heartbeat -------------------------------------------------------------
-
-    def _refresh_presence(self, now: float) -> None:
-        """Say again what this process holds, and forget the spectators of another
-        process that has not said so for three rounds: a process that died said
-        no goodbye, and they would otherwise count for ever. Its seats are the
-        database's to judge (`_judge_silent_seats`); only when nothing has been
-        heard for far longer (the database away too) are they forgotten as well."""
-        forget_after = max(3 * self.ping_seconds, 2 * self.dead_after)
-        for room in self.rooms.values():
-            if not room.subscribers:
-                continue
-            local = room.local
-            self.bus.send(Presence(self.origin, room.match_id, local["white"], local["black"],
-                                   local["spectators"]))
-            changed = False
-            for origin, heard in list(room.remote_heard.items()):
-                white, black, spectators = room.remote.get(origin, (0, 0, 0))
-                if now - heard > forget_after:
-                    white = black = spectators = 0
-                elif now - heard > 3 * self.ping_seconds:
-                    spectators = 0
-                else:
-                    continue
-                changed = room.set_remote(origin, white, black, spectators) or changed
-            if changed:
-                room.presence_changed(seats=True)
-
-    def _silent(self, room: Room, now: float) -> list[str]:
-        """The other processes that hold a seat of `room` and missed a refresh."""
-        late = 1.5 * self.ping_seconds
-        return [origin for origin, (white, black, _) in room.remote.items()
-                if (white or black) and now - room.remote_heard.get(origin, now) > late]
-
-    async def _judge_silent_seats(self, now: float) -> None:
-        """A seat held only by a process gone silent is here while the database's
-        presence rule says so, the rule GET /matches/{id} shows: sockets and REST
-        tell the same truth about a process that died (issue 12, defect 7)."""
-        asked = [room for room in self.rooms.values() if room.subscribers and self._silent(room, now)]
-        if not asked:
-            return
-        try:
-            here = await self.source.seats_here([room.match_id for room in asked])
-        except Exception:  # the database is away: keep what the bus said until it is back
-            return
-        for room in asked:
-            seated = here.get(room.match_id, {})
-            changed = False
-            for origin in self._silent(room, now):
-                white, black, spectators = room.remote[origin]
-                changed = room.set_remote(origin, white if seated.get("white") else 0,
-                                          black if seated.get("black") else 0, spectators) or changed
-            if changed:
-                room.presence_changed(seats=True)
-
-    async def _beat(self) -> None:
-        """Pings, dead sockets, presence: every tick, whatever one tick met. A beat
-        that fails is logged and the next one goes on (one exception must not stop
-        the pings and the presence of every socket of the process)."""
-        tick = max(0.05, min(self.ping_seconds, self.dead_after) / 5)
-        clock = {"touched": time.monotonic(), "refreshed": time.monotonic()}
-        while True:
-            await asyncio.sleep(tick)
-            try:
-                await self.beat(tick, clock)
-            except Exception:
-                log.exception("realtime heartbeat: a beat failed; the next one goes on")
-
-    async def beat(self, tick: float, clock: dict[str, float]) -> None:
-        now = time.monotonic()
-        if now - clock["refreshed"] >= self.ping_seconds:
-            clock["refreshed"] = now
-            self._refresh_presence(now)
-        self.open_files.check()
-        seats: set[tuple[str, str]] = set()
-        for room in list(self.rooms.values()):
-            for sub in list(room.subscribers):
-                if sub.closing:
-                    if now - sub.closing > 5 and sub.task is not None:
-                        # The close frame never left (a peer that stopped reading):
-                        # end the socket's tasks; the server drops the connection.
-                        if sub.writer is not None:
-                            sub.writer.cancel()
-                        sub.task.cancel()
-                        sub.task = None
-                    continue
-                if now - sub.heard > self.dead_after - tick:
-                    sub.close(1011, "no answer to ping")
-                    continue
-                if now - sub.heard >= self.ping_seconds and now - sub.pinged >= self.ping_seconds:
-                    sub.pinged = now
-                    sub.offer(None, PING)
-                if sub.seat is not None:
-                    seats.add((room.match_id, sub.seat))
-        if seats and now - clock["touched"] >= self.ping_seconds:
-            clock["touched"] = now
-            await self.presence.touch(sorted(seats))
-        await self._judge_silent_seats(now)
