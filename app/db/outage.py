@@ -108,11 +108,14 @@ class OutageLog:
         else:
             self.failures += 1
 
-    def reached(self) -> None:
-        """A call through the engine reached the database: an outage, if one was on,
-        is over. The sweeper, which asks every second, says so; the realtime bus,
-        whose own connections may work while the pool has none free, does not."""
-        if self.since is not None:
+    def reached(self, began: float) -> None:
+        """A call through the engine that began at `began` (time.monotonic()) reached
+        the database: an outage, if one was on, is over. A call that began before
+        the outage did is no news of it (it may have had its connection already),
+        so it ends nothing. The sweeper, which asks every second, says so; the
+        realtime bus, whose own connections may work while the pool has none free,
+        does not."""
+        if self.since is not None and began >= self.since:
             lasted = time.monotonic() - self.since
             self.since = None
             self.log.warning("database reachable again after %.1f s; %d calls failed meanwhile",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from app.db.outage import database_unavailable, outage
 
@@ -16,9 +17,10 @@ log = logging.getLogger(__name__)
 
 async def sweep_forever(finisher: Finisher, period: float) -> None:
     while True:
+        began = time.monotonic()
         try:
             await finisher.sweep()
-            outage.reached()  # it asked the database: the outage, if any, is over
+            outage.reached(began)  # it asked the database: the outage, if any, is over
         except asyncio.CancelledError:
             raise
         except Exception as exc:

@@ -38,7 +38,9 @@ export class Rematch {
       const mine = answer.rematch;
       if (mine.token) localStorage.setItem(PENDING(this.matchId), JSON.stringify({ seat: mine.seat, token: mine.token }));
       this.onMatch(answer.match);
-      this.follow(answer.match);
+      // The newest state known, not the answer's: the update saying the rematch
+      // is made may have come over the socket before this answer did.
+      this.follow(this.getPage().match);
     } catch (error) {
       this.onError(error instanceof ApiError ? error : new ApiError(0, null));
     }

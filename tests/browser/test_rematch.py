@@ -110,6 +110,30 @@ def test_both_pressing_rematch_at_once_make_one_match(contexts: Contexts) -> Non
     assert seat_token(ada, one)["seat"] == "black" and seat_token(bo, two)["seat"] == "white"
 
 
+def test_the_offerer_moves_when_the_made_rematch_comes_before_its_own_answer(contexts: Contexts) -> None:
+    """The order that lost a page in CI: Ada's offer lands, Bo accepts, and the
+    socket tells Ada the rematch is made before the answer to her offer (with
+    her token there) reaches her page."""
+    match_id, tokens = finished(contexts.server)
+    ada = seated(contexts, match_id, "white", tokens["white"])
+    bo = seated(contexts, match_id, "black", tokens["black"])
+    held: list[tuple[Any, Any]] = []
+
+    def hold_answer(route: Any) -> None:
+        held.append((route, route.fetch()))  # the server has the offer; the page waits
+
+    ada.route(re.compile(r"/api/v1/matches/[^/]+/rematch$"), hold_answer)
+    button(ada, "Rematch").click()
+    button(bo, "Accept rematch").click()  # shown once Bo's socket hears the offer
+    new_for_bo = landed_on_rematch(bo, match_id)
+    expect(ada.locator("#rematch-note")).to_have_text("The rematch is ready: taking you there…")
+    assert len(held) == 1 and ada.url.endswith(f"/matches/{match_id}")
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    assert landed_on_rematch(ada, match_id) == new_for_bo
+    assert seat_token(ada, new_for_bo)["seat"] == "black"
+
+
 def test_a_spectator_watches_flips_and_is_shown_the_rematch(contexts: Contexts) -> None:
     server = contexts.server
     match_id, tokens = finished(server)
