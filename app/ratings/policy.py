@@ -78,9 +78,12 @@ def rate(rating: Rating, results: Sequence[Result], policy: Policy = LICHESS,
     taken as they stand at the match: age them first (`as_of`)."""
     games = [glicko2.Game((r.opponent.rating - CENTRE) / SCALE, r.opponent.rd / SCALE, r.score)
              for r in results]
-    mu, phi, sigma = glicko2.period((rating.rating - CENTRE) / SCALE, rating.rd / SCALE,
-                                    rating.volatility, games, policy.tau)
-    change = mu * SCALE + CENTRE - rating.rating
+    mu = (rating.rating - CENTRE) / SCALE
+    mu_after, phi, sigma = glicko2.period(mu, rating.rd / SCALE, rating.volatility, games, policy.tau)
+    # The change from the two mu's, not by converting mu_after back: the round
+    # trip through the scale would leave float dust on a draw between equals,
+    # which must change nothing at all.
+    change = (mu_after - mu) * SCALE
     change = max(-policy.max_change, min(policy.max_change, change))
     return Rating(
         rating=rating.rating + change,
