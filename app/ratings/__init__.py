@@ -1,5 +1,6 @@
 """Ratings: Glicko-2 with lichess's parameters, one rating per player and
 variant. Pure maths, no I/O: the service stores the ratings and calls these.
+docs/rules.md ("Ratings") states the rules in plain words.
 
 - glicko2.py: one rating period as Glickman's paper sets it out, unclamped;
 - rating.py: the `Rating` value, `NEW`, provisional and how it is shown;
