@@ -9,7 +9,7 @@ tests/test_layers.py reads every import under app/ and holds the code to this
 from __future__ import annotations
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("app.rules",),                        # the game: pure, no I/O
+    ("app.rules", "app.ratings"),          # the game; Glicko-2 ratings: both pure, no I/O
     ("app.config", "app.redact"),          # settings; log hygiene
     ("app.db",),                           # tables, engine, migrations
     ("app.matches",),                      # the match service and its one door

@@ -7,6 +7,7 @@ import is still an arrow), resolved to an absolute module name, and judged.
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 from app.layers import LAYERS, package_of, rank_of
@@ -121,6 +122,48 @@ def _only_reexports(component: list[str], graph: dict[str, set[str]]) -> bool:
         return any(cyclic(n, path | {node}) for n in trimmed[node])
 
     return not any(cyclic(m, set()) for m in members)
+
+
+# Packages that are pure computation: they import their own package and the
+# standard library, none of its parts that reach outside the process or read
+# the clock, and no framework. The service stores and times; these only compute.
+PURE = ("app.rules", "app.ratings")
+IMPURE_STDLIB = (
+    "asyncio", "socket", "ssl", "select", "selectors", "subprocess", "threading", "multiprocessing",
+    "concurrent", "os", "io", "pathlib", "shutil", "tempfile", "sqlite3", "http", "urllib.request",
+    "logging", "time", "random", "secrets",
+)
+
+
+def _absolute_imports(path: Path) -> set[str]:
+    """Every module outside app/ that `path` imports (relative imports are its own package's)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module)
+    return found
+
+
+def test_pure_packages_import_only_the_pure_standard_library() -> None:
+    impure, seen = [], set()
+    for path in sorted(APP.rglob("*.py")):
+        package = package_of(_module_name(path))
+        if package not in PURE:
+            continue
+        seen.add(package)
+        for name in _absolute_imports(path):
+            if name == "app" or name.startswith("app."):
+                ok = package_of(name) == package
+            else:
+                ok = name.split(".")[0] in sys.stdlib_module_names and not any(
+                    name == bad or name.startswith(bad + ".") for bad in IMPURE_STDLIB)
+            if not ok:
+                impure.append(f"{path.relative_to(APP.parent)} imports {name}")
+    assert seen == set(PURE), f"pure packages with no module found: {set(PURE) - seen}"
+    assert all(rank_of(p) == 0 for p in PURE), "pure packages stand in the lowest layer"
+    assert not impure, "pure packages importing beyond the pure standard library: " + ", ".join(impure)
 
 
 LONG = 400  # lines: a module longer than this says why in its docstring
