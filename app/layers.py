@@ -10,7 +10,8 @@ from __future__ import annotations
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.rules", "app.ratings"),          # the game; Glicko-2 ratings: both pure, no I/O
-    ("app.config", "app.redact"),          # settings; log hygiene
+    ("app.config", "app.redact",           # settings; log hygiene;
+     "app.security", "app.charts"),        # the wings' security headers; SVG charts
     ("app.db",),                           # tables, engine, migrations
     ("app.matches",),                      # the match service and its one door
     ("app.realtime",),                     # hub and bus: committed actions, live

@@ -42,7 +42,6 @@ def redact(text: str) -> str:
     return _KEYED.sub(r"\1" + MASK, text)
 
 
-TOKEN = _ASSIGNED  # the name this module's first version exported
 LOGGERS = ("uvicorn.error", "uvicorn.access")
 
 

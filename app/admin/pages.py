@@ -14,11 +14,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
+from app.charts import page as charts
 from app.matches.errors import ServiceError
 from app.rules import VARIANTS
 from app.rules.state import REASONS
 
-from . import accounts, api, audit, charts, detail, figures, history, sessions, throttle
+from . import accounts, api, audit, detail, figures, history, sessions, throttle
 from .context import Admin, address
 from .guard import AdminDep, PageSession, check_csrf
 from .passwords import Busy
@@ -202,7 +203,7 @@ def _charts(s: dict[str, Any]) -> dict[str, Markup]:
         "rounds": charts.bars("Length in rounds", rounds),
         "actions": charts.bars("Length in moves", moves),
     }
-    return {k: Markup(v) for k, v in made.items()}  # charts.py escapes every text it draws
+    return {k: Markup(v) for k, v in made.items()}  # app/charts escapes every text it draws
 
 
 @router.get("/figures", response_class=HTMLResponse)

@@ -1,5 +1,6 @@
-"""The route class of every admin route: each answer carries the dashboard's
-security headers (a CSP with no inline script, no framing, no caching)."""
+"""The route class of every admin route: each answer carries the security
+headers of app/security.py (a CSP with no inline script, no framing), and no
+caching, whatever the rest of the application adds."""
 
 from __future__ import annotations
 
@@ -9,15 +10,9 @@ from typing import Any
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
-HEADERS = {
-    "Content-Security-Policy": CSP,
-    "X-Frame-Options": "DENY",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "same-origin",
-    "Cache-Control": "no-store",
-}
+from app.security import security_headers
+
+HEADERS = security_headers(no_store=True)
 
 
 class AdminRoute(APIRoute):

@@ -19,9 +19,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from app.charts import report
 from app.rules import DECISION, VARIANTS, State, apply_steps, new_match
 
-from . import svg
 from .arena import play, wilson
 from .board import MAGES
 
@@ -176,33 +176,32 @@ def render(results: dict[str, Any], folder: Path, doc_dir: Path) -> str:
     rel = folder.relative_to(doc_dir) if folder.is_relative_to(doc_dir) else folder
     rates = {v: white_rate(ms) for v, ms in groups.items()}
     charts = {}
-    charts["white_win_rate.svg"] = svg.bars(
+    charts["white_win_rate.svg"] = report.bars(
         "White's share of decided matches (95% CI)", names,
         {"White wins": [rates[v]["rate"] for v in names]},
         errors={"White wins": [rates[v]["ci"] for v in names]}, top=1.0, line=0.5, percent=True)
     reasons = sorted({m["reason"] for ms in groups.values() for m in ms})
-    charts["endings.svg"] = svg.bars(
+    charts["endings.svg"] = report.bars(
         "How matches end", names,
         {r: [sum(1 for m in groups[v] if m["reason"] == r) / len(groups[v]) for v in names] for r in reasons},
         stacked=True, top=1.0, percent=True)
     every = [m for ms in groups.values() for m in ms]
     longest = max((m["rounds"] for m in every), default=1)
     buckets = list(range(1, longest + 1))
-    charts["length.svg"] = svg.bars(
+    charts["length.svg"] = report.bars(
         "Match length in rounds (share of matches)", [str(b) for b in buckets],
         {v: [sum(1 for m in groups[v] if m["rounds"] == b) / len(groups[v]) for b in buckets] for v in names},
         percent=True)
     mages = mage_table(every)
     shown = [r for r in mages if r["matches"]]
-    charts["mage_use.svg"] = svg.bars(
+    charts["mage_use.svg"] = report.bars(
         "Powers used per match in which the mage was in play (both players)",
         [r["mage"] for r in shown], {"uses": [r["uses_per_match"] for r in shown]})
     corr = [0.0 if math.isnan(r["win_correlation"]) else r["win_correlation"] for r in shown]
-    spread = max([0.1] + [abs(c) for c in corr])
-    bound = svg.nice_top(spread)
-    charts["mage_wins.svg"] = svg.bars(
+    spread = max([0.1] + [abs(c) for c in corr])  # the axis is as long below zero as above
+    charts["mage_wins.svg"] = report.bars(
         "Correlation of a player's uses of a mage with winning", [r["mage"] for r in shown],
-        {"correlation": corr}, top=bound, low=-bound)
+        {"correlation": corr}, top=spread, low=-spread)
     for name, text in charts.items():
         (folder / name).write_text(text)
     return _page(results, groups, rates, mages, rel)

@@ -24,7 +24,6 @@ Decision phase:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from app.rules import DECISION, OVER, State, apply
@@ -32,8 +31,6 @@ from app.rules import DECISION, OVER, State, apply
 from .board import ANIMIST, GREATER, MAGE_OF_TYPE, TYPE_OF_MAGE, VALUE, reach
 from .candidates import Action, candidates
 from .evaluate import score
-
-Pick = Callable[[list[Action]], Action]
 
 
 def _best(s: State, actions: list[Action], rng: random.Random,

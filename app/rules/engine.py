@@ -252,7 +252,9 @@ def _remove(s: State, mage: int, power: Any) -> State:
         raise IllegalAction("R6", f"the {spaced(mage)} is not in this match's tower")
     if not owned_by(piece, colour):
         raise IllegalAction("R10", f"you have no minion on the {spaced(mage)} chamber")
-    # after_removal and powers.use, spelled out: this runs for every removal applied.
+    # after_removal and the power's record (check, then apply), spelled out: this runs
+    # for every removal applied. The removed minion stays in its owner's reserve unless
+    # the power takes it from there (the Magus and the Conjurer).
     new = s.copy()
     occupant = list(s.occupant)
     occupant[mage] = 0

@@ -22,9 +22,7 @@ MAGE_INDEX = {name: i for i, name in enumerate(MAGES)}
 
 FIXED_MAGES = tuple(range(12))
 CHAOS_MAGES = tuple(range(12, 23))  # the deck of 11 cards (R6)
-FIXED_FLOORS = 12
 TOP_FLOOR = 16
-CHAOS_FLOORS = (13, 14, 15, 16)
 
 # Two-letter codes of the position text form.
 MAGE_CODES = (

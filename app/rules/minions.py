@@ -25,7 +25,6 @@ GREATER, MINOR, PAWN = "greater", "minor", "pawn"
 RANK_OF = (GREATER, GREATER, GREATER, MINOR, MINOR, MINOR, PAWN, PAWN)
 GREATER_TYPES = (DRAGON, ELEMENTAL, CONSTRUCT)
 COPIES = 3  # of each type per player (R2)
-PER_PLAYER = COPIES * len(TYPES)
 
 
 # The helpers below are the one place the encodings are spelled out; the rest
@@ -108,11 +107,6 @@ SQUARE_INDEX = {name: s for s, name in enumerate(SQUARE_NAMES)}
 def backrow(colour: int) -> int:
     """The rank (0-7) of a colour's backrow (R1)."""
     return 0 if colour == WHITE else 7
-
-
-def on_side(colour: int, square: int) -> bool:
-    """Whether a square is on a colour's own half of the arena (R1)."""
-    return rank_of(square) < 4 if colour == WHITE else rank_of(square) >= 4
 
 
 def _leaps(square: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:

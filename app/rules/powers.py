@@ -45,19 +45,6 @@ def options(s: State, colour: int, mage: int, piece: int) -> list[Payload]:
     return POWERS[mage].options(s, colour, mage, piece)
 
 
-def use(s: State, colour: int, mage: int, piece: int, power: Payload) -> None:
-    """Check `power` and carry it out on the working state `s`.
-
-    Raises IllegalAction naming the rule when it is not allowed, before `s`
-    is changed. The removed minion stays in its owner's reserve unless the
-    power takes it from there (the Magus and the Conjurer).
-    """
-    record = POWERS[mage]
-    record.check_form(power)
-    record.check(s, colour, mage, piece, power)
-    record.apply(s, colour, mage, piece, power)
-
-
 def tell(s: State, colour: int, mage: int, piece: int, power: Power) -> str:
     """What `power` does, in words ("summons a dragon on d1"); it is assumed legal."""
     if power is None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 VARIANTS = ("standard", "rotating", "archmage", "ultimate_archmage")
-STANDARD, ROTATING, ARCHMAGE, ULTIMATE_ARCHMAGE = range(4)
 
 
 @dataclass(frozen=True, slots=True)

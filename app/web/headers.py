@@ -1,36 +1,29 @@
 """Security headers on every answer, as a plain ASGI middleware (so it holds for
-pages, static files and errors alike, whatever route answered).
+pages, static files and errors alike, whatever route answered). The headers
+themselves are app/security.py's; a header a route set already is kept.
 
-The pages' policy allows scripts, styles, images and connections from this
-origin only, no inline script or style, and no framing. The API's pages (/docs,
-/redoc, app/api/docs_page.py) run no inline script either (issue 17, item 11):
-their policy differs only where Swagger UI and ReDoc need it, inline styles
-(both set style attributes; ReDoc writes <style> elements), fonts and images
-as data: URLs, and ReDoc's search worker, started from a blob: URL.
+The API's pages (/docs, /redoc, app/api/docs_page.py) run no inline script
+either (issue 17, item 11): their policy adds only what Swagger UI and ReDoc
+need, inline styles (both set style attributes; ReDoc writes <style>
+elements), fonts as data: URLs, and ReDoc's search worker, started from a
+blob: URL.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-PAGE_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
-    "form-action 'self'; frame-ancestors 'none'"
-)
-API_DOCS_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-    "font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; "
-    "form-action 'self'; frame-ancestors 'none'"
-)
+from app.security import security_headers
+
 API_DOCS = ("/docs", "/redoc")
 
-_COMMON = [
-    (b"x-content-type-options", b"nosniff"),
-    (b"x-frame-options", b"DENY"),
-    (b"referrer-policy", b"same-origin"),
-    (b"cross-origin-opener-policy", b"same-origin"),
-]
+
+def _encoded(headers: dict[str, str]) -> list[tuple[bytes, bytes]]:
+    return [(name.lower().encode(), value.encode()) for name, value in headers.items()]
+
+
+_PAGES = _encoded(security_headers())
+_API_DOCS = _encoded(security_headers(style_src="'unsafe-inline'", font_src="data:", worker_src="blob:"))
 
 
 class SecurityHeaders:
@@ -42,8 +35,7 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
-        policy = API_DOCS_POLICY if path.startswith(API_DOCS) else PAGE_POLICY
-        extra = [*_COMMON, (b"content-security-policy", policy.encode())]
+        extra = _API_DOCS if path.startswith(API_DOCS) else _PAGES
 
         async def send_with_headers(message: dict[str, Any]) -> None:
             if message["type"] == "http.response.start":

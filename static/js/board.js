@@ -11,7 +11,7 @@
 // buttons whose accessible names begin with the coordinate, the mage's name
 // and the type's name; the arena is one tab stop, walked with the arrow keys.
 
-import { CHAOS, MAGES, TYPES, TYPE_INFO, colourName, mageName, magePower, typeName } from "./mages.js";
+import { CHAOS, TYPES, TYPE_INFO, colourName, mageName, magePower, typeName } from "./mages.js";
 import { minionPicture } from "./pieces.js";
 
 const FILES = "abcdefgh";
@@ -132,12 +132,6 @@ export function focusSquare(container, square) {
   if (!view || !view.squares.has(square)) return;
   setRoving(view, square);
   view.squares.get(square).button.focus();
-}
-
-/** Makes `square` the arena's tab stop without moving focus. */
-export function tabStop(container, square) {
-  const view = views.get(container);
-  if (view && view.squares.has(square)) setRoving(view, square);
 }
 
 function updateArena(view, state, hl) {
@@ -391,6 +385,3 @@ export function lastActionHighlights(action) {
   }
   return hl;
 }
-
-/** Every mage the tower names (for tests and tools). */
-export const MAGE_NAMES = Object.fromEntries(Object.keys(MAGES).map((m) => [m, mageName(m)]));

@@ -79,11 +79,6 @@ export class Live {
     }
   }
 
-  /** The page learnt of `version` another way (a REST answer): reconnect from there. */
-  seen(version) {
-    if (this.version === null || version > this.version) this.version = version;
-  }
-
   /** Reconnect now (a new token after joining, say). */
   restart(token) {
     this.token = token;

@@ -96,5 +96,3 @@ export function minionPicture(owner, type) {
 export function orbPicture() {
   return template("orb", "orb").cloneNode(true);
 }
-
-export const MINION_TYPES = Object.keys(SYMBOLS);

@@ -1,11 +1,12 @@
-"""A small SVG writer for the balance report's charts: bars, grouped or
-stacked, with optional error bars, and nothing else. Plain strings, so the
-charts need no plotting library and diff cleanly in git."""
+"""Charts saved as files beside a report (the bots' balance report,
+docs/balance/*.svg): bars, grouped or stacked, with optional error bars, on a
+white ground of a fixed size, so they read the same in any viewer."""
 
 from __future__ import annotations
 
-import math
 from html import escape
+
+from .scale import axis
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
            "#ff9da7", "#9c755f", "#bab0ac")
@@ -20,24 +21,14 @@ def _text(x: float, y: float, text: str, size: int = 12, anchor: str = "middle",
             f'font-weight="{weight}"{turn}>{escape(text)}</text>')
 
 
-def nice_top(value: float) -> float:
-    """The smallest of 1, 2, 2.5, 5 times a power of ten at or above `value`."""
-    if value <= 0:
-        return 1.0
-    magnitude = 10.0 ** math.floor(math.log10(value))
-    for m in (1.0, 2.0, 2.5, 5.0, 10.0):
-        if value <= m * magnitude + 1e-12:
-            return m * magnitude
-    return 10.0 * magnitude
-
-
 def bars(title: str, labels: list[str], series: dict[str, list[float]], *,
          errors: dict[str, list[tuple[float, float]]] | None = None, stacked: bool = False,
          y_label: str = "", top: float | None = None, low: float = 0.0,
          line: float | None = None, percent: bool = False) -> str:
     """A bar chart: one group of bars per label, one bar (or stack part) per
     series. `errors` are (low, high) per bar; `line` draws a dashed reference
-    (e.g. 50%); `low` below zero allows bars that go down."""
+    (e.g. 50%); `low` below zero allows bars that go down. The y axis reaches
+    `low` and `top` (the tallest bar when None), each rounded out to a tick."""
     names = list(series)
     n = len(labels)
     if stacked:
@@ -46,19 +37,18 @@ def bars(title: str, labels: list[str], series: dict[str, list[float]], *,
         peak = max((v for s in names for v in series[s]), default=1.0)
         if errors:
             peak = max([peak] + [hi for s in errors for _, hi in errors[s]])
-    top = top if top is not None else nice_top(peak)
+    scale = axis(low, top if top is not None else peak)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
     def y(value: float) -> float:
-        return TOP + plot_h * (top - value) / (top - low)
+        return scale.at(value, TOP + plot_h, TOP)
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
            f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" role="img">',
            f'<title>{escape(title)}</title>',
            f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
            _text(WIDTH / 2, 22, title, 15, weight="bold")]
-    for i in range(5):
-        value = low + (top - low) * i / 4
+    for value in scale.ticks:
         out.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(value):.1f}" y2="{y(value):.1f}" '
                    f'stroke="#ddd"/>')
         shown = f"{100 * value:.4g}%" if percent else f"{value:g}"  # 12.5%, not 12%
