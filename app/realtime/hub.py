@@ -29,7 +29,8 @@ from .bus import Announcement, Bus, MemoryBus, Message
 from .heartbeat import Heartbeat
 from .open_files import OpenFiles, raise_soft_limit
 from .presence import SeatPresence
-from .room import CATCH_UP, RESYNC, MatchSource, Room, Send, Subscriber, frame
+from .room import CATCH_UP, RESYNC, Room, Send, Subscriber, frame
+from .service import MatchSource
 
 __all__ = ["Hub", "MatchSource", "SocketCounts", "Subscriber"]
 

@@ -15,10 +15,10 @@ again, so no order of writes between processes can leave the truth behind:
   holding the seat writes it present again, after it;
 - the heartbeat writes every seat held here present, in one statement.
 
-What the sockets are told lives here too: a room's `Headcount`, what this
-process holds of the match and what every other process said it holds, the
-one place those counts are written (the bus and the heartbeat both go through
-`Headcount.other_said`).
+The count the sockets are shown lives here too: a room's `Headcount`, what
+this process holds of the match and what every other process said it holds.
+Those counts are written in one place, `Headcount.other_said`, whether the bus
+brought them or the heartbeat judged them.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ class Headcount:
 
 
 class Room(Protocol):
-    """What this module reads of a hub's room (hub.py)."""
+    """What this module reads of a hub's room (room.py)."""
 
     match_id: str
     headcount: Headcount
