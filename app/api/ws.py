@@ -1,7 +1,9 @@
 """`/api/v1/matches/{match_id}/ws`: a match, live (the contract's Websocket section).
 
 A raw ASGI endpoint: it hands the hub the server's own `send`, so one encoded
-update is shared by every socket of the match. See docs/api.md, "Websocket".
+update is shared by every socket of the match. It uses only the hub's face
+(app/realtime/hub.py); the socket's handle it holds is given back to the hub,
+never read. See docs/api.md, "Websocket".
 """
 
 from __future__ import annotations
@@ -67,40 +69,35 @@ class MatchSocket:
                 hub.release(address)
         if admitted is None:
             return
-        sub, token = admitted
-        seat = sub.seat
+        sub, seat, token = admitted
         del admitted
         try:
-            if seat is not None and sub.room.local[seat] == 1:
-                await hub.presence.say(sub.room, seat)
+            await hub.note_seat(sub)
             settings = self.settings
             window, used = time.monotonic(), 0
             while True:
                 message = await receive()
                 if message["type"] == "websocket.disconnect":
                     return
+                hub.heard_from(sub)
                 now = time.monotonic()
-                sub.heard = now
                 if now - window >= BUDGET_WINDOW:
                     window, used = now, 0
                 used += 1
                 if used > settings.ws_messages_per_10s:
-                    return await self._close(sub, 1008, "message budget exceeded")
+                    return await hub.close_socket(sub, 1008, "message budget exceeded")
                 text = message.get("text")
                 data = text.encode() if text is not None else (message.get("bytes") or b"")
                 if len(data) > settings.ws_max_frame_bytes:
-                    return await self._close(
+                    return await hub.close_socket(
                         sub, 1009, f"frame over {settings.ws_max_frame_bytes} bytes")
-                await self._handle(hub, sub, match_id, token, address, text)
+                await self._handle(hub, sub, seat, match_id, token, address, text)
         except asyncio.CancelledError:
-            if sub.task is not None:  # not the hub's doing: let it through
+            if not hub.dropped(sub):  # not the hub's doing: let it through
                 raise
         finally:
             hub.release(address)
-            hub.leave(sub)
-            room = sub.room
-            if seat is not None and room.local[seat] == 0:
-                await hub.presence.say(room, seat)
+            await hub.leave(sub)
 
     async def _crowded(self, receive: Any, send: Any) -> None:
         """One socket more than an address may hold: accepted, so that the reason
@@ -113,7 +110,7 @@ class MatchSocket:
                               "from one address; close one first"})
 
     async def _admit(self, scope: dict[str, Any], receive: Any, send: Any, hub: Hub,
-                     match_id: str, address: str) -> tuple[Subscriber, str | None] | None:
+                     match_id: str, address: str) -> tuple[Subscriber, str | None, str | None] | None:
         """Check the Origin and the token, accept, and join the hub; None if refused."""
         if (await receive())["type"] != "websocket.connect":
             return None
@@ -133,9 +130,9 @@ class MatchSocket:
             if not is_match_id(match_id):
                 raise ValueError("not_found: no such match")
             since = int(query["since"][0]) if "since" in query else None
-            room = hub.rooms.get(match_id)
-            if token is None and room is not None and room.state is not None:
-                seat, version = None, room.latest  # watched here already: no database read
+            known = hub.known_version(match_id) if token is None else None
+            if known is not None:
+                seat, version = None, known  # watched here already: no database read
             else:
                 seat, version = await self.door.watch(match_id, token)
         except ValueError as bad:
@@ -157,25 +154,23 @@ class MatchSocket:
             return None
         if since is not None and since > version:
             since = None  # a version from the future: start again from a snapshot
-        sub = hub.join(match_id, send, seat, since, address)
-        sub.task = asyncio.current_task()
-        return sub, token
+        return hub.join(match_id, send, seat, since, address, asyncio.current_task()), seat, token
 
-    async def _handle(self, hub: Hub, sub: Subscriber, match_id: str,
+    async def _handle(self, hub: Hub, sub: Subscriber, seat: str | None, match_id: str,
                       token: str | None, address: str, text: str | None) -> None:
         try:
             message = json.loads(text) if text is not None else None
         except ValueError:
             message = None
         except RecursionError:  # deeper than the parser's stack: refused like any bad JSON
-            return await self._error(hub, sub, None, "bad_request", "the JSON is nested too deeply")
+            return await self._error(hub, sub, match_id, None, "bad_request", "the JSON is nested too deeply")
         if not isinstance(message, dict):
-            return await self._error(hub, sub, None, "bad_request",
+            return await self._error(hub, sub, match_id, None, "bad_request",
                                      "a message is a JSON object, sent as text")
         kind, ref = message.get("type"), message.get("id")
         if ref is not None and not is_client_id(ref):
             # Never echo it: it may not even encode (a lone surrogate).
-            return await self._error(hub, sub, None, "bad_request",
+            return await self._error(hub, sub, match_id, None, "bad_request",
                                      "id is 1-64 printable ASCII characters without spaces")
         if kind == "ping":
             hub.reply(sub, {"type": "pong"})
@@ -186,44 +181,38 @@ class MatchSocket:
             if isinstance(version, float) and version.is_integer():
                 version = int(version)  # 3.0 is the integer 3, as the REST schema says
             if not isinstance(action, dict) or not isinstance(version, int) or isinstance(version, bool):
-                return await self._error(hub, sub, ref, "bad_request",
+                return await self._error(hub, sub, match_id, ref, "bad_request",
                                          'an action message is {"type": "action", "action": {...}, '
                                          '"version": n, "id": "..."}')
-            if sub.seat is None:
-                return await self._error(hub, sub, ref, "unauthorized",
+            if seat is None:
+                return await self._error(hub, sub, match_id, ref, "unauthorized",
                                          "this socket watches; connect with ?token= to play")
             try:
                 acted = await self.door.play(match_id, Caller(token, address), action, version, ref)
             except ServiceError as exc:
-                return await self._error(hub, sub, ref, exc.code, exc.detail,
+                return await self._error(hub, sub, match_id, ref, exc.code, exc.detail,
                                          exc.extra.get("version"))
             except Exception as exc:  # REST would answer 503 or 500: say so, live on
                 if database_unavailable(exc):
                     outage.failed("an action over a websocket", exc)
-                    return await self._error(hub, sub, ref, "unavailable", UNAVAILABLE)
+                    return await self._error(hub, sub, match_id, ref, "unavailable", UNAVAILABLE)
                 log.exception("action over a websocket failed")
-                return await self._error(hub, sub, ref, "internal_error",
+                return await self._error(hub, sub, match_id, ref, "internal_error",
                                          "the server failed to handle this action; try again")
             hub.reply(sub, {"type": "ack", "id": ref, "version": acted.version})
         else:
-            await self._error(hub, sub, ref, "bad_request",
+            await self._error(hub, sub, match_id, ref, "bad_request",
                               f"unknown message type {str(kind)[:40]!r}")
 
-    async def _error(self, hub: Hub, sub: Subscriber, ref: Any, code: str,
+    async def _error(self, hub: Hub, sub: Subscriber, match_id: str, ref: Any, code: str,
                      detail: str, version: int | None = None) -> None:
-        if version is None and sub.room.state is not None:
-            version = sub.room.latest  # what this socket was last told: no database read
-        elif version is None:
+        if version is None:
+            version = hub.known_version(match_id)  # what this socket was last told: no database read
+        if version is None:
             with contextlib.suppress(Exception):
-                version = int((await self.door.service.reads.get(sub.room.match_id))["version"])
+                version = int((await self.door.service.reads.get(match_id))["version"])
         hub.reply(sub, {"type": "error", "id": ref, "error": code, "detail": detail,
                         "version": version})
-
-    async def _close(self, sub: Subscriber, code: int, reason: str) -> None:
-        sub.close(code, reason)
-        if sub.writer is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(sub.writer), 5)
 
 
 PATH_RE = re.compile(r"/api/v1/matches/([^/]+)/ws")

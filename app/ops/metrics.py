@@ -127,16 +127,12 @@ class _Sockets:
         self.hub = hub
 
     def collect(self) -> Iterable[Metric]:
-        seats = spectators = 0
-        rooms = list(self.hub.rooms.values())
-        for room in rooms:
-            seats += room.local["white"] + room.local["black"]
-            spectators += room.local["spectators"]
+        counts = self.hub.counts()
         sockets = GaugeMetricFamily("magery_open_sockets", "Open websockets on this process.",
                                     labels=["kind"])
-        sockets.add_metric(["seat"], seats)
-        sockets.add_metric(["spectator"], spectators)
+        sockets.add_metric(["seat"], counts.seats)
+        sockets.add_metric(["spectator"], counts.spectators)
         yield sockets
         yield GaugeMetricFamily("magery_watched_matches",
                                 "Matches with at least one socket on this process.",
-                                value=sum(1 for room in rooms if room.subscribers))
+                                value=counts.matches)

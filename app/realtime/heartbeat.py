@@ -15,13 +15,14 @@ import time
 from typing import Any, Protocol
 
 from .bus import Bus, Presence
+from .presence import NOBODY
 
 log = logging.getLogger("magery.realtime")
 
 
 class Beaten(Protocol):
     """What the heartbeat reads of the hub (app/realtime/hub.py): its rooms and
-    their sockets, the bus, its timings and where presence is written."""
+    their sockets (room.py), the bus, its timings and where presence is written."""
 
     rooms: dict[str, Any]
     bus: Bus
@@ -29,7 +30,7 @@ class Beaten(Protocol):
     ping_seconds: float
     dead_after: float
     open_files: Any
-    presence: Any
+    seat_presence: Any
     source: Any
 
 
@@ -48,27 +49,27 @@ class Heartbeat:
         for room in self.hub.rooms.values():
             if not room.subscribers:
                 continue
-            local = room.local
-            self.hub.bus.send(Presence(self.hub.origin, room.match_id, local["white"], local["black"],
-                                       local["spectators"]))
+            headcount = room.headcount
+            self.hub.bus.send(Presence(self.hub.origin, room.match_id, *headcount.mine()))
             changed = False
-            for origin, heard in list(room.remote_heard.items()):
-                white, black, spectators = room.remote.get(origin, (0, 0, 0))
-                if now - heard > forget_after:
+            for origin, heard_at in list(headcount.heard_at.items()):
+                white, black, spectators = headcount.others.get(origin, NOBODY)
+                if now - heard_at > forget_after:
                     white = black = spectators = 0
-                elif now - heard > 3 * self.hub.ping_seconds:
+                elif now - heard_at > 3 * self.hub.ping_seconds:
                     spectators = 0
                 else:
                     continue
-                changed = room.set_remote(origin, white, black, spectators) or changed
+                changed = headcount.other_said(origin, (white, black, spectators)) or changed
             if changed:
                 room.presence_changed(seats=True)
 
     def _silent(self, room: Any, now: float) -> list[str]:
         """The other processes that hold a seat of `room` and missed a refresh."""
         late = 1.5 * self.hub.ping_seconds
-        return [origin for origin, (white, black, _) in room.remote.items()
-                if (white or black) and now - room.remote_heard.get(origin, now) > late]
+        headcount = room.headcount
+        return [origin for origin, (white, black, _) in headcount.others.items()
+                if (white or black) and now - headcount.heard_at.get(origin, now) > late]
 
     async def _judge_silent_seats(self, now: float) -> None:
         """A seat held only by a process gone silent is here while the database's
@@ -85,9 +86,10 @@ class Heartbeat:
             seated = here.get(room.match_id, {})
             changed = False
             for origin in self._silent(room, now):
-                white, black, spectators = room.remote[origin]
-                changed = room.set_remote(origin, white if seated.get("white") else 0,
-                                          black if seated.get("black") else 0, spectators) or changed
+                white, black, spectators = room.headcount.others[origin]
+                changed = room.headcount.other_said(origin, (white if seated.get("white") else 0,
+                                                             black if seated.get("black") else 0,
+                                                             spectators)) or changed
             if changed:
                 room.presence_changed(seats=True)
 
@@ -114,23 +116,25 @@ class Heartbeat:
         for room in list(self.hub.rooms.values()):
             for sub in list(room.subscribers):
                 if sub.closing:
-                    if now - sub.closing > 5 and sub.task is not None:
+                    if now - sub.closing > 5 and sub.receiver is not None:
                         # The close frame never left (a peer that stopped reading):
                         # end the socket's tasks; the server drops the connection.
+                        # No receiver left marks the socket dropped (Hub.dropped).
                         if sub.writer is not None:
                             sub.writer.cancel()
-                        sub.task.cancel()
-                        sub.task = None
+                        sub.receiver.cancel()
+                        sub.receiver = None
                     continue
-                if now - sub.heard > self.hub.dead_after - tick:
+                if now - sub.last_heard > self.hub.dead_after - tick:
                     sub.close(1011, "no answer to ping")
                     continue
-                if now - sub.heard >= self.hub.ping_seconds and now - sub.pinged >= self.hub.ping_seconds:
-                    sub.pinged = now
+                if (now - sub.last_heard >= self.hub.ping_seconds
+                        and now - sub.last_pinged >= self.hub.ping_seconds):
+                    sub.last_pinged = now
                     sub.offer(None, self.ping)
                 if sub.seat is not None:
                     seats.add((room.match_id, sub.seat))
         if seats and now - clock["touched"] >= self.hub.ping_seconds:
             clock["touched"] = now
-            await self.hub.presence.touch(sorted(seats))
+            await self.hub.seat_presence.touch(sorted(seats))
         await self._judge_silent_seats(now)

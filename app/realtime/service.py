@@ -1,11 +1,34 @@
-"""The match service as the hub needs it (a thin adapter: `MatchSource` of hub.py)."""
+"""What the hub reads of the match service (`MatchSource`), and the thin adapter
+that serves it from the service (`ServiceSource`); tests stand a log in for it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from app.matches import MatchService
 from app.matches.errors import NotFound
+
+
+class MatchSource(Protocol):
+    """What the hub reads from the match service (the database behind it)."""
+
+    async def snapshot(self, match_id: str) -> dict[str, Any] | None:
+        """The public state now (it carries its `version`), or None: no such match."""
+
+    async def updates_since(self, match_id: str, version: int) -> list[dict[str, Any]] | None:
+        """The contract's update messages after `version`, in order; None when the
+        log cannot say (too old, or no such match)."""
+
+    async def seat_presence(self, match_id: str, colour: str, connected: bool) -> None:
+        """A seat's first socket in this process opened, or its last one closed."""
+
+    async def touch(self, seats: list[tuple[str, str]]) -> None:
+        """These seats (match id, colour) hold a socket here: connected, seen now
+        (one statement for them all)."""
+
+    async def seats_here(self, match_ids: list[str]) -> dict[str, dict[str, bool]]:
+        """Which seats of these matches are here, by the rule REST shows:
+        {match id: {colour: bool}} (a match or seat left out is not here)."""
 
 
 class ServiceSource:

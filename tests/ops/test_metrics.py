@@ -52,6 +52,18 @@ async def test_actions_refusals_and_resends_are_counted_from_every_entry(
     assert metric(text, "magery_matches", status="waiting") == 0
 
 
+async def test_open_sockets_count_every_socket_of_a_spectator(api: Api, sockets: Any) -> None:
+    """The socket gauge counts sockets: one watcher with two tabs holds two (the
+    match's spectator count, shown to the players, counts that watcher once)."""
+    game = await api.start()
+    for _ in range(2):
+        await (await sockets(game.id)).receive()  # both from 127.0.0.1: one watcher
+    text = await scrape(api.client)
+    assert metric(text, "magery_open_sockets", kind="spectator") == 2
+    assert metric(text, "magery_open_sockets", kind="seat") == 0
+    assert metric(text, "magery_watched_matches") == 1
+
+
 async def test_http_answers_are_counted_by_route_template_never_by_path(api: Api) -> None:
     game = await api.start()
     for _ in range(3):

@@ -57,15 +57,12 @@ class Log:
 
 
 class Socket:
-    """Collects what the hub sends; `delay` makes it a slow reader."""
+    """Collects what the hub sends (Stuck, below, is a slow reader)."""
 
-    def __init__(self, delay: float = 0.0) -> None:
-        self.delay = delay
+    def __init__(self) -> None:
         self.got: list[dict[str, Any]] = []
 
     async def __call__(self, event: dict[str, Any]) -> None:
-        if self.delay:
-            await asyncio.sleep(self.delay)
         if event["type"] == "websocket.send":
             self.got.append(json.loads(event["text"]))
         else:
@@ -81,16 +78,22 @@ class Socket:
         return out
 
 
-async def settle(seconds: float = 0.05) -> None:
-    await asyncio.sleep(seconds)
+HANG = 60.0  # seconds: what `until` waits for takes milliseconds; this only ends a test that would hang
 
 
-async def until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
-    """Wait until `condition()` holds, at most `timeout` seconds. The caller asserts it
-    after, so that a failure shows the values."""
-    deadline = time.monotonic() + timeout
-    while not condition() and time.monotonic() < deadline:
-        await asyncio.sleep(0.01)
+async def until(condition: Callable[[], bool], what: str = "the condition") -> None:
+    """Poll (letting the hub's tasks run) until `condition()` holds. It waits for
+    a state, never for a time; a condition that never comes fails the test."""
+    deadline = time.monotonic() + HANG
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never came: {what}")
+        await asyncio.sleep(0.005)
+
+
+def last_version(sock: Socket) -> int | None:
+    versions = sock.versions()
+    return versions[-1] if versions else None
 
 
 def contiguous(versions: list[int]) -> bool:
@@ -105,10 +108,10 @@ async def test_snapshot_first_then_every_update_in_order() -> None:
     sock = Socket()
     hub.join("m1", sock, None, None)
     await hub.publish("m1", [log.commit()])  # lands before the snapshot is read: no duplicate
-    await settle()
+    await until(lambda: bool(sock.versions()), "the snapshot")
     for _ in range(4):
         await hub.publish("m1", [log.commit()])
-    await settle()
+    await until(lambda: last_version(sock) == 6, "version 6")
     assert sock.got[0]["type"] == "snapshot"
     assert sock.versions() == [2, 3, 4, 5, 6]
     assert sock.got[0]["match"]["spectators"] == 1
@@ -121,23 +124,25 @@ async def test_out_of_order_and_duplicate_publishes_still_arrive_once_in_order()
     await hub.start()
     sock = Socket()
     hub.join("m1", sock, None, None)
-    await settle()
+    await until(lambda: bool(sock.versions()), "the snapshot")
     a, b, c = log.commit(), log.commit(), log.commit()
     await hub.publish("m1", [c])  # 3 before 1 and 2: the hole is filled from the log
     await hub.publish("m1", [a, b])
     await hub.publish("m1", [b])
-    await settle()
+    await until(lambda: last_version(sock) == 3, "version 3")
     assert sock.versions() == [0, 1, 2, 3]
     await hub.close()
 
 
 class Stuck(Socket):
-    """A reader that takes nothing until `go` is set: slow for as long as the test
-    wants, however late a loaded machine runs it."""
+    """A reader that takes nothing while `go` is not set: slow for as long as the
+    test wants, however late a loaded machine runs it."""
 
-    def __init__(self) -> None:
+    def __init__(self, going: bool = False) -> None:
         super().__init__()
         self.go = asyncio.Event()
+        if going:
+            self.go.set()
 
     async def __call__(self, event: dict[str, Any]) -> None:
         await self.go.wait()
@@ -153,14 +158,14 @@ async def test_a_slow_socket_delays_nobody_else() -> None:
     slow, fast = Stuck(), Socket()
     hub.join("m1", slow, None, None)
     hub.join("m1", fast, None, None)
-    await until(lambda: fast.versions() == [0])
+    await until(lambda: bool(fast.versions()), "the fast one's snapshot")
     for _ in range(3):
         await hub.publish("m1", [log.commit()])
-    await until(lambda: fast.versions() == [0, 1, 2, 3])
+    await until(lambda: last_version(fast) == 3, "version 3 to the fast one")
     assert fast.versions() == [0, 1, 2, 3]
     assert slow.got == []  # served while the slow one has not taken its snapshot yet
     slow.go.set()
-    await until(lambda: slow.versions() == [0, 1, 2, 3])
+    await until(lambda: last_version(slow) == 3, "version 3 to the slow one")
     assert slow.versions() == [0, 1, 2, 3]
     await hub.close()
 
@@ -169,12 +174,14 @@ async def test_an_overflowing_socket_gets_a_fresh_snapshot() -> None:
     log = Log()
     hub = Hub(log, queue_limit=4)
     await hub.start()
-    slow = Socket(delay=0.01)
+    slow = Stuck(going=True)
     hub.join("m1", slow, None, None)
-    await settle()
+    await until(lambda: bool(slow.versions()), "the snapshot")
+    slow.go.clear()  # from now on it takes nothing: 30 updates overflow its queue of 4
     for _ in range(30):
         await hub.publish("m1", [log.commit()])
-    await settle(0.5)
+    slow.go.set()
+    await until(lambda: last_version(slow) == 30, "version 30")
     versions = slow.versions()
     assert versions[-1] == 30 and sorted(set(versions)) == versions
     assert [m["type"] for m in slow.got].count("snapshot") >= 2
@@ -190,7 +197,7 @@ async def test_since_replays_what_was_missed_or_sends_a_snapshot_when_too_old() 
     recent, old = Socket(), Socket()
     hub.join("m1", recent, None, 3)
     hub.join("m1", old, None, 0)
-    await settle()
+    await until(lambda: last_version(recent) == 5 and last_version(old) == 5, "version 5 on both")
     assert [m["type"] for m in recent.got if m["type"] != "presence"] == ["update", "update"]
     assert recent.versions() == [4, 5]
     assert old.got[0]["type"] == "snapshot" and old.versions() == [5]
@@ -214,10 +221,11 @@ async def test_announcements_from_another_process_are_fetched_from_the_log() -> 
     there.join("m1", watcher, None, None)
     seat = Socket()
     here.join("m1", seat, "white", None)
-    await settle(0.2)
+    await until(lambda: any(m["type"] == "presence" and m["players"]["white"]["connected"]
+                            for m in watcher.got), "white's presence, across the bus")
     for _ in range(3):
         await here.publish("m1", [log.commit()])
-    await settle(0.2)
+    await until(lambda: last_version(watcher) == 3, "version 3, across the bus")
     assert watcher.versions() == [0, 1, 2, 3]
     presence = [m for m in watcher.got if m["type"] == "presence"][-1]
     assert presence["players"]["white"]["connected"] is True and presence["spectators"] == 1
@@ -232,7 +240,7 @@ async def test_close_says_1001_to_every_socket() -> None:
     await hub.start()
     sock = Socket()
     hub.join("m1", sock, None, None)
-    await settle()
+    await until(lambda: bool(sock.got), "the snapshot")
     await hub.close()
     assert sock.got[-1] == {"type": "websocket.close", "code": 1001, "reason": "server shutting down"}
 
@@ -243,7 +251,7 @@ async def test_a_silent_socket_is_pinged_then_closed() -> None:
     await hub.start()
     sock = Socket()
     hub.join("m1", sock, None, None)
-    await settle(0.6)
+    await until(lambda: bool(sock.got) and sock.got[-1]["type"] == "websocket.close", "a close")
     assert {"type": "ping"} in sock.got
     assert sock.got[-1]["type"] == "websocket.close" and sock.got[-1]["code"] == 1011
     await hub.close()
@@ -260,13 +268,13 @@ async def test_a_room_too_far_behind_the_log_starts_its_sockets_afresh() -> None
     here, there, _ = await two_processes(log)
     watcher = Socket()
     there.join("m1", watcher, None, None)
-    await settle()
+    await until(lambda: bool(watcher.versions()), "the snapshot")
     await here.publish("m1", [log.commit()])
-    await settle()
+    await until(lambda: last_version(watcher) == 1, "version 1, across the bus")
     for _ in range(5):  # landed, but their announcements were lost
         log.commit()
     await here.publish("m1", [log.commit()])
-    await settle(0.2)
+    await until(lambda: last_version(watcher) == 7, "version 7, across the bus")
     assert watcher.versions() == [0, 1, 7]
     assert [m["type"] for m in watcher.got if m["type"] != "presence"][-1] == "snapshot"
     await here.close()
@@ -291,18 +299,28 @@ async def test_a_process_that_vanished_stops_counting_and_a_live_one_keeps_count
             return None
         return presences[-1]["spectators"], presences[-1]["players"]["black"]["connected"]
 
-    await until(lambda: shown() == (4, True))
-    assert shown() == (4, True)
+    await until(lambda: shown() == (4, True), "4 spectators and black, across the bus")
     # Over three refresh rounds, after which what was not said again is forgotten:
-    # a process that keeps saying so still counts.
-    await settle(4 * ping)
+    # a process that keeps saying so still counts. The rounds are counted as they
+    # go by on the bus, both processes' (each forgets when it refreshes).
+    refreshes = {here.origin: 0, there.origin: 0}
+
+    def count(message: Any) -> None:
+        if isinstance(message, Presence) and not message.hello and message.origin in refreshes:
+            refreshes[message.origin] += 1
+
+    channel.append(count)
+    shown_from = len(watcher.got)
+    await until(lambda: min(refreshes.values()) >= 4, "four refresh rounds of each process")
+    channel.remove(count)
     assert shown() == (4, True)
+    later = [m for m in watcher.got[shown_from:] if m.get("type") == "presence"]
+    assert all(m["spectators"] == 4 and m["players"]["black"]["connected"] for m in later), later
     # `there` dies without a word: its bus leaves the channel, its heartbeat stops.
     assert there._heartbeat is not None
     there._heartbeat.cancel()
     channel.remove(there.bus._mine)  # type: ignore[attr-defined]
-    await until(lambda: shown() == (1, False))
-    assert shown() == (1, False)
+    await until(lambda: shown() == (1, False), "1 spectator and no black")
     await here.close()
 
 
@@ -312,9 +330,10 @@ async def test_a_stop_signal_reaches_uvicorn_only_after_the_sockets_heard_1001()
     log = Log()
     hub = Hub(log)
     await hub.start()
-    sock = Socket(delay=0.2)  # a slow reader: its close frame takes a while to go out
+    sock = Stuck(going=True)
     hub.join("m1", sock, None, None)
-    await settle()
+    await until(lambda: bool(sock.got), "the snapshot")
+    sock.go.clear()  # a slow reader: its close frame waits until the test lets it out
     heard: list[list[dict[str, Any]]] = []  # what the socket had got when uvicorn was told
     told = asyncio.Event()
 
@@ -327,8 +346,10 @@ async def test_a_stop_signal_reaches_uvicorn_only_after_the_sockets_heard_1001()
     try:
         close_sockets_on_signal(hub)
         signal.raise_signal(signal.SIGTERM)
-        async with asyncio.timeout(5):
-            await told.wait()
+        await until(lambda: hub.closed, "the hub closing its sockets")
+        assert not heard  # the close frame has not left: uvicorn must not be told yet
+        sock.go.set()
+        await told.wait()
     finally:
         for sig, handler in before.items():
             signal.signal(sig, handler)
@@ -346,12 +367,11 @@ async def test_a_stopping_process_still_announces_what_its_last_requests_commit(
     leaving, staying = Socket(), Socket()
     here.join("m1", leaving, None, None)
     there.join("m1", staying, None, None)
-    await settle(0.2)
+    await until(lambda: bool(leaving.versions() and staying.versions()), "both snapshots")
     await here.close_sockets(1001)
     assert leaving.got[-1]["code"] == 1001 and here.closed
     await here.publish("m1", [log.commit()])  # a request in flight commits
-    await settle(0.2)
-    assert staying.versions()[-1] == 1
+    await until(lambda: last_version(staying) == 1, "version 1, across the bus")
     await here.close()  # the lifespan's end: now the bus goes too
     assert len(channel) == 1
     await there.close()
@@ -369,18 +389,18 @@ class SetupLog(Log):
 async def test_a_snapshot_counts_the_setup_time_down_as_it_counts_a_running_clock(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from app.realtime import hub as hub_module
+    from app.realtime import room as room_module
 
     now = [1_000.0]
-    monkeypatch.setattr(hub_module.time, "time", lambda: now[0])
+    monkeypatch.setattr(room_module.time, "time", lambda: now[0])
     hub = Hub(SetupLog())
     await hub.start()
     first, second = Socket(), Socket()
     hub.join("m1", first, None, None)
-    await until(lambda: bool(first.got))
+    await until(lambda: bool(first.got), "the first snapshot")
     now[0] += 5  # five seconds later a second socket is sent the room's state, as of then
     hub.join("m1", second, None, None)
-    await until(lambda: bool(second.got))
+    await until(lambda: bool(second.got), "the second snapshot")
     assert first.got[0]["match"]["clock"]["setup"] == 60_000
     assert second.got[0]["match"]["clock"]["setup"] == 55_000
     assert second.got[0]["match"]["clock"]["white"] == 300_000  # no clock runs in setup
