@@ -36,6 +36,7 @@ from app.api.fast import FastPlay
 from app.bots.runner import BotRunner
 from app.config import Settings, get_settings
 from app.db import head, make_engine, revision, upgrade
+from app.db.outage import OutageLog
 from app.matches import Door, Fanout, MatchService, SlidingWindow, make_limiter
 from app.matches.sweeper import sweep_forever
 from app.ops import MeteredDoor, Metrics, Ops, OpsFront, configure_logs, metered_bus
@@ -62,22 +63,24 @@ class Parts:
     door: Door
     hub: Hub
     bots: BotRunner
+    outage: OutageLog  # what every part reports when the database is out of reach
     metrics: Metrics | None = None  # None with METRICS=false
 
 
 def build(settings: Settings) -> Parts:
     engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
+    outage = OutageLog()  # one for the app: one line when the database goes, one when it is back
     listeners = Fanout()  # who hears each commit: the hub, then the bot runner
     service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS)
-    limiter = make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds)
+    limiter = make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds, outage)
     # Operations: the door and the bus metered (app/ops/meters.py): the door is
     # built as a counting one, the bus is wrapped.
     metrics = Metrics() if settings.metrics else None
     door = (Door(service, limiter, settings.rate_limit_hold_seconds) if metrics is None
             else MeteredDoor(service, limiter, settings.rate_limit_hold_seconds, metrics=metrics))
-    bus = metered_bus(make_bus(settings.database_url, settings.realtime_bus), metrics)
-    hub = make_hub(ServiceSource(service), settings, bus)
-    runner = BotRunner(door, service, settings)
+    bus = metered_bus(make_bus(settings.database_url, settings.realtime_bus, outage), metrics)
+    hub = make_hub(ServiceSource(service), settings, bus, outage)
+    runner = BotRunner(door, service, settings, outage)
     if metrics is not None:
         metrics.watch(hub)
         runner.metered = metrics.bot_searched
@@ -85,7 +88,7 @@ def build(settings: Settings) -> Parts:
     listeners.add(hub)
     listeners.add(runner)
     service.seats.returned = runner.seen  # a person back: a bot turn dropped while away is taken up
-    return Parts(settings, engine, service, door, hub, runner, metrics)
+    return Parts(settings, engine, service, door, hub, runner, outage, metrics)
 
 
 _frozen = False
@@ -113,7 +116,7 @@ def _lifespan(parts: Parts) -> Callable[[FastAPI], contextlib.AbstractAsyncConte
                  await revision(parts.engine), head())
         await parts.hub.start()
         close_sockets_on_signal(parts.hub)
-        sweeper = asyncio.create_task(sweep_forever(parts.service.finisher, settings.sweep_seconds))
+        sweeper = asyncio.create_task(sweep_forever(parts.service.finisher, settings.sweep_seconds, parts.outage))
         await parts.bots.start()
         _freeze_startup_objects()
         try:
@@ -140,13 +143,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None, redoc_url=None, openapi_url="/openapi.json",
     )
     app.state.parts = parts
-    install_errors(app)
+    install_errors(app, parts.outage)
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
     app.include_router(api.router(parts.door, parts.service.reads))
-    socket = ws.MatchSocket(parts.hub, parts.door, settings)
+    socket = ws.MatchSocket(parts.hub, parts.door, settings, parts.outage)
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:
-        app.add_middleware(FastPlay, door=parts.door)  # added first: the innermost middleware
+        app.add_middleware(FastPlay, door=parts.door, outage=parts.outage)  # added first: the innermost middleware
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,  # outside the fast path too
                        timeout=settings.body_timeout_seconds)
     # Every request counted before its body is read (the 413s and the 408s too).

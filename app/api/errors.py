@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from app.db.outage import DATABASE_ERRORS, RETRY_AFTER_SECONDS, database_unavailable, outage
+from app.db.outage import DATABASE_ERRORS, RETRY_AFTER_SECONDS, OutageLog, database_unavailable
 from app.matches.errors import RateLimited, ServiceError, printable
 
 from .schemas import ErrorBody
@@ -88,7 +88,7 @@ def internal_error_response() -> JSONResponse:
     return error_response(500, "internal_error", "the server failed; the error is logged")
 
 
-def unexpected_error_response(exc: BaseException, where: str) -> JSONResponse:
+def unexpected_error_response(exc: BaseException, where: str, outage: OutageLog) -> JSONResponse:
     """503 when the database is out of reach (a client may retry), else 500 (a bug)."""
     if database_unavailable(exc):
         outage.failed(where, exc)  # one line per outage, not one per request
@@ -142,7 +142,7 @@ def _methods_of(request: Request) -> list[str]:
     return taken
 
 
-def install(app: FastAPI) -> None:
+def install(app: FastAPI, outage: OutageLog) -> None:
     _document_400_not_422(app)
 
     @app.exception_handler(ServiceError)
@@ -178,7 +178,7 @@ def install(app: FastAPI) -> None:
 
     async def database_error(request: Request, exc: Exception) -> JSONResponse:
         method = getattr(request, "method", "WEBSOCKET")  # a handler may be handed a WebSocket
-        return unexpected_error_response(exc, f"{method} {request.url.path}")
+        return unexpected_error_response(exc, f"{method} {request.url.path}", outage)
 
     # Handled here rather than by the catch-all below, which answers and then
     # re-raises (so the server logs a crash): a database out of reach is no crash.
@@ -187,4 +187,4 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def bug(request: Request, exc: Exception) -> JSONResponse:
-        return unexpected_error_response(exc, f"{request.method} {request.url.path}")
+        return unexpected_error_response(exc, f"{request.method} {request.url.path}", outage)

@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from app.db.outage import OutageLog
 from app.matches import Caller, Door
 from app.matches.errors import ServiceError
 
@@ -35,8 +36,8 @@ _JSON = (b"content-type", b"application/json")
 
 
 class FastPlay:
-    def __init__(self, app: Any, door: Door) -> None:
-        self.app, self.door = app, door
+    def __init__(self, app: Any, door: Door, outage: OutageLog) -> None:
+        self.app, self.door, self.outage = app, door, outage
 
     def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         # A plain function handing back the coroutine to await: no frame of its own.
@@ -73,7 +74,7 @@ class FastPlay:
         except ServiceError as exc:
             return await service_error_response(exc)(scope, receive, send)
         except Exception as exc:
-            return await unexpected_error_response(exc, f"POST {scope['path']}")(scope, receive, send)
+            return await unexpected_error_response(exc, f"POST {scope['path']}", self.outage)(scope, receive, send)
         if acted.match_json is not None:
             text = b'{"match":' + acted.match_json.encode() + b"}"
         else:

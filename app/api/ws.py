@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 from starlette.routing import WebSocketRoute
 
 from app.config import Settings
-from app.db.outage import database_unavailable, outage
+from app.db.outage import OutageLog, database_unavailable
 from app.matches import Caller, Door
 from app.matches.errors import ServiceError
 from app.matches.ids import is_client_id, is_match_id
@@ -49,8 +49,9 @@ class MatchSocket:
     """One socket's life: check, accept, join the hub, read until it closes.
     An action it carries goes through the door like a REST one."""
 
-    def __init__(self, hub: Hub, door: Door, settings: Settings) -> None:
+    def __init__(self, hub: Hub, door: Door, settings: Settings, outage: OutageLog | None = None) -> None:
         self.hub, self.door, self.settings = hub, door, settings
+        self.outage = outage if outage is not None else OutageLog()
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         await self.serve(scope, receive, send, scope["path_params"]["match_id"])
@@ -143,7 +144,7 @@ class MatchSocket:
         except Exception as exc:
             if not database_unavailable(exc):
                 raise
-            outage.failed("a websocket opening", exc)
+            self.outage.failed("a websocket opening", exc)
             await send({"type": "websocket.accept"})
             # 1013 (try again later): the client reconnects after a pause.
             await send({"type": "websocket.close", "code": 1013, "reason": "unavailable: retry shortly"})
@@ -194,7 +195,7 @@ class MatchSocket:
                                          exc.extra.get("version"))
             except Exception as exc:  # REST would answer 503 or 500: say so, live on
                 if database_unavailable(exc):
-                    outage.failed("an action over a websocket", exc)
+                    self.outage.failed("an action over a websocket", exc)
                     return await self._error(hub, sub, match_id, ref, "unavailable", UNAVAILABLE)
                 log.exception("action over a websocket failed")
                 return await self._error(hub, sub, match_id, ref, "internal_error",

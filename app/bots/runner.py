@@ -41,7 +41,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from app.config import Settings
-from app.db.outage import database_unavailable, outage
+from app.db.outage import OutageLog, database_unavailable
 from app.matches import Caller, Door, MatchService, bot_store
 from app.matches.errors import MatchIsOver, NotFound, NotYourTurn, StaleVersion
 from app.matches.record import Record, other
@@ -74,8 +74,10 @@ def _unheard(*_: Any) -> None:
 
 
 class BotRunner:
-    def __init__(self, door: Door, service: MatchService, settings: Settings) -> None:
+    def __init__(self, door: Door, service: MatchService, settings: Settings,
+                 outage: OutageLog | None = None) -> None:
         self.door, self.service = door, service
+        self.outage = outage if outage is not None else OutageLog()
         self.delay = settings.bot_delay_seconds
         self.think = settings.bot_think_seconds
         self.max_think = settings.bot_max_think_seconds
@@ -135,7 +137,7 @@ class BotRunner:
             raise
         except Exception as exc:
             if database_unavailable(exc):
-                outage.failed("a bot", exc)  # the next resume finds the turn again
+                self.outage.failed("a bot", exc)  # the next resume finds the turn again
             else:
                 log.exception("the bot of match %s failed", match_id)
             with contextlib.suppress(Exception):  # let another process try it at once
@@ -218,7 +220,7 @@ class BotRunner:
             await self.resume()
         except Exception as exc:
             if database_unavailable(exc):
-                outage.failed("the bot runner", exc)
+                self.outage.failed("the bot runner", exc)
             else:
                 log.exception("looking for pending bot turns failed; trying again in %s s", self.resume_every)
 

@@ -85,8 +85,9 @@ class OutageLog:
     only a count. Every part that meets the outage (requests, sockets, the
     sweeper, the bot runner, the realtime bus) reports here instead of logging
     each failure, so a process no longer writes a warning every 0.1 s and a
-    traceback every second. One per process, like a logger: the fact it tracks
-    (this process cannot reach its database) is the process's own."""
+    traceback every second. The app builds one (app/main.py `build`) and hands
+    it to each part: the fact it tracks (this app cannot reach its database) is
+    the app's own. A part built alone, as tests do, keeps one of its own."""
 
     def __init__(self, logger: logging.Logger | None = None) -> None:
         self.log = logger or logging.getLogger("magery.database")
@@ -121,5 +122,3 @@ class OutageLog:
             self.log.warning("database reachable again after %.1f s; %d calls failed meanwhile",
                              lasted, self.failures)
 
-
-outage = OutageLog()

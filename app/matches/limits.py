@@ -32,7 +32,7 @@ from typing import Protocol
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db import raw
-from app.db.outage import database_unavailable, outage
+from app.db.outage import OutageLog, database_unavailable
 
 from .errors import RateLimited
 
@@ -110,8 +110,10 @@ class SharedWindow:
     # window's end would see its count begin again.
     clock: Callable[[], float] = staticmethod(time.time)
 
-    def __init__(self, engine: AsyncEngine, limit: int, window: float, sync_seconds: float = 1.0) -> None:
+    def __init__(self, engine: AsyncEngine, limit: int, window: float, sync_seconds: float = 1.0,
+                 outage: OutageLog | None = None) -> None:
         self.engine, self.limit, self.window, self.sync_seconds = engine, limit, window, sync_seconds
+        self.outage = outage if outage is not None else OutageLog()
         self._start = 0  # the current window's start, whole seconds since the epoch
         self._total: dict[str, int] = {}  # the table's count for the key, as last read
         self._pending: dict[str, int] = {}  # counted here, not yet added to the table
@@ -164,7 +166,7 @@ class SharedWindow:
                 for key, n in pending.items():
                     self._pending[key] = self._pending.get(key, 0) + n
             if database_unavailable(exc):
-                outage.failed("the shared rate limit", exc)
+                self.outage.failed("the shared rate limit", exc)
             else:  # a task nobody awaits: say it here, or nobody would
                 log.exception("adding write counts to rate_counters failed")
         finally:
@@ -177,8 +179,8 @@ class SharedWindow:
                 await self._flushing
 
 
-def make_limiter(engine: AsyncEngine, limit: int, window: float) -> Limiter:
+def make_limiter(engine: AsyncEngine, limit: int, window: float, outage: OutageLog | None = None) -> Limiter:
     """Shared through the database on PostgreSQL, in this process on SQLite."""
     if engine.dialect.name == "postgresql":
-        return SharedWindow(engine, limit, window)
+        return SharedWindow(engine, limit, window, outage=outage)
     return SlidingWindow(limit, window)

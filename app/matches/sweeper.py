@@ -8,14 +8,14 @@ import asyncio
 import logging
 import time
 
-from app.db.outage import database_unavailable, outage
+from app.db.outage import OutageLog, database_unavailable
 
 from .finisher import Finisher
 
 log = logging.getLogger(__name__)
 
 
-async def sweep_forever(finisher: Finisher, period: float) -> None:
+async def sweep_forever(finisher: Finisher, period: float, outage: OutageLog) -> None:
     while True:
         began = time.monotonic()
         try:

@@ -13,6 +13,8 @@ import contextlib
 import signal
 from typing import Any
 
+from app.db.outage import OutageLog
+
 from .bus import Bus, MemoryBus
 from .hub import Hub, MatchSource
 from .open_files import OpenFiles
@@ -22,23 +24,23 @@ __all__ = ["Bus", "Hub", "MatchSource", "MemoryBus", "ServiceSource", "close_soc
            "make_hub"]
 
 
-def make_bus(database_url: str, kind: str = "auto") -> Bus:
+def make_bus(database_url: str, kind: str = "auto", outage: OutageLog | None = None) -> Bus:
     """`kind` "auto": Postgres LISTEN/NOTIFY on Postgres, in-process otherwise."""
     if kind == "postgres" or (kind == "auto" and database_url.startswith("postgres")):
         from .postgres import PostgresBus
 
-        return PostgresBus(database_url)
+        return PostgresBus(database_url, outage=outage)
     return MemoryBus()
 
 
-def make_hub(source: MatchSource, settings: Any, bus: Bus | None = None) -> Hub:
+def make_hub(source: MatchSource, settings: Any, bus: Bus | None = None, outage: OutageLog | None = None) -> Hub:
     """This process's hub (not started: `await hub.start()` in the lifespan)."""
     if bus is None:
-        bus = make_bus(settings.database_url, settings.realtime_bus)
+        bus = make_bus(settings.database_url, settings.realtime_bus, outage)
     return Hub(source, bus, ping_seconds=settings.ws_ping_seconds,
                dead_after_seconds=settings.ws_dead_after_seconds,
                sockets_per_address=settings.ws_sockets_per_address,
-               open_files=OpenFiles(settings.open_files_warn_share))
+               open_files=OpenFiles(settings.open_files_warn_share), outage=outage)
 
 
 def close_sockets_on_signal(hub: Hub, wait_seconds: float = 3.0) -> None:

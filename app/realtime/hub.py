@@ -25,6 +25,8 @@ import time
 import uuid
 from typing import Any, NamedTuple
 
+from app.db.outage import OutageLog
+
 from .bus import Announcement, Bus, MemoryBus, Message
 from .heartbeat import Heartbeat
 from .open_files import OpenFiles, raise_soft_limit
@@ -51,8 +53,10 @@ class Hub:
     def __init__(self, source: MatchSource, bus: Bus | None = None, *, queue_limit: int = 256,
                  ping_seconds: float = 10.0, dead_after_seconds: float = 30.0,
                  presence_delay: float = 0.05, sockets_per_address: int = 0,
-                 open_files: OpenFiles | None = None) -> None:
+                 open_files: OpenFiles | None = None, outage: OutageLog | None = None) -> None:
         self.source = source
+        # Told of every failure to reach the database here (the rooms' and presence's too).
+        self.outage = outage if outage is not None else OutageLog()
         self.bus: Bus = bus if bus is not None else MemoryBus()
         self.origin = uuid.uuid4().hex[:12]
         self.queue_limit = queue_limit
@@ -64,7 +68,7 @@ class Hub:
         self.sockets_per_address = sockets_per_address
         self.by_address: dict[str, int] = {}
         self.open_files = open_files if open_files is not None else OpenFiles()
-        self.seat_presence = SeatPresence(source)
+        self.seat_presence = SeatPresence(source, self.outage)
         self._heartbeat: asyncio.Task[None] | None = None
         self.closed = False  # sockets closed (and new ones refused): shutting down
         self._bus_closed = False

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import asyncpg
 
-from app.db.outage import outage
+from app.db.outage import OutageLog
 
 from .bus import Message, decode
 
@@ -45,8 +45,9 @@ LISTENER_NAME = "magery listen"
 
 
 class PostgresBus:
-    def __init__(self, database_url: str, *, check_seconds: float = 5.0) -> None:
+    def __init__(self, database_url: str, *, check_seconds: float = 5.0, outage: OutageLog | None = None) -> None:
         self._dsn = asyncpg_dsn(database_url)
+        self.outage = outage if outage is not None else OutageLog()
         self._check_seconds = check_seconds
         self._pending: deque[str] = deque()  # oldest first; dropped from the front when full
         self._wake = asyncio.Event()
@@ -129,7 +130,7 @@ class PostgresBus:
                     await self._connect_listener()
                     break
                 except Exception as exc:  # the database may be restarting: counted, not logged
-                    outage.failed("realtime LISTEN", exc)
+                    self.outage.failed("realtime LISTEN", exc)
                     await asyncio.sleep(delay)
                     delay = min(delay * 2, 5.0)
             delay = 0.1
@@ -164,7 +165,7 @@ class PostgresBus:
             except Exception as exc:
                 # Counted by the outage log (one line when it starts, one when it
                 # ends), and tried again less and less often while it lasts.
-                outage.failed("realtime NOTIFY", exc)
+                self.outage.failed("realtime NOTIFY", exc)
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)
                 with contextlib.suppress(Exception):

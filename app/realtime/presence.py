@@ -27,7 +27,7 @@ import asyncio
 import logging
 from typing import Any, Protocol
 
-from app.db.outage import database_unavailable, outage
+from app.db.outage import OutageLog, database_unavailable
 from app.matches.memory import Locks
 from app.rules import COLOURS
 
@@ -135,8 +135,8 @@ class SeatPresence:
     """Writes what this process holds of a seat to the database, one write of a
     seat at a time."""
 
-    def __init__(self, source: PresenceStore) -> None:
-        self.source = source
+    def __init__(self, source: PresenceStore, outage: OutageLog) -> None:
+        self.source, self.outage = source, outage
         self._writing = Locks()  # one write of a seat at a time
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -163,7 +163,7 @@ class SeatPresence:
             await self.source.seat_presence(match_id, colour, held)
         except Exception as exc:  # said again at the next heartbeat
             if database_unavailable(exc):
-                outage.failed("noting a seat's presence", exc)
+                self.outage.failed("noting a seat's presence", exc)
             else:
                 log.exception("noting seat %s of match %s %s failed", colour, match_id,
                               "present" if held else "absent")
@@ -176,6 +176,6 @@ class SeatPresence:
             await self.source.touch(seats)
         except Exception as exc:
             if database_unavailable(exc):
-                outage.failed("the heartbeat noting seats present", exc)
+                self.outage.failed("the heartbeat noting seats present", exc)
             else:
                 log.exception("the heartbeat noting %d seats present failed", len(seats))

@@ -25,7 +25,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from app.db.outage import database_unavailable, outage
+from app.db.outage import OutageLog, database_unavailable
 from app.rules import COLOURS
 
 from .bus import Bus, Presence
@@ -45,6 +45,7 @@ class Host(Protocol):
     origin: str
     queue_limit: int
     presence_delay: float
+    outage: OutageLog
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -392,7 +393,7 @@ class Room:
         except Exception as exc:
             self.state = None  # behind, and unsure by how much
             if database_unavailable(exc):
-                outage.failed("realtime catch-up", exc)
+                self.hub.outage.failed("realtime catch-up", exc)
             else:
                 log.exception("realtime: catching up match %s failed", self.match_id)
         finally:

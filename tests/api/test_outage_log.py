@@ -9,13 +9,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from app.db import make_engine
-from app.db.outage import OutageLog, outage
+from app.db.outage import OutageLog
 from app.matches.sweeper import sweep_forever
 from app.realtime.bus import Announcement
 from app.realtime.postgres import PostgresBus
@@ -25,25 +24,19 @@ from ..conftest import Api
 DEAD = "postgresql+asyncpg://postgres@127.0.0.1:1/nowhere"  # nothing listens on port 1
 
 
-@pytest.fixture
-def quiet_start() -> Iterator[None]:
-    outage.since = None
-    yield
-    outage.since = None
-
-
 def _said(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     return [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
 async def test_an_outage_is_one_line_in_and_one_line_out(
-        app: Any, api: Api, caplog: pytest.LogCaptureFixture, quiet_start: None) -> None:
+        app: Any, api: Api, caplog: pytest.LogCaptureFixture) -> None:
     game = await api.start()
+    outage = app.state.parts.outage  # the app's one log, handed to every part
     cycle = app.state.parts.service.cycle
     real = cycle.engine
     caplog.set_level(logging.INFO)
     cycle.engine = make_engine(DEAD)
-    sweeper = asyncio.create_task(sweep_forever(app.state.parts.service.finisher, 0.02))
+    sweeper = asyncio.create_task(sweep_forever(app.state.parts.service.finisher, 0.02, outage))
     try:
         for _ in range(10):
             assert (await api.client.get(f"{api.base}/{game.id}")).status_code == 503
@@ -75,7 +68,7 @@ async def test_an_outage_is_one_line_in_and_one_line_out(
 
 
 async def test_the_realtime_bus_retries_quietly_and_less_often(
-        postgres_url: str, caplog: pytest.LogCaptureFixture, quiet_start: None) -> None:
+        postgres_url: str, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
     bus = PostgresBus(postgres_url)
     await bus.start(lambda m: None, lambda: None)
@@ -118,3 +111,16 @@ def test_a_call_begun_before_the_outage_does_not_end_it(caplog: pytest.LogCaptur
     assert log.out and len(_said(caplog)) == 1
     log.reached(time.monotonic())
     assert not log.out and "reachable again" in _said(caplog)[-1].getMessage()
+
+
+def test_every_part_reports_to_the_apps_one_outage_log(app: Any) -> None:
+    """Handed in, not a global: the hub (its rooms and presence), the bot runner
+    and the realtime bus tell the same log, so an outage is one line for the
+    app whichever part meets it first."""
+    parts = app.state.parts
+    hub = parts.hub
+    assert parts.outage is hub.outage is hub.seat_presence.outage is parts.bots.outage
+    bus = getattr(hub.bus, "inner", hub.bus)  # the metered wrapper holds the real bus
+    for shared in (bus, parts.door.limiter):  # on PostgreSQL: the LISTEN/NOTIFY bus, the shared window
+        if hasattr(shared, "outage"):
+            assert shared.outage is parts.outage
