@@ -64,6 +64,9 @@ def scene(server: Server) -> dict[str, Any]:
     moved = _play_until_a_move(server, match_id, tokens)
     server.call("POST", f"/matches/{match_id}/resign", token=tokens["black"])
     _start(server, "Otto", "Petra")  # another match, for the filter to leave out
+    # The longest name one can choose, with nowhere to break it: the history's
+    # cards must still fit a phone (it once made /admin 462 px wide).
+    _start(server, "W" * 40, "Hubertwolfeschlegelsteinhausenbergerdorf")
     return {"match": match_id, "moved": moved, "last": server.match(match_id)["version"]}
 
 
