@@ -64,3 +64,27 @@ def test_a_desktop_shows_the_reserve_and_the_turn_panel_and_a_draw_offer_in_view
     server.call("POST", f"/matches/{match_id}/draw", {"offer": True}, token=tokens["black"])
     expect(page.get_by_role("button", name="Accept draw")).to_be_in_viewport(ratio=1)
     expect(page.locator("#draw-note")).to_be_in_viewport(ratio=1)
+
+
+LONG = ("W" * 40, "Hubertwolfeschlegelsteinhausenbergerdorf")  # the longest names, unbroken
+
+
+def test_the_longest_unbroken_names_fit_a_phone(contexts: Contexts) -> None:
+    """A name may be 40 letters with nowhere to break: the home page's lists and
+    the match page (players, end panel) must still fit 360 px, not scroll sideways."""
+    server = contexts.server
+    made = server.call("POST", "/matches", {"seat": "white", "name": LONG[0]})
+    match_id = made["match"]["id"]
+    joined = server.call("POST", f"/matches/{match_id}/join", {"name": LONG[1]})
+    server.call("POST", "/matches", {"seat": "black", "name": LONG[1]})  # an open one, listed
+    page = contexts.page(width=360, height=780)
+    for path, ready in [("/", "#open-list"), (f"/matches/{match_id}", "#player-black")]:
+        page.goto(path)
+        expect(page.locator(ready).get_by_text(LONG[1])).to_be_visible()  # the long name is shown
+        wide = page.evaluate("() => document.documentElement.scrollWidth")
+        assert wide <= 360, f"{path} is {wide} px wide at 360"
+    server.call("POST", f"/matches/{match_id}/resign", token=joined["token"])
+    page.goto(f"/matches/{match_id}#seat=white.{made['token']}")
+    expect(page.locator("#result")).to_be_visible()
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= 360, f"the end panel is {wide} px wide at 360"
