@@ -16,7 +16,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -26,6 +25,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.serving import listening_socket
+from tests.waiting import NeverHappened, until_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -90,18 +90,20 @@ def run_server(folder: Path, **env_extra: str) -> Iterator[Server]:
     base = f"http://127.0.0.1:{port}"
     try:
         # Until the app has started, connections wait in the socket's backlog (or are
-        # refused once the child has exited and closed it): poll by deadline, not by count.
-        deadline = time.monotonic() + 60
-        while True:
+        # refused once the child has exited and closed it).
+        def started() -> bool:
             if proc.poll() is not None:
                 raise RuntimeError((folder / "server.log").read_text())
             try:
                 urllib.request.urlopen(base + "/api/v1/matches", timeout=5).read()
-                break
             except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("the server did not start: " + (folder / "server.log").read_text()) from None
-                time.sleep(0.05)
+                return False
+            return True
+
+        try:
+            until_sync(started, "the server to answer", every=0.05)
+        except NeverHappened as stuck:
+            raise NeverHappened(f"{stuck}: {(folder / 'server.log').read_text()}") from None
         yield Server(base, database_url)
     finally:
         proc.terminate()

@@ -12,7 +12,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 from app.realtime.postgres import LISTENER_NAME
 from tests.conftest import _asyncpg_dsn
 from tests.serving import listening_socket
+from tests.waiting import until_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,17 +44,16 @@ class Server:
                 pass_fds=(sock.fileno(),))
         self.base = f"http://127.0.0.1:{self.port}"
 
-    def wait_ready(self, timeout: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"server exited:\n{err[-2000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.base}/api/v1/matches?limit=1", timeout=1).status_code == 200:
-                    return
-            time.sleep(0.1)
-        raise RuntimeError("server not ready")
+    def wait_ready(self) -> None:
+        until_sync(self._ready, "the server to answer", every=0.1)
+
+    def _ready(self) -> bool:
+        if self.proc.poll() is not None:
+            err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+            raise RuntimeError(f"server exited:\n{err[-2000:]}")
+        with contextlib.suppress(httpx.HTTPError):
+            return httpx.get(f"{self.base}/api/v1/matches?limit=1", timeout=5).status_code == 200
+        return False
 
     def ws(self, match_id: str, **query: Any) -> str:
         q = "&".join(f"{k}={v}" for k, v in query.items() if v is not None)
