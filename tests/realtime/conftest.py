@@ -18,8 +18,9 @@ import pytest
 
 from app.main import create_app
 from tests.conftest import Api, make_settings
+from tests.waiting import DEADLINE
 
-TIMEOUT = 5.0
+TIMEOUT = DEADLINE  # for a message that must come: reached only by a test that is stuck
 
 
 class Closed(Exception):

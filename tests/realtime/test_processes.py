@@ -25,7 +25,7 @@ from websockets.exceptions import ConnectionClosed
 from app.realtime.postgres import LISTENER_NAME
 from tests.conftest import _asyncpg_dsn
 from tests.serving import listening_socket
-from tests.waiting import until_sync
+from tests.waiting import DEADLINE, until_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -117,7 +117,7 @@ class Match:
         return int(self.state["version"])
 
 
-async def updates_until(ws: ClientConnection, version: int, timeout: float = 10) -> list[dict[str, Any]]:
+async def updates_until(ws: ClientConnection, version: int, timeout: float = DEADLINE) -> list[dict[str, Any]]:
     """Snapshot and update messages up to `version`."""
     got: list[dict[str, Any]] = []
     async with asyncio.timeout(timeout):
@@ -164,7 +164,7 @@ async def test_an_action_on_one_process_reaches_sockets_on_the_other_in_order(
                                         "version": match.state["version"], "id": "s1"}))
             seen = await updates_until(on_a, match.state["version"] + 1)
             assert versions(seen)[0] == match.state["version"] + 1
-            async with asyncio.timeout(5):
+            async with asyncio.timeout(DEADLINE):
                 while (reply := json.loads(await seat.recv()))["type"] != "ack":
                     assert reply["type"] != "error", reply
             assert reply["id"] == "s1" and reply["version"] >= match.state["version"] + 1
@@ -201,7 +201,7 @@ async def test_a_lost_listen_connection_comes_back_and_catches_up(
             await conn.close()
         for _ in range(5):
             await match.act()
-        got = await updates_until(watcher, match.state["version"], timeout=15)
+        got = await updates_until(watcher, match.state["version"])
         assert versions(got) == list(range(start + 1, match.state["version"] + 1))
 
 
@@ -215,7 +215,7 @@ async def test_a_stopping_server_closes_its_sockets_with_1001(
             await ws.recv()
             c.proc.send_signal(signal.SIGTERM)
             with pytest.raises(ConnectionClosed) as closed:
-                async with asyncio.timeout(10):
+                async with asyncio.timeout(DEADLINE):
                     while True:
                         await ws.recv()
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001

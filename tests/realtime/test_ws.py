@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROW, Api, Game
-from tests.realtime.conftest import TIMEOUT, Closed, Socket, custom_app, ws_path
+from tests.realtime.conftest import Closed, Socket, custom_app, ws_path
+from tests.waiting import until
 
 LIVE = ("players", "spectators", "clock")  # what the socket patches or time moves
 
@@ -28,10 +29,11 @@ def is_update(m: dict[str, Any]) -> bool:
 
 
 async def rest_until_connected(api: Api, game: Game, colour: str, connected: bool) -> None:
-    """Poll GET /matches/{id} until `colour` is (not) connected; fail after TIMEOUT."""
-    async with asyncio.timeout(TIMEOUT):
-        while (await api.state(game))["players"][colour]["connected"] is not connected:
-            await asyncio.sleep(0.05)
+    """Poll GET /matches/{id} until `colour` is (not) connected."""
+    async def says() -> bool:
+        return (await api.state(game))["players"][colour]["connected"] is connected
+
+    await until(says, f"REST to say {colour} is {'' if connected else 'not '}connected")
 
 
 async def test_snapshot_first_then_every_update_in_order(api: Api, sockets: Any) -> None:
@@ -95,7 +97,7 @@ async def test_spectators_watch_count_and_cannot_act(api: Api, sockets: Any) -> 
     snapshot = await two.receive()
     assert snapshot["match"]["spectators"] == 2
     # A presence counting one alone may come first: it goes 50 ms after one's join,
-    # and a loaded machine may open two later than that.
+    # and two may open after that.
     presence, _ = await one.receive_until(lambda m: m["type"] == "presence" and m["spectators"] == 2)
     assert presence["version"] == game.version
     await two.send({"type": "action", "action": {"type": "setup", "backrow": ROW},
@@ -115,7 +117,7 @@ async def test_presence_of_seats_changes_live(api: Api, sockets: Any) -> None:
     snapshot = await black.receive()
     assert snapshot["match"]["players"]["black"]["connected"] is True
     # The watcher's own presence (black absent) may come first: it goes 50 ms after its
-    # join, and a loaded machine may open black later than that.
+    # join, and black may open after that.
     presence, _ = await watcher.receive_until(
         lambda m: m["type"] == "presence" and m["players"]["black"]["connected"] is True)
     assert presence["players"]["white"]["connected"] is False
@@ -297,7 +299,7 @@ async def test_a_client_that_keeps_reconnecting_ends_with_the_servers_state(
             await step(api, game, rng)
     sock = await sockets(game.id, since=held["version"] if held else None)
     final = await api.state(game)
-    # Read up to the server's version, not for a quiet spell: a loaded machine pauses longer.
+    # Read up to the server's version, not for a quiet spell: a quiet spell is no proof that all came.
     while held is None or held["version"] < final["version"]:
         held = (await sock.receive_until(lambda m: m["type"] in ("snapshot", "update")))[0]["match"]
     assert held is not None and same_match(held, final)
