@@ -233,9 +233,18 @@ def log_count(page: Any) -> int:
     return int(page.locator("#log li[data-version]").count())
 
 
+# The match page marks what it holds on <html> (static/js/match.js, markState):
+# data-version, data-seat, data-legal-version and data-sending. Predicates are
+# functions: a string expression would need eval, which the pages' CSP forbids.
+
 def wait_version(page: Any, version: int) -> None:
-    # Predicates are functions: a string expression would need eval, which the pages' CSP forbids.
-    page.wait_for_function("v => window.magery && window.magery.page.match.version >= v", arg=version)
+    page.wait_for_function("v => Number(document.documentElement.dataset.version) >= v", arg=version)
+
+
+def until_on(page: Any, predicate: Callable[[], Any], what: str) -> Any:
+    """tests/waiting.py's until_sync for what Playwright's handlers do (a route, a
+    socket relay): its events are dispatched between two asks."""
+    return until_sync(predicate, what, pause=lambda seconds: page.wait_for_timeout(seconds * 1000))
 
 
 def wait_ready(page: Any) -> None:
@@ -248,5 +257,13 @@ Checker = Callable[[Any], None]
 def my_turn(page: Any, version: int) -> None:
     """Waits until the page holds `version` and offers its seat's legal actions for it."""
     page.wait_for_function(
-        """v => { const m = window.magery; return m && m.page.match.version === v && m.controls.legal
-                  && m.controls.legal.version === v && !m.controls.busy; }""", arg=version)
+        """v => { const m = document.documentElement.dataset;
+                  return m.version === String(v) && m.legalVersion === String(v) && !("sending" in m); }""",
+        arg=version)
+
+
+def sent_or_still_choosing(page: Any, version: int) -> None:
+    """After a press: the page sends no action, or the one it sent has moved the match past `version`."""
+    page.wait_for_function(
+        "v => { const m = document.documentElement.dataset; return !('sending' in m) || Number(m.version) > v; }",
+        arg=version)

@@ -53,7 +53,7 @@ class Server:
         self.log = log
         env = {**os.environ, "DATABASE_URL": database_url, "RATE_LIMIT_WRITES": "1000000", "RATE_LIMIT_READS": "1000000",
                "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(cwd),
-               "READY_TIMEOUT_SECONDS": "60",  # /readyz waits for a busy machine's database
+               "READY_TIMEOUT_SECONDS": "60",  # /readyz: as make_settings, a minute for the database
                **{k.upper(): str(v) for k, v in settings.items()}}
         self._out = log.open("wb")
         with listener:  # the child holds its own copy
