@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.serving import listening_socket
-from tests.waiting import NeverHappened, until_sync
+from tests.waiting import DEADLINE, NeverHappened, until_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -41,9 +41,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: Path(str(item.path)).is_relative_to(here))
 
 
-# Generous waits: CI runs four xdist workers, each with a Chromium and a server, on two
-# cores. Both Playwright's actions and its expect() (which keeps its own 5 s default) use it.
-TIMEOUT_MS = 15_000
+# Playwright's actions and its expect() (which keeps its own 5 s default) wait as
+# long as tests/waiting.py: a deadline only a test that is stuck ever reaches.
+TIMEOUT_MS = int(DEADLINE * 1000)
+
 
 class Server:
     """The running server: its base URL, and the REST API for setting scenes up."""
@@ -58,7 +59,7 @@ class Server:
         request.add_header("Content-Type", "application/json")
         if token:
             request.add_header("Authorization", f"Bearer {token}")
-        with urllib.request.urlopen(request, timeout=10) as answer:
+        with urllib.request.urlopen(request, timeout=DEADLINE) as answer:
             return json.loads(answer.read())
 
     def match(self, match_id: str) -> dict[str, Any]:
