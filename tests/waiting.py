@@ -8,9 +8,11 @@ a test that is truly stuck takes to say so, naming what it waited for.
 
     await until(lambda: standin.held == 1, "a search is held")
     state = await until(lambda: finished(api, game), "the clock ran out")
-    until_sync(lambda: bool(answers), "the route has the answer", pause=lambda s: page.wait_for_timeout(s * 1000))
+    until_sync(server_answers, "the server to answer", every=0.1)
 
-A predicate may be a coroutine function (`until` awaits what it returns).
+A predicate may be a coroutine function (`until` awaits what it returns). In the
+browser tests, `until_on(page, ...)` (tests/browser/conftest.py) pauses through
+Playwright, so that a route's or a socket's handler runs meanwhile.
 """
 
 from __future__ import annotations
