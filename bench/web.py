@@ -99,7 +99,6 @@ def first_loads(browser: Any, base: str, match_id: str, token: str, loads: int) 
         listen(cdp, transferred)
         page.goto(f"{base}/matches/{match_id}#seat=white.{token}")
         page.wait_for_function("() => performance.getEntriesByName('magery-playable').length"
-                               " && window.magery.timeline.latest > 0"
                                " && document.querySelectorAll('#log li[data-version]').length >= 40")
         page.wait_for_load_state("networkidle")
         marks = page.evaluate("""() => ({
@@ -183,7 +182,7 @@ def updates_and_memory(browser: Any, base: str, match_id: str, total: int, quick
     def send(batch: list[dict[str, Any]]) -> None:
         for message in batch:
             socket["ws"].send(json.dumps(message))
-        page.wait_for_function("v => window.magery.page.match.version === v", arg=batch[-1]["version"])
+        page.wait_for_function("v => document.documentElement.dataset.version === String(v)", arg=batch[-1]["version"])
 
     # Up to the 290th update in batches, then one at a time, each until painted.
     at = 0
@@ -194,7 +193,7 @@ def updates_and_memory(browser: Any, base: str, match_id: str, total: int, quick
     for message in feed[290:310]:
         before = metrics(cdp)
         socket["ws"].send(json.dumps(message))
-        page.wait_for_function("v => window.magery.page.match.version === v", arg=message["version"])
+        page.wait_for_function("v => document.documentElement.dataset.version === String(v)", arg=message["version"])
         page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         after = metrics(cdp)
         per_update.append({

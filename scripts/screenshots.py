@@ -83,19 +83,19 @@ def shoot(server: Server, rng: random.Random, sync_playwright: Any) -> None:
         page.screenshot(path=OUT / "home.png", full_page=True)
 
         page.goto(f"/matches/{match_id}#seat=white.{tokens['white']}")
-        page.wait_for_function("() => window.magery && window.magery.controls.legal")
+        page.wait_for_function("() => 'legalVersion' in document.documentElement.dataset")
         page.get_by_role("button", name=re.compile("^Dragon:")).click()
         page.wait_for_timeout(200)
         page.evaluate("() => window.scrollTo(0, 0)")  # the sticky side column at its place
         page.screenshot(path=OUT / "match-decision.png", full_page=True)
 
         state = play(server, match_id, tokens, rng, lambda s: s["phase"] == "action" and s["to_move"] == "white")
-        page.wait_for_function("v => window.magery.page.match.version === v && window.magery.controls.legal"
-                               " && window.magery.controls.legal.version === v", arg=state["version"])
+        page.wait_for_function("v => document.documentElement.dataset.version === String(v)"
+                               " && document.documentElement.dataset.legalVersion === String(v)", arg=state["version"])
         legal = server.legal(match_id, tokens["white"])["actions"]
         moving = [a for a in legal if isinstance(a.get("power"), dict) and "move" in a["power"]]
         pick = (moving or legal)[0]
-        name = page.evaluate("m => window.magery.mageName(m)", pick["mage"])
+        name = page.locator(f'button.chamber[data-mage="{pick["mage"]}"]').first.text_content()
         page.get_by_role("button", name=re.compile(f"^{re.escape(name)},")).click()
         if moving:
             page.get_by_role("button", name=re.compile(f"^{pick['power']['move'][0]},")).click()
@@ -104,7 +104,7 @@ def shoot(server: Server, rng: random.Random, sync_playwright: Any) -> None:
         page.screenshot(path=OUT / "match-action.png", full_page=True)
 
         page.goto(f"/matches/{done}")
-        page.wait_for_function("() => window.magery && window.magery.timeline.latest > 0")
+        page.locator("#log li[data-version]").first.wait_for()
         page.wait_for_timeout(600)
         page.get_by_role("button", name="Previous version").click()
         page.wait_for_timeout(300)
@@ -140,21 +140,20 @@ def shoot(server: Server, rng: random.Random, sync_playwright: Any) -> None:
         small = browser.new_page(viewport={"width": 360, "height": 780}, is_mobile=True, has_touch=True,
                                  device_scale_factor=1, base_url=server.base)
         small.goto(f"/matches/{fresh}#seat=white.{fresh_tokens['white']}")
-        small.wait_for_function("() => window.magery && window.magery.controls.legal")
+        small.wait_for_function("() => 'legalVersion' in document.documentElement.dataset")
         small.evaluate("() => window.scrollTo(0, 0)")  # the sticky side column at its place
         small.screenshot(path=OUT / "phone-setup.png", full_page=True)
         desk = browser.new_page(viewport={"width": 1366, "height": 900}, base_url=server.base)
         state = play(server, fresh, fresh_tokens, rng, lambda s: s["phase"] == "decision" and s["to_move"] == "black")
         desk.goto(f"/matches/{fresh}#seat=black.{fresh_tokens['black']}")
-        desk.wait_for_function("v => window.magery && window.magery.controls.legal"
-                               " && window.magery.controls.legal.version === v", arg=state["version"])
+        desk.wait_for_function("v => document.documentElement.dataset.legalVersion === String(v)", arg=state["version"])
         desk.screenshot(path=OUT / "desktop-decision.png")
         state = play(server, fresh, fresh_tokens, rng, lambda s: s["phase"] == "action" and s["to_move"] == "white")
-        small.wait_for_function("v => window.magery.page.match.version === v && window.magery.controls.legal"
-                                " && window.magery.controls.legal.version === v", arg=state["version"])
+        small.wait_for_function("v => document.documentElement.dataset.version === String(v)"
+                                " && document.documentElement.dataset.legalVersion === String(v)", arg=state["version"])
         legal = server.legal(fresh, fresh_tokens["white"])["actions"]
         pick = next((a for a in legal if isinstance(a.get("power"), dict) and "move" in a["power"]), legal[0])
-        name = small.evaluate("m => window.magery.mageName(m)", pick["mage"])
+        name = small.locator(f'button.chamber[data-mage="{pick["mage"]}"]').first.text_content()
         small.get_by_role("button", name=re.compile(f"^{re.escape(name)},")).click()
         small.wait_for_timeout(200)
         small.evaluate("() => window.scrollTo(0, 0)")  # the sticky side column at its place

@@ -137,8 +137,8 @@ def _start_the_shared_windows_now(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def make_settings(database_url: str, **overrides: Any) -> Settings:
     """Settings for tests: no write limit, no cap on bot matches, no bot delay, a
-    sweeper that waits, and a readiness probe that waits as long as a busy
-    machine's database may take."""
+    sweeper that waits, and a readiness probe that waits a minute for the
+    database, as long as tests/waiting.py waits for anything."""
     values: dict[str, Any] = {
         "database_url": database_url, "rate_limit_writes": 1_000_000, "rate_limit_reads": 1_000_000,
         "bot_delay_seconds": 0.0,

@@ -18,7 +18,6 @@ refused write is.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from app.matches import Caller, Door
@@ -79,7 +78,7 @@ class Budgets:
         # Held like a refused write (RATE_LIMIT_HOLD_SECONDS): a reader asking as
         # fast as the answers come would otherwise spin on 429s.
         if self.door.hold_refused_seconds > 0:
-            await asyncio.sleep(min(self.door.hold_refused_seconds, over.retry_after))
+            await self.door.pause(min(self.door.hold_refused_seconds, over.retry_after))
         await error_response(429, "rate_limited", f"too many reads; try again in {over.retry_after} s",
                              retry_after=over.retry_after)(scope, receive, send)
 

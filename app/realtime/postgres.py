@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import asyncpg
 
@@ -58,6 +58,7 @@ class PostgresBus:
         self._on_message: Callable[[Message], None] = lambda m: None
         self._on_reconnect: Callable[[], None] = lambda: None
         self.reconnects = 0
+        self.pause: Callable[[float], Awaitable[None]] = asyncio.sleep  # a retry's backoff (tests record it)
 
     async def start(self, on_message: Callable[[Message], None],
                     on_reconnect: Callable[[], None]) -> None:
@@ -131,7 +132,7 @@ class PostgresBus:
                     break
                 except Exception as exc:  # the database may be restarting: counted, not logged
                     self.outage.failed("realtime LISTEN", exc)
-                    await asyncio.sleep(delay)
+                    await self.pause(delay)
                     delay = min(delay * 2, 5.0)
             delay = 0.1
             self.reconnects += 1
@@ -166,7 +167,7 @@ class PostgresBus:
                 # Counted by the outage log (one line when it starts, one when it
                 # ends), and tried again less and less often while it lasts.
                 self.outage.failed("realtime NOTIFY", exc)
-                await asyncio.sleep(backoff)
+                await self.pause(backoff)
                 backoff = min(backoff * 2, 5.0)
                 with contextlib.suppress(Exception):
                     if self._notify is not None:

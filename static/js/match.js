@@ -11,7 +11,6 @@ import { FocusKeeper } from "./focus.js";
 import { Explainer, withRulings } from "./explain.js";
 import { Guide } from "./guide.js";
 import { Live } from "./live.js";
-import { mageName } from "./mages.js";
 import { myTurn, paintClaim, paintClocks, paintEnd, paintPlayers, paintSeatPanel, paintTools, statusWords } from "./panels.js";
 import { Rematch } from "./rematch.js";
 import { forgetSeat, loadSeat, saveName, savedName, saveSeat, seatLink, takeSeatFromFragment } from "./seat.js";
@@ -247,6 +246,24 @@ function refresh() {
   const nameOf = (c) => (m.players[c] && m.players[c].name) || "…";
   const names = `${nameOf("white")} v ${nameOf("black")}`;
   document.title = myTurn(page) ? `Your turn · ${names} · Magery Online` : `${names} · Magery Online`;
+  markState();
+}
+
+/** What the page holds, as attributes of <html> that tests and the benchmark wait
+ * on: data-version (the match's version shown live), data-seat (this browser's
+ * colour; absent for a spectator), data-legal-version (the version whose legal
+ * actions the turn panel offers; absent when it offers none) and data-sending
+ * (present while an action is on its way). */
+function markState() {
+  const marks = document.documentElement.dataset;
+  const set = (name, value) => {
+    if (value === null) delete marks[name];
+    else if (marks[name] !== String(value)) marks[name] = String(value);
+  };
+  set("version", page.match.version);
+  set("seat", page.seat ? page.seat.seat : null);
+  set("legalVersion", controls.legal ? controls.legal.version : null);
+  set("sending", controls.busy ? "1" : null);
 }
 
 // ---- the seat's buttons -------------------------------------------------------------
@@ -339,5 +356,3 @@ live.start();
 timeline.load(page.match).then(() => refresh()); // the log knows the last action: mark it
 performance.mark("magery-interactive");
 document.documentElement.dataset.ready = "1";
-// For the benchmark and the tests: the page's own view of the match.
-window.magery = { page, timeline, controls, mageName };

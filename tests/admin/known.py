@@ -3,13 +3,13 @@ history's and the figures' tests."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from tests.admin.conftest import AdminClient
 from tests.conftest import ROW, Api, FakeTime, Game
+from tests.waiting import until
 
 DAY = 86400.0
 
@@ -72,13 +72,14 @@ async def known_set(api: Api, service: Any, admin: AdminClient) -> Known:
     assert r.status_code == 200, r.text
     g = games["bot_lost"] = await api.create(name="Gus", opponent="bot:random")
     await api.act(g, "white", {"type": "setup", "backrow": ROW})
-    for _ in range(1500):  # the bot (Black) sets up from its worker process (a new one: allow 30 s)
-        if (await api.state(g))["to_move"] == "white":
-            break
-        await asyncio.sleep(0.02)
+    await until(lambda: _to_move(api, g, "white"), "the bot (Black) to set up from its worker process")
     await seat_post(g, "white", "resign")
     days: dict[str, str] = {}
     for name, offset in (("resigned", 0), ("agreed", 0), ("playing", 1), ("bot", 1), ("waiting", 2),
                          ("called_off", 3), ("judged", 4), ("bot_lost", 4)):
         days[name] = datetime.fromtimestamp(start + offset * DAY, UTC).date().isoformat()
     return Known(games, days)
+
+
+async def _to_move(api: Api, game: Game, colour: str) -> bool:
+    return (await api.state(game))["to_move"] == colour

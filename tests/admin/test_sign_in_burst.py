@@ -24,8 +24,7 @@ from app.db.admin_models import admin_audit, admin_throttle
 from app.main import create_app
 from tests.admin.conftest import PASSWORD, add_admin, login_token, sign_in
 from tests.conftest import make_settings
-
-DEADLINE = 60.0
+from tests.waiting import DEADLINE, until
 
 
 @pytest.fixture
@@ -129,7 +128,7 @@ async def test_racing_first_failures_are_counted_and_audited(database_url: str, 
             tries = [asyncio.create_task(client.post("/admin/login", data={
                 "username": "root", "password": f"wrong {i}", "csrf_token": token, "next": "/admin"}))
                 for i in range(4)]
-            await _wait_for(lambda: counted.now == 4)
+            await until(lambda: counted.now == 4, "all four checks at the gate")
             gate.set()
             answers = await asyncio.gather(*tries)
         assert [r.status_code for r in answers] == [401] * 4
@@ -137,12 +136,6 @@ async def test_racing_first_failures_are_counted_and_audited(database_url: str, 
             rows = dict((await conn.execute(select(admin_throttle.c.key, admin_throttle.c.failures))).all())
         assert rows == {"user:root": 4, "addr:127.0.0.1": 4}
         assert await _count(app, admin_audit, admin_audit.c.kind == "sign_in_failure") == 4
-
-
-async def _wait_for(condition: Any) -> None:
-    async with asyncio.timeout(DEADLINE):
-        while not condition():
-            await asyncio.sleep(0.01)
 
 
 async def test_argon2_checks_run_in_a_small_pool(database_url: str, monkeypatch: Any) -> None:
@@ -159,7 +152,8 @@ async def test_argon2_checks_run_in_a_small_pool(database_url: str, monkeypatch:
         tries = [asyncio.create_task(c.post("/admin/login", data={
             "username": "root", "password": "wrong guess", "csrf_token": t, "next": "/admin"}))
             for c, t in zip(clients, tokens, strict=True)]
-        await _wait_for(lambda: checks.taken == 5 and counted.now == 2 and sum(t.done() for t in tries) == 5)
+        await until(lambda: checks.taken == 5 and counted.now == 2 and sum(t.done() for t in tries) == 5,
+                    "two checks running, three waiting, five turned away")
         busy = [t for t in tries if t.done()]
         gate.set()
         answers = await asyncio.gather(*tries)

@@ -20,6 +20,7 @@ from app.rules import action_json, apply, apply_steps, legal_actions, new_match
 from app.rules.state import DECISION, OVER, SETUP, State
 
 from ..conftest import Api, FakeTime, Game
+from ..waiting import until
 
 Action = tuple[Any, ...]
 
@@ -96,6 +97,11 @@ async def _log(api: Api, game: Game) -> list[dict[str, Any]]:
     r = await api.client.get(f"/api/v1/matches/{game.id}/actions")
     assert r.status_code == 200
     return r.json()
+
+
+async def _finished(api: Api, game: Game) -> dict[str, Any] | None:
+    state = await api.state(game)
+    return state if state["status"] == "finished" else None
 
 
 async def _assert_finished(api: Api, service: MatchService, game: Game, result: dict[str, Any]) -> dict[str, Any]:
@@ -191,24 +197,16 @@ async def test_no_progress_when_both_pass(api: Api, service: MatchService) -> No
 
 async def test_loss_on_time_with_a_real_clock(api: Api, service: MatchService) -> None:
     """A tiny real-time control and real waiting: the flag falls on the next read."""
-    import asyncio
-
     # 3 s each; setup runs no clock, so the first flag falls on the side to move after
     # it. Made through the service: the API takes at least 0.25 minutes (issue 17, item 9).
-    from tests.conftest import Game
-
     seated = await service.lobby.create({"time_control": {"type": "realtime", "minutes": 0.05, "increment": 0}},
                                         "white", "human", "Ada")
     game = await api.join(Game(seated.match["id"], {"white": seated.token}, seated.match))
     after = await api.setups(game)
     loser = after["to_move"]
     winner = "black" if loser == "white" else "white"
-    # Read until the flag has fallen (a read is what makes it fall), however slow the machine.
-    deadline = asyncio.get_running_loop().time() + 60
-    state = await api.state(game)
-    while state["status"] != "finished" and asyncio.get_running_loop().time() < deadline:
-        await asyncio.sleep(0.2)
-        state = await api.state(game)
+    # Read until the flag has fallen (a read is what makes it fall).
+    state = await until(lambda: _finished(api, game), "the flag to fall on a read", every=0.2)
     assert state["result"] == {"winner": winner, "reason": "timeout"}
     await _assert_finished(api, service, game, {"winner": winner, "reason": "timeout"})
 

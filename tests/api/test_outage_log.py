@@ -20,6 +20,7 @@ from app.realtime.bus import Announcement
 from app.realtime.postgres import PostgresBus
 
 from ..conftest import Api
+from ..waiting import until
 
 DEAD = "postgresql+asyncpg://postgres@127.0.0.1:1/nowhere"  # nothing listens on port 1
 
@@ -42,10 +43,7 @@ async def test_an_outage_is_one_line_in_and_one_line_out(
             assert (await api.client.get(f"{api.base}/{game.id}")).status_code == 503
             r = await api.client.post(f"{api.base}/{game.id}/resign", headers=game.auth("white"))
             assert r.status_code == 503
-        for _ in range(500):  # the sweeper fails again and again meanwhile (a poll: a loaded machine is slow)
-            if outage.failures >= 25:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: outage.failures >= 25, "the sweeper to fail again and again meanwhile")
         said = _said(caplog)
         assert len(said) == 1, [r.getMessage() for r in said]
         assert "out of reach" in said[0].getMessage() and not said[0].exc_info
@@ -53,10 +51,7 @@ async def test_an_outage_is_one_line_in_and_one_line_out(
     finally:
         await cycle.engine.dispose()
         cycle.engine = real
-    for _ in range(500):  # until the sweeper reaches the database again
-        if not outage.out:
-            break
-        await asyncio.sleep(0.01)
+    await until(lambda: not outage.out, "the sweeper to reach the database again")
     sweeper.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await sweeper
@@ -80,20 +75,29 @@ async def test_the_realtime_bus_retries_quietly_and_less_often(
             attempts.append(1)
             raise ConnectionRefusedError(111, "Connection refused")
 
+        # The retries' waits, recorded instead of waited: the fifth is held until
+        # the database is back, so the count does not depend on the machine's speed.
+        waits: list[float] = []
+        back = asyncio.Event()
+
+        async def recorded(seconds: float) -> None:
+            waits.append(seconds)
+            if len(waits) >= 5:
+                await back.wait()
+
+        bus.pause = recorded
         bus._connect_notifier = dead_connect  # type: ignore[method-assign]
         assert bus._notify is not None
         bus._notify.terminate()
         bus.send(Announcement("x", "m", 1))
-        await asyncio.sleep(1.5)
+        await until(lambda: len(waits) == 5, "five failed sends")
         said = _said(caplog)
         assert len(said) == 1 and "out of reach" in said[0].getMessage(), [r.getMessage() for r in said]
-        assert len(attempts) <= 5, attempts  # 0.1, 0.2, 0.4, 0.8 s apart: backing off, not every 0.1 s
+        assert waits == [0.1, 0.2, 0.4, 0.8, 1.6]  # backing off, not every 0.1 s
+        assert len(attempts) == 4, attempts  # a reconnect after each wait ended
         bus._connect_notifier = real_connect  # type: ignore[method-assign]
-        for _ in range(100):
-            if not bus._pending:
-                break
-            await asyncio.sleep(0.1)
-        assert not bus._pending  # what waited went out once the database answered
+        back.set()
+        await until(lambda: not bus._pending, "what waited to go out once the database answered")
         assert len(_said(caplog)) == 1
     finally:
         await bus.close()

@@ -8,8 +8,7 @@ slowness the test decides, with no time in it."""
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -46,19 +45,6 @@ class StandIn:
     def let_all_go(self) -> None:
         for _ in range(1000):
             self._permits.release()
-
-
-async def until(condition: Callable[[], Awaitable[bool] | bool], what: str, timeout: float = 60.0) -> None:
-    """Poll `condition` until it holds (a generous deadline: a loaded machine is slow)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        got = condition()
-        if not isinstance(got, bool):
-            got = await got
-        if got:
-            return
-        assert time.monotonic() < deadline, f"never: {what}"
-        await asyncio.sleep(0.01)
 
 
 @asynccontextmanager

@@ -15,7 +15,8 @@ import pytest
 from app.config import Settings
 
 from ..conftest import FakeTime, make_settings
-from .standin import StandIn, api_from, until
+from ..waiting import until
+from .standin import StandIn, api_from
 
 ATTACKER, BYSTANDER = "10.0.0.66", "10.0.0.7"
 

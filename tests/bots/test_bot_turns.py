@@ -26,7 +26,8 @@ from app.matches import MatchService
 from app.matches.lobby import new_match_id
 
 from ..conftest import FakeTime, make_settings
-from .standin import StandIn, api_from, until
+from ..waiting import until
+from .standin import StandIn, api_from
 
 
 @contextlib.asynccontextmanager

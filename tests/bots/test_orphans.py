@@ -6,18 +6,19 @@ tracker. Killed without a goodbye, the server could leave all three behind
 (~48 MiB each, still there half an hour later). A real server process here:
 its children are found through /proc once a bot has played (the pool is
 running), the server is SIGKILLed, and every one of them must be gone soon
-after (a generous deadline: a loaded machine is slow, a leak is forever)."""
+after (by tests/waiting.py's deadline: a leak is forever)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
-import time
 from pathlib import Path
 
 import httpx
 
 from ..realtime.test_processes import Server
+from ..waiting import NeverHappened, until_sync
 
 
 def _children() -> dict[int, list[int]]:
@@ -59,17 +60,14 @@ def test_the_bot_processes_die_with_a_sigkilled_server(tmp_path: Path) -> None:
         base = f"{server.base}/api/v1/matches"
         made = httpx.post(base, json={"seat": "black", "opponent": "bot:greedy"}, timeout=30).json()
         match_id = made["match"]["id"]
-        deadline = time.monotonic() + 60
-        while httpx.get(f"{base}/{match_id}", timeout=30).json()["version"] == 0:  # the bot sets up
-            assert time.monotonic() < deadline, "the bot never played"
-            time.sleep(0.1)
+        until_sync(lambda: httpx.get(f"{base}/{match_id}", timeout=30).json()["version"] > 0,
+                   "the bot sets up", every=0.1)
         children = _descendants(server.proc.pid)
         assert len(children) >= 2, children  # at least the forkserver and a worker
         server.proc.send_signal(signal.SIGKILL)
         server.proc.wait(10)
-        deadline = time.monotonic() + 60
-        while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
-            time.sleep(0.2)
+        with contextlib.suppress(NeverHappened):  # those still there are named below
+            until_sync(lambda: not any(_alive(pid) for pid in children), "the bot processes end", every=0.1)
         left = {pid: Path(f"/proc/{pid}/cmdline").read_bytes()[:120] for pid in children if _alive(pid)}
         assert left == {}, left
     finally:

@@ -16,7 +16,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -26,6 +25,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.serving import listening_socket
+from tests.waiting import DEADLINE, NeverHappened, until_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -41,9 +41,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: Path(str(item.path)).is_relative_to(here))
 
 
-# Generous waits: CI runs four xdist workers, each with a Chromium and a server, on two
-# cores. Both Playwright's actions and its expect() (which keeps its own 5 s default) use it.
-TIMEOUT_MS = 15_000
+# Playwright's actions and its expect() (which keeps its own 5 s default) wait as
+# long as tests/waiting.py: a deadline only a test that is stuck ever reaches.
+TIMEOUT_MS = int(DEADLINE * 1000)
+
 
 class Server:
     """The running server: its base URL, and the REST API for setting scenes up."""
@@ -58,7 +59,7 @@ class Server:
         request.add_header("Content-Type", "application/json")
         if token:
             request.add_header("Authorization", f"Bearer {token}")
-        with urllib.request.urlopen(request, timeout=10) as answer:
+        with urllib.request.urlopen(request, timeout=DEADLINE) as answer:
             return json.loads(answer.read())
 
     def match(self, match_id: str) -> dict[str, Any]:
@@ -90,18 +91,20 @@ def run_server(folder: Path, **env_extra: str) -> Iterator[Server]:
     base = f"http://127.0.0.1:{port}"
     try:
         # Until the app has started, connections wait in the socket's backlog (or are
-        # refused once the child has exited and closed it): poll by deadline, not by count.
-        deadline = time.monotonic() + 60
-        while True:
+        # refused once the child has exited and closed it).
+        def started() -> bool:
             if proc.poll() is not None:
                 raise RuntimeError((folder / "server.log").read_text())
             try:
                 urllib.request.urlopen(base + "/api/v1/matches", timeout=5).read()
-                break
             except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("the server did not start: " + (folder / "server.log").read_text()) from None
-                time.sleep(0.05)
+                return False
+            return True
+
+        try:
+            until_sync(started, "the server to answer", every=0.05)
+        except NeverHappened as stuck:
+            raise NeverHappened(f"{stuck}: {(folder / 'server.log').read_text()}") from None
         yield Server(base, database_url)
     finally:
         proc.terminate()
@@ -231,9 +234,18 @@ def log_count(page: Any) -> int:
     return int(page.locator("#log li[data-version]").count())
 
 
+# The match page marks what it holds on <html> (static/js/match.js, markState):
+# data-version, data-seat, data-legal-version and data-sending. Predicates are
+# functions: a string expression would need eval, which the pages' CSP forbids.
+
 def wait_version(page: Any, version: int) -> None:
-    # Predicates are functions: a string expression would need eval, which the pages' CSP forbids.
-    page.wait_for_function("v => window.magery && window.magery.page.match.version >= v", arg=version)
+    page.wait_for_function("v => Number(document.documentElement.dataset.version) >= v", arg=version)
+
+
+def until_on(page: Any, predicate: Callable[[], Any], what: str) -> Any:
+    """tests/waiting.py's until_sync for what Playwright's handlers do (a route, a
+    socket relay): its events are dispatched between two asks."""
+    return until_sync(predicate, what, pause=lambda seconds: page.wait_for_timeout(seconds * 1000))
 
 
 def wait_ready(page: Any) -> None:
@@ -246,5 +258,13 @@ Checker = Callable[[Any], None]
 def my_turn(page: Any, version: int) -> None:
     """Waits until the page holds `version` and offers its seat's legal actions for it."""
     page.wait_for_function(
-        """v => { const m = window.magery; return m && m.page.match.version === v && m.controls.legal
-                  && m.controls.legal.version === v && !m.controls.busy; }""", arg=version)
+        """v => { const m = document.documentElement.dataset;
+                  return m.version === String(v) && m.legalVersion === String(v) && !("sending" in m); }""",
+        arg=version)
+
+
+def sent_or_still_choosing(page: Any, version: int) -> None:
+    """After a press: the page sends no action, or the one it sent has moved the match past `version`."""
+    page.wait_for_function(
+        "v => { const m = document.documentElement.dataset; return !('sending' in m) || Number(m.version) > v; }",
+        arg=version)

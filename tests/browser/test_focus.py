@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import ROW, Contexts, create_on_page, my_turn, wait_version
+from .conftest import ROW, Contexts, create_on_page, my_turn, sent_or_still_choosing, wait_version
 
 
 def focused(page: Any) -> str:
@@ -47,7 +47,7 @@ def test_focus_follows_the_next_choice_through_setup_a_placement_and_an_action(c
         page.keyboard.press("Enter")
         presses += 1
         assert presses <= 3, f"{presses} presses and still placing; focus on {focused(page)!r}"
-        page.wait_for_function("() => !window.magery.controls.busy || window.magery.page.match.version > 3")
+        sent_or_still_choosing(page, 3)
     assert presses == 2
 
     # Black places; White passes; Black passes: the action phase.
@@ -68,7 +68,6 @@ def test_focus_follows_the_next_choice_through_setup_a_placement_and_an_action(c
         page.keyboard.press("Enter")
         presses += 1
         assert presses <= 5, f"{presses} presses and still acting; focus on {focused(page)!r}"
-        page.wait_for_function(
-            "v => !window.magery.controls.busy || window.magery.page.match.version > v", arg=version)
+        sent_or_still_choosing(page, version)
     assert presses <= 4, presses
     expect(page.locator("#log")).to_contain_text("White removes")

@@ -7,14 +7,14 @@ from __future__ import annotations
 import copy
 import json
 import re
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
+from ..waiting import until_sync
 from .conftest import Contexts, assert_accessible, run_server, wait_ready
 from .scenes import seated
 
@@ -98,13 +98,6 @@ def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         yield running
 
 
-def until(condition: Callable[[], bool], what: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.2)
-
-
 def test_the_lists_leave_out_matches_nobody_is_at(browser: Any, quick_server: Any) -> None:
     own = Contexts(browser, quick_server)
     try:
@@ -131,14 +124,17 @@ def test_the_lists_leave_out_matches_nobody_is_at(browser: Any, quick_server: An
             expect(home.locator("#live-list li").first).not_to_have_text("Loading…")
             return home.locator("#open-list").inner_text(), home.locator("#live-list").inner_text()
 
-        until(lambda: "Ghost" not in lists()[0], "the seek whose creator left stays open")
+        until_sync(lambda: "Ghost" not in lists()[0], "the seek whose creator left to leave the open list",
+                   every=0.2)
         open_now, live_now = lists()
         assert "Ada waits" in open_now, open_now
         assert live_now.count("Ada (White) v Bo (Black)") == 1, live_now  # the one Bo sits at
         ada.close()  # Ada leaves her seek
-        until(lambda: "Ada waits" not in lists()[0], "a seek stays open after its creator left")
+        until_sync(lambda: "Ada waits" not in lists()[0], "Ada's seek to leave the open list once she left",
+                   every=0.2)
         bo.close()
-        until(lambda: "Ada (White) v Bo (Black)" not in lists()[1], "a match nobody is at stays live")
+        until_sync(lambda: "Ada (White) v Bo (Black)" not in lists()[1], "a match nobody is at to leave the live list",
+                   every=0.2)
     finally:
         own.close()
     assert not own.errors, own.errors

@@ -7,23 +7,13 @@ from __future__ import annotations
 
 import contextlib
 import re
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Contexts, create_on_page, my_turn, wait_ready, wait_version
+from .conftest import Contexts, create_on_page, my_turn, until_on, wait_ready, wait_version
 from .scenes import set_up
-
-
-def until(condition: Callable[[], bool], page: Any, seconds: float = 30) -> None:
-    """Polls `condition` (letting Playwright dispatch its events) until it holds."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "the condition never held"
-        page.wait_for_timeout(20)
 
 
 def confirm(page: Any) -> Any:
@@ -72,12 +62,13 @@ def test_the_invited_friend_and_the_creator_get_their_setup_whatever_arrives_fir
     friend.get_by_role("button", name="Join").click()
     if first == "socket":
         wait_version(friend, 1)
-        friend.wait_for_function("() => !window.magery.page.seat")  # the answer has not come
-        until(lambda: bool(held_answers), friend)  # the route's handler has the answer in hand
+        friend.wait_for_function("() => !('seat' in document.documentElement.dataset)")  # the answer has not come
+        until_on(friend, lambda: held_answers, "the route's handler to have the answer in hand")
         route, answer = held_answers[0]
         route.fulfill(response=answer)
     else:
-        friend.wait_for_function("() => window.magery.page.seat && window.magery.page.match.version === 1")
+        friend.wait_for_function(
+            "() => { const m = document.documentElement.dataset; return 'seat' in m && m.version === '1'; }")
         socket.release()
 
     white, black = (host, friend) if creator == "white" else (friend, host)
@@ -126,7 +117,7 @@ def test_an_action_whose_answer_and_update_come_in_either_order(contexts: Contex
     page.get_by_role("button", name=re.compile("^Dragon Lord,")).click()
     if first == "socket":
         wait_version(page, 6)  # from the socket: the answer is still held
-        until(lambda: bool(held_answers), page)
+        until_on(page, lambda: held_answers, "the route's handler to have the answer in hand")
         route, answer = held_answers[0]
         route.fulfill(response=answer)
     else:

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from app.db.raw import raw_asyncpg
 
 from ..conftest import _asyncpg_dsn
+from ..waiting import until
 
 
 @pytest.fixture
@@ -39,6 +40,16 @@ async def kill(postgres_url: str, pid: int) -> None:
         await admin.close()
 
 
+async def _running(postgres_url: str, pid: int, query: str) -> bool:
+    admin = await asyncpg.connect(_asyncpg_dsn(postgres_url))
+    try:
+        return bool(await admin.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE pid = $1 AND state = 'active' AND query = $2",
+            pid, query))
+    finally:
+        await admin.close()
+
+
 async def test_a_connection_killed_mid_statement_is_not_handed_on(
         one_connection: AsyncEngine, postgres_url: str) -> None:
     pids: list[int] = []
@@ -46,12 +57,11 @@ async def test_a_connection_killed_mid_statement_is_not_handed_on(
     async def sleeper() -> None:
         async with raw_asyncpg(one_connection) as raw:
             pids.append(raw.get_server_pid())
-            await raw.fetch("SELECT pg_sleep(5)")
+            await raw.fetch("SELECT pg_sleep(60)")  # ended by the kill long before
 
     task = asyncio.create_task(sleeper())
-    while not pids:
-        await asyncio.sleep(0.01)
-    await asyncio.sleep(0.1)
+    await until(lambda: pids, "the statement's connection")
+    await until(lambda: _running(postgres_url, pids[0], "SELECT pg_sleep(60)"), "the statement to run")
     await kill(postgres_url, pids[0])
     with pytest.raises(asyncpg.exceptions.ConnectionDoesNotExistError):
         await task
@@ -65,7 +75,7 @@ async def test_a_connection_that_died_in_the_pool_is_skipped(
     async with raw_asyncpg(one_connection) as raw:
         pid = raw.get_server_pid()
     await kill(postgres_url, pid)  # as a restart does to every idle connection
-    await asyncio.sleep(0.2)
+    await until(raw.is_closed, "the pooled connection to hear its backend's goodbye")
     async with raw_asyncpg(one_connection) as raw:
         assert await raw.fetchval("SELECT 8") == 8
         assert raw.get_server_pid() != pid

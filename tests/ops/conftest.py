@@ -12,7 +12,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ import httpx
 import pytest
 
 from tests.serving import listening_socket
+from tests.waiting import NeverHappened, until_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,6 +53,7 @@ class Server:
         self.log = log
         env = {**os.environ, "DATABASE_URL": database_url, "RATE_LIMIT_WRITES": "1000000", "RATE_LIMIT_READS": "1000000",
                "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(cwd),
+               "READY_TIMEOUT_SECONDS": "60",  # /readyz: as make_settings, a minute for the database
                **{k.upper(): str(v) for k, v in settings.items()}}
         self._out = log.open("wb")
         with listener:  # the child holds its own copy
@@ -61,16 +62,19 @@ class Server:
                  "--log-level", level, "--ws-per-message-deflate", "false", *extra_args],
                 cwd=cwd, env=env, stdout=self._out, stderr=subprocess.STDOUT, pass_fds=(listener.fileno(),))
 
-    def wait_ready(self, timeout: float = 60.0) -> Server:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited:\n{self.text()[-3000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.base}/readyz", timeout=1).status_code == 200:
-                    return self
-            time.sleep(0.1)
-        raise RuntimeError(f"server not ready:\n{self.text()[-3000:]}")
+    def wait_ready(self) -> Server:
+        try:
+            until_sync(self._ready, "the server to answer /readyz", every=0.1)
+        except NeverHappened as stuck:
+            raise NeverHappened(f"{stuck}:\n{self.text()[-3000:]}") from None
+        return self
+
+    def _ready(self) -> bool:
+        if self.proc.poll() is not None:
+            raise RuntimeError(f"server exited:\n{self.text()[-3000:]}")
+        with contextlib.suppress(httpx.HTTPError):
+            return httpx.get(f"{self.base}/readyz", timeout=5).status_code == 200
+        return False
 
     def ws(self, path: str) -> str:
         return f"ws://127.0.0.1:{self.port}{path}"

@@ -22,8 +22,13 @@ from websockets.exceptions import InvalidStatus
 
 from app.ops import REQUEST_ID
 from app.ops.logs import JsonLines, TextLines
-from tests.conftest import ROW, Api, _asyncpg_dsn
+from tests.conftest import ROW, Api, Game, _asyncpg_dsn
 from tests.ops.conftest import Server
+from tests.waiting import until
+
+
+async def _past(api: Api, game: Game, version: int) -> bool:
+    return bool((await api.state(game))["version"] > version)
 
 
 def _record(msg: str, args: tuple[Any, ...] = (), exc: Any = None) -> logging.LogRecord:
@@ -148,10 +153,8 @@ async def test_socket_and_bot_actions_get_request_ids_of_their_own(
     monkeypatch.setattr(app.state.parts.hub, "publish", broken)
     capsys.readouterr()
     await sock.send({"type": "action", "action": {"type": "setup", "backrow": ROW}, "version": game.version, "id": "s1"})
-    for _ in range(100):  # the action lands (its update, not published, never comes)
-        if (await api.state(game))["version"] > game.version:
-            break
-        await asyncio.sleep(0.05)
+    version = game.version
+    await until(lambda: _past(api, game, version), "the action to land (its update, not published, never comes)")
     await api.state(bot_game)
     await api.act(bot_game, "black", {"type": "setup", "backrow": ROW})  # the bot's turn next
     await app.state.parts.bots.idle()

@@ -5,7 +5,6 @@ also the bus's lag and the LISTEN link's reconnects."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import asyncpg
@@ -17,6 +16,7 @@ from app.ops import MeteredDoor
 from tests.conftest import ROW, Api, _asyncpg_dsn
 from tests.ops.conftest import metric
 from tests.realtime.conftest import custom_app
+from tests.waiting import until
 
 
 async def scrape(client: httpx.AsyncClient) -> str:
@@ -99,16 +99,18 @@ async def test_a_request_id_goes_in_and_comes_back(client: httpx.AsyncClient, ap
     assert odd.headers["x-request-id"] != "no spaces or\tcontrols"
 
 
+async def _counted(api: Api, name: str, **labels: str) -> str | None:
+    """The metrics page once `name` has counted at least one, else None."""
+    text = await scrape(api.client)
+    return text if metric(text, name, **labels) >= 1 else None
+
+
 async def test_bot_think_time_is_measured(app: Any, api: Api) -> None:
     await api.create(seat="black", opponent="bot:random")
     await api.client.get("/healthz")
-    for _ in range(50):
-        await app.state.parts.bots.idle()
-        text = await scrape(api.client)
-        if metric(text, "magery_bot_think_seconds_count", level="random") >= 1:
-            break
-        await asyncio.sleep(0.1)
-    assert metric(text, "magery_bot_think_seconds_count", level="random") >= 1
+    await app.state.parts.bots.idle()
+    text = await until(lambda: _counted(api, "magery_bot_think_seconds_count", level="random"),
+                       "the bot's think time counted")
     assert metric(text, "magery_actions_applied_total") >= 1  # the bot's setup, through the door
 
 
@@ -128,12 +130,8 @@ async def test_bus_lag_and_listen_reconnects_on_postgres(database_url: str) -> N
     async with custom_app(database_url) as (_, api):
         game = await api.start()
         await api.act(game, "white", {"type": "setup", "backrow": ROW})
-        for _ in range(50):  # the NOTIFY comes back to this process's LISTEN
-            text = await scrape(api.client)
-            if metric(text, "magery_bus_lag_seconds_count") >= 1:
-                break
-            await asyncio.sleep(0.1)
-        assert metric(text, "magery_bus_lag_seconds_count") >= 1
+        text = await until(lambda: _counted(api, "magery_bus_lag_seconds_count"),
+                           "the NOTIFY to come back to this process's LISTEN")
         assert metric(text, "magery_bus_reconnects_total") == 0
         conn = await asyncpg.connect(_asyncpg_dsn(database_url))
         try:
@@ -144,9 +142,4 @@ async def test_bus_lag_and_listen_reconnects_on_postgres(database_url: str) -> N
             assert cut >= 1
         finally:
             await conn.close()
-        for _ in range(100):
-            text = await scrape(api.client)
-            if metric(text, "magery_bus_reconnects_total") >= 1:
-                break
-            await asyncio.sleep(0.1)
-        assert metric(text, "magery_bus_reconnects_total") >= 1
+        await until(lambda: _counted(api, "magery_bus_reconnects_total"), "the LISTEN link to be made again")

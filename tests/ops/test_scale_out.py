@@ -11,7 +11,6 @@ import contextlib
 import json
 import os
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from tests.conftest import ROW
 from tests.ops.conftest import ROOT, Server, free_port, metric, need
+from tests.waiting import until, until_sync
 
 
 class Proxy:
@@ -39,15 +39,14 @@ class Proxy:
             [caddy, "run", "--config", str(ROOT / "deploy" / "Caddyfile"), "--adapter", "caddyfile"],
             cwd=home, env=env, stdout=self.log, stderr=subprocess.STDOUT)
 
-    def wait_ready(self, timeout: float = 20.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, "caddy exited"
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.base}/readyz", timeout=1).status_code == 200:
-                    return
-            time.sleep(0.1)
-        raise RuntimeError("the proxy is not ready")
+    def wait_ready(self) -> None:
+        until_sync(self._ready, "caddy to pass /readyz on", every=0.1)
+
+    def _ready(self) -> bool:
+        assert self.proc.poll() is None, "caddy exited"
+        with contextlib.suppress(httpx.HTTPError):
+            return httpx.get(f"{self.base}/readyz", timeout=5).status_code == 200
+        return False
 
     def stop(self) -> None:
         self.proc.terminate()
@@ -84,6 +83,10 @@ async def seats_on(server: Server) -> int:
         return int(metric((await http.get(f"{server.base}/metrics")).text, "magery_open_sockets", kind="seat"))
 
 
+async def _seats(a: Server, b: Server, count: int) -> bool:
+    return await seats_on(a) + await seats_on(b) == count
+
+
 async def next_message(ws: ClientConnection, kind: str, timeout: float = 10) -> dict[str, Any]:
     async with asyncio.timeout(timeout):
         while True:
@@ -115,7 +118,7 @@ async def test_players_on_two_replicas_see_each_other_through_the_proxy(
                 black = sock
                 break
             await sock.close()
-            await asyncio.sleep(0.1)
+            await until(lambda: _seats(a, b, 1), "the closed socket's seat to be let go")
         assert black is not None, "no socket landed on the second replica"
         # White moves over its socket on one replica; Black's socket on the other hears it.
         await white.send(json.dumps({"type": "action", "action": {"type": "setup", "backrow": ROW},

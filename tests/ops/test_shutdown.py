@@ -10,9 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import time
 from pathlib import Path
-from typing import Any
 
 import asyncpg
 import httpx
@@ -22,6 +20,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.conftest import ROW, _asyncpg_dsn
 from tests.ops.conftest import Server
+from tests.waiting import DEADLINE, until
 
 
 def descendants(pid: int) -> set[int]:
@@ -51,16 +50,6 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-async def wait_for(check: Any, timeout: float = 15.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = await check()
-        if got:
-            return got
-        await asyncio.sleep(0.05)
-    raise AssertionError("timed out waiting")
-
-
 async def test_sigterm_finishes_requests_closes_sockets_1001_and_stops_bots(
         postgres_url: str, tmp_path: Path) -> None:
     server = Server(postgres_url, tmp_path / "server.log", bot_delay_seconds=1.0)
@@ -77,7 +66,7 @@ async def test_sigterm_finishes_requests_closes_sockets_1001_and_stops_bots(
                 log = (await http.get(f"/api/v1/matches/{bot_id}/actions")).json()
                 return any(e["player"] == "white" and e["action"]["type"] == "setup" for e in log)
 
-            await wait_for(bot_moved)
+            await until(bot_moved, "the bot (White) to set up through a worker process")
             bot_version = (await http.get(f"/api/v1/matches/{bot_id}")).json()["version"]
             workers = descendants(server.proc.pid)
             assert workers, "the bots' worker processes"
@@ -102,7 +91,7 @@ async def test_sigterm_finishes_requests_closes_sockets_1001_and_stops_bots(
                         "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
                         "AND wait_event_type = 'Lock'"))
 
-                await wait_for(waiting_on_the_lock)
+                await until(waiting_on_the_lock, "the action to wait on the row lock")
                 # Black sets up: now the bot is to move again, and waits its delay when the signal comes.
                 r = await http.post(f"/api/v1/matches/{bot_id}/actions", json={
                     "action": {"type": "setup", "backrow": ROW}, "version": bot_version},
@@ -111,24 +100,24 @@ async def test_sigterm_finishes_requests_closes_sockets_1001_and_stops_bots(
                 assert r.json()["match"]["to_move"] == "white"  # the bot: its turn pends
                 server.proc.send_signal(signal.SIGTERM)
                 with pytest.raises(ConnectionClosed) as closed:
-                    async with asyncio.timeout(10):
+                    async with asyncio.timeout(DEADLINE):  # before the held request ends: at once
                         while True:
                             await watcher.recv()
                 assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
             assert not in_flight.done()  # still held, and the server waits for it
-            await asyncio.sleep(0.3)
-            assert server.proc.poll() is None
+            await until(lambda: "Waiting for connections to close" in server.text(), "the server to wait for it")
+            assert server.proc.poll() is None and not in_flight.done()
             await locked.rollback()
-            answer = await asyncio.wait_for(in_flight, 15)
+            answer = await asyncio.wait_for(in_flight, DEADLINE)
             assert answer.status_code == 200, answer.text
             assert answer.json()["match"]["version"] == version + 1
-        code = await asyncio.to_thread(server.proc.wait, 20)
+        code = await asyncio.to_thread(server.proc.wait, DEADLINE)
         assert code in (0, -signal.SIGTERM)  # uvicorn re-raises the signal once it has shut down
 
         async def workers_gone() -> bool:
             return not any(alive(pid) for pid in workers)
 
-        await wait_for(workers_gone, 10)
+        await until(workers_gone, "the bots' worker processes to end")
     finally:
         if lock is not None:
             await lock.close()

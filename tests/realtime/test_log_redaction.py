@@ -17,6 +17,7 @@ from websockets.asyncio.client import connect
 
 from app.redact import RedactTokens, redact
 from tests.serving import listening_socket
+from tests.waiting import until
 
 from .test_processes import ROOT
 
@@ -43,13 +44,13 @@ async def test_a_real_server_logs_no_seat_token(tmp_path: Path) -> None:
     base = f"http://127.0.0.1:{port}"
     try:
         async with httpx.AsyncClient(base_url=base, timeout=10) as http:
-            for _ in range(100):
+            async def answers() -> bool:
                 try:
-                    if (await http.get("/api/v1/matches?limit=1")).status_code == 200:
-                        break
+                    return (await http.get("/api/v1/matches?limit=1")).status_code == 200
                 except httpx.HTTPError:
-                    pass
-                await asyncio.sleep(0.1)
+                    return False
+
+            await until(answers, "the server to answer", every=0.1)
             created = (await http.post("/api/v1/matches", json={"options": {}, "seat": "white"})).json()
         token, match_id = created["token"], created["match"]["id"]
         async with connect(f"ws://127.0.0.1:{port}/api/v1/matches/{match_id}/ws?token={token}") as ws:

@@ -19,6 +19,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
+from ..waiting import DEADLINE, until
 from .test_processes import Server
 
 FAST = {"ws_ping_seconds": "0.3", "ws_dead_after_seconds": "1.5", "touch_seconds": "0.1"}
@@ -36,9 +37,9 @@ def two(postgres_url: str) -> Iterator[tuple[Server, Server]]:
         b.stop()
 
 
-async def _presence(ws: Any, colour: str, connected: bool, timeout: float) -> None:
+async def _presence(ws: Any, colour: str, connected: bool) -> None:
     """Read until a presence (or snapshot) says `colour` is (not) connected."""
-    async with asyncio.timeout(timeout):
+    async with asyncio.timeout(DEADLINE):
         while True:
             message = json.loads(await ws.recv())
             if message["type"] == "ping":
@@ -63,12 +64,10 @@ async def test_sockets_and_rest_agree_when_a_process_dies(two: tuple[Server, Ser
 
         async with connect(doomed.ws(match_id, token=white)) as white_ws, \
                 connect(survivor.ws(match_id, token=black)) as black_ws:
-            await _presence(black_ws, "white", True, 10)
-            async with asyncio.timeout(10):  # the doomed process notes the seat in the database
-                while not await rest_says():
-                    await asyncio.sleep(0.05)
+            await _presence(black_ws, "white", True)
+            await until(rest_says, "the doomed process to note the seat in the database")
             doomed.proc.send_signal(signal.SIGKILL)  # no goodbye: its socket, its heartbeat, gone
             doomed.proc.wait(10)
-            await _presence(black_ws, "white", False, 20)
+            await _presence(black_ws, "white", False)
             assert not await rest_says()  # the socket heard it no earlier than REST says it
             assert white_ws is not None

@@ -15,6 +15,7 @@ from app.db.models import seats
 from app.realtime.hub import Hub
 from tests.conftest import Api
 
+from ..waiting import until
 from .conftest import TIMEOUT, Socket, custom_app, ws_path
 from .test_hub import Log
 from .test_hub import Socket as HubSocket
@@ -25,6 +26,10 @@ NO_HEARTBEAT = {"ws_ping_seconds": 3600.0, "ws_dead_after_seconds": 7200.0}  # o
 async def _rest_says(api: Api, match_id: str, colour: str) -> bool:
     r = await api.client.get(f"/api/v1/matches/{match_id}")
     return bool(r.json()["players"][colour]["connected"])
+
+
+async def _rest_says_on_both(a: Api, b: Api, match_id: str, colour: str) -> bool:
+    return await _rest_says(a, match_id, colour) and await _rest_says(b, match_id, colour)
 
 
 async def test_a_reconnect_onto_another_process_leaves_rest_and_sockets_agreeing(
@@ -56,19 +61,15 @@ async def test_a_reconnect_onto_another_process_leaves_rest_and_sockets_agreeing
         watcher = await Socket.open(a_app, ws_path(game.id), client="10.8.0.9")
         on_a = await Socket.open(a_app, ws_path(game.id, token=game.tokens["white"]), client="10.8.0.1")
         await on_a.receive()
-        async with asyncio.timeout(TIMEOUT):
-            while not await _rest_says(a_api, game.id, "white"):
-                await asyncio.sleep(0.05)
+        await until(lambda: _rest_says(a_api, game.id, "white"), "REST on A to say White is here")
         await on_a.outbox.put({"type": "websocket.disconnect", "code": 1006})  # gone, not waited for
         on_b = await Socket.open(b_app, ws_path(game.id, token=game.tokens["white"]), client="10.8.0.1")
         await on_b.receive()
-        await asyncio.wait_for(a_wrote_absent.wait(), 3 * TIMEOUT)
-        async with asyncio.timeout(3 * TIMEOUT):  # a generous deadline on a loaded machine
-            while not (await _rest_says(a_api, game.id, "white") and await _rest_says(b_api, game.id, "white")):
-                await asyncio.sleep(0.05)
+        await asyncio.wait_for(a_wrote_absent.wait(), TIMEOUT)
+        await until(lambda: _rest_says_on_both(a_api, b_api, game.id, "white"), "REST on A and B to say White is here")
         presence, _ = await watcher.receive_until(
             lambda m: m["type"] in ("presence", "snapshot") and (m.get("players") or m["match"]["players"])
-            ["white"]["connected"] is True, timeout=3 * TIMEOUT)
+            ["white"]["connected"] is True)
         assert presence
         for sock in (watcher, on_b):
             await sock.close()
@@ -89,9 +90,8 @@ async def test_the_heartbeat_outlives_a_beat_that_fails(caplog: pytest.LogCaptur
         await hub.start()
         sock = HubSocket()
         hub.join("m1", sock, None, None)
-        async with asyncio.timeout(3 * TIMEOUT):
-            while sum(1 for m in sock.got if m.get("type") == "ping") < 3:  # pings go on after the failure
-                await asyncio.sleep(0.02)
+        await until(lambda: sum(1 for m in sock.got if m.get("type") == "ping") >= 3,
+                    "pings to go on after the failure")
         await hub.close()
     assert failed.is_set()
     assert [r for r in caplog.records if "a beat failed" in r.getMessage() and r.exc_info]

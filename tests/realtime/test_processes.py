@@ -12,7 +12,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +25,7 @@ from websockets.exceptions import ConnectionClosed
 from app.realtime.postgres import LISTENER_NAME
 from tests.conftest import _asyncpg_dsn
 from tests.serving import listening_socket
+from tests.waiting import DEADLINE, until_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,17 +44,16 @@ class Server:
                 pass_fds=(sock.fileno(),))
         self.base = f"http://127.0.0.1:{self.port}"
 
-    def wait_ready(self, timeout: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"server exited:\n{err[-2000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.base}/api/v1/matches?limit=1", timeout=1).status_code == 200:
-                    return
-            time.sleep(0.1)
-        raise RuntimeError("server not ready")
+    def wait_ready(self) -> None:
+        until_sync(self._ready, "the server to answer", every=0.1)
+
+    def _ready(self) -> bool:
+        if self.proc.poll() is not None:
+            err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+            raise RuntimeError(f"server exited:\n{err[-2000:]}")
+        with contextlib.suppress(httpx.HTTPError):
+            return httpx.get(f"{self.base}/api/v1/matches?limit=1", timeout=5).status_code == 200
+        return False
 
     def ws(self, match_id: str, **query: Any) -> str:
         q = "&".join(f"{k}={v}" for k, v in query.items() if v is not None)
@@ -118,7 +117,7 @@ class Match:
         return int(self.state["version"])
 
 
-async def updates_until(ws: ClientConnection, version: int, timeout: float = 10) -> list[dict[str, Any]]:
+async def updates_until(ws: ClientConnection, version: int, timeout: float = DEADLINE) -> list[dict[str, Any]]:
     """Snapshot and update messages up to `version`."""
     got: list[dict[str, Any]] = []
     async with asyncio.timeout(timeout):
@@ -165,7 +164,7 @@ async def test_an_action_on_one_process_reaches_sockets_on_the_other_in_order(
                                         "version": match.state["version"], "id": "s1"}))
             seen = await updates_until(on_a, match.state["version"] + 1)
             assert versions(seen)[0] == match.state["version"] + 1
-            async with asyncio.timeout(5):
+            async with asyncio.timeout(DEADLINE):
                 while (reply := json.loads(await seat.recv()))["type"] != "ack":
                     assert reply["type"] != "error", reply
             assert reply["id"] == "s1" and reply["version"] >= match.state["version"] + 1
@@ -202,7 +201,7 @@ async def test_a_lost_listen_connection_comes_back_and_catches_up(
             await conn.close()
         for _ in range(5):
             await match.act()
-        got = await updates_until(watcher, match.state["version"], timeout=15)
+        got = await updates_until(watcher, match.state["version"])
         assert versions(got) == list(range(start + 1, match.state["version"] + 1))
 
 
@@ -216,7 +215,7 @@ async def test_a_stopping_server_closes_its_sockets_with_1001(
             await ws.recv()
             c.proc.send_signal(signal.SIGTERM)
             with pytest.raises(ConnectionClosed) as closed:
-                async with asyncio.timeout(10):
+                async with asyncio.timeout(DEADLINE):
                     while True:
                         await ws.recv()
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
