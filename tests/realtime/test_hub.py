@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,6 +12,8 @@ import pytest
 from app.realtime import close_sockets_on_signal
 from app.realtime.bus import Announcement, MemoryBus, Presence, decode
 from app.realtime.hub import Hub
+
+from ..waiting import until
 
 
 class Log:
@@ -76,19 +76,6 @@ class Socket:
             elif m.get("type") == "update":
                 out.append(m["version"])
         return out
-
-
-HANG = 60.0  # seconds: what `until` waits for takes milliseconds; this only ends a test that would hang
-
-
-async def until(condition: Callable[[], bool], what: str = "the condition") -> None:
-    """Poll (letting the hub's tasks run) until `condition()` holds. It waits for
-    a state, never for a time; a condition that never comes fails the test."""
-    deadline = time.monotonic() + HANG
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"never came: {what}")
-        await asyncio.sleep(0.005)
 
 
 def last_version(sock: Socket) -> int | None:
