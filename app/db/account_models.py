@@ -68,15 +68,17 @@ class AccountToken(Base):
     __table_args__ = (UniqueConstraint("token_hash", name="uq_account_tokens_token_hash"),)
 
 
-class AccountThrottle(Base):
-    """Failed sign-ins in a row, per "name:<name>" and per "addr:<address>"
-    (app/accounts/throttle.py), as admin_throttle counts the admins'."""
+class AccountLimit(Base):
+    """What the sign-in and sign-up limits count, by every process alike
+    (app/accounts/limits.py): failed sign-ins in a row per "name:<name>" and
+    "addr:<address>" (`since`: the last failure), as admin_throttle counts the
+    admins'; sign-ups per "signup:<address>" (`since`: the window's start)."""
 
-    __tablename__ = "account_throttle"
+    __tablename__ = "account_limits"
 
     key: Mapped[str] = mapped_column(String(80), primary_key=True)
-    failures: Mapped[int] = mapped_column(Integer)
-    last_failure_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    hits: Mapped[int] = mapped_column(Integer)
+    since: Mapped[datetime] = mapped_column(UTCDateTime)
     locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
@@ -122,6 +124,6 @@ class RatingChange(Base):
 accounts = cast(Table, Account.__table__)
 account_sessions = cast(Table, AccountSession.__table__)
 account_tokens = cast(Table, AccountToken.__table__)
-account_throttle = cast(Table, AccountThrottle.__table__)
+account_limits = cast(Table, AccountLimit.__table__)
 ratings = cast(Table, PlayerRating.__table__)
 rating_changes = cast(Table, RatingChange.__table__)

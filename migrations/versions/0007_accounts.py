@@ -1,5 +1,5 @@
-"""Players (issue 19): accounts, their sessions and API tokens, sign-in
-throttling, a rating per account and variant, each rated match's change of
+"""Players (issue 19): accounts, their sessions and API tokens, the sign-in
+and sign-up limits' counts, a rating per account and variant, each rated match's change of
 rating; the account of a seat and whether a match is rated.
 
 Every match stored before this revision stays as it was: casual (`rated`
@@ -76,12 +76,12 @@ def upgrade() -> None:
     )
     op.create_index("ix_account_tokens_account_id", "account_tokens", ["account_id"])
     op.create_table(
-        "account_throttle",
+        "account_limits",
         sa.Column("key", sa.String(80), nullable=False),
-        sa.Column("failures", sa.Integer(), nullable=False),
-        sa.Column("last_failure_at", MOMENT, nullable=False),
+        sa.Column("hits", sa.Integer(), nullable=False),
+        sa.Column("since", MOMENT, nullable=False),
         sa.Column("locked_until", MOMENT, nullable=True),
-        sa.PrimaryKeyConstraint("key", name="pk_account_throttle"),
+        sa.PrimaryKeyConstraint("key", name="pk_account_limits"),
     )
     op.create_table(
         "ratings",
@@ -155,7 +155,7 @@ def downgrade() -> None:
     op.drop_table("rating_changes")
     op.drop_index("ix_ratings_variant_rating", table_name="ratings")
     op.drop_table("ratings")
-    op.drop_table("account_throttle")
+    op.drop_table("account_limits")
     op.drop_index("ix_account_tokens_account_id", table_name="account_tokens")
     op.drop_table("account_tokens")
     op.drop_index("ix_account_sessions_expires_at", table_name="account_sessions")
