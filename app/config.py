@@ -96,6 +96,20 @@ class Settings(BaseSettings):
     admin_password_workers: int = 1
     admin_password_waiting: int = 8
 
+    # ---- players' accounts (issue 19; app/accounts) ----
+    # How long a player's sign-in lasts.
+    account_session_days: float = 30.0
+    # Accounts one address may try to make in each window (counted by every process).
+    account_signups_per_address: int = 3
+    account_signup_window_seconds: float = 3600.0
+    # Failed sign-ins locked out as the admins' are (ADMIN_LOCK_AFTER and the rest):
+    # per address after ACCOUNT_LOCK_AFTER, per name (from addresses it never
+    # signed in from) after ACCOUNT_NAME_LOCK_AFTER; the wait doubles per failure.
+    account_lock_after: int = 5
+    account_lock_seconds: float = 30.0
+    account_lock_max_seconds: float = 3600.0
+    account_name_lock_after: int = 20
+
     # ---- bots as a shared resource (issue 17, items 1 and 2; docs/configuration.md) ----
     # The longest a bot may think about one action, whatever a match asks for
     # (its `bot_think_seconds` is lowered to this when it is made).

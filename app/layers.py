@@ -11,8 +11,10 @@ from __future__ import annotations
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.rules", "app.ratings"),          # the game; Glicko-2 ratings: both pure, no I/O
     ("app.config", "app.redact",           # settings; log hygiene;
-     "app.security", "app.charts"),        # the wings' security headers; SVG charts
+     "app.security", "app.charts",         # the wings' security headers; SVG charts;
+     "app.auth"),                          # argon2 and secret tokens, for every wing that signs in
     ("app.db",),                           # tables, engine, migrations
+    ("app.accounts",),                     # players, their sign-ins, tokens and ratings
     ("app.matches",),                      # the match service and its one door
     ("app.realtime",),                     # hub and bus: committed actions, live
     ("app.bots",),                         # computer opponents: a client of the door

@@ -39,7 +39,10 @@ from app.matches import MatchService, SharedWindow
 
 PG_SERVER = os.environ.get("TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 ROW = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"]
-TABLES = "actions, draw_offers, seats, bot_matches, matches, rate_counters"
+TABLES = ("actions, draw_offers, seats, bot_matches, matches, rate_counters, "
+          "rating_changes, ratings, account_sessions, account_tokens, account_limits")
+# The computer levels' accounts stay (migration 0007 made them); every other goes.
+PEOPLE = "DELETE FROM accounts WHERE computer IS NULL"
 
 
 def _asyncpg_dsn(url: str) -> str:
@@ -114,6 +117,7 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     conn = await asyncpg.connect(_asyncpg_dsn(url))
     try:
         await conn.execute(f"TRUNCATE {TABLES} CASCADE")
+        await conn.execute(PEOPLE)
     finally:
         await conn.close()
     _start_the_shared_windows_now(request.getfixturevalue("monkeypatch"))

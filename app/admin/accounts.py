@@ -10,23 +10,19 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.auth import DUMMY_HASH as _DUMMY_HASH  # a wrong name costs what a wrong password does
+from app.auth import PasswordChecks
+from app.auth import matches as _matches
+from app.auth.hashing import HASHER as _hasher  # argon2id, shared with the players' accounts
 from app.db.admin_models import admin_users
-
-from .passwords import PasswordChecks
 
 NAME = re.compile(r"[A-Za-z0-9_.@-]{1,64}")
 NAME_RULE = "1 to 64 letters, digits or . _ @ -"
 MIN_PASSWORD = 10
-_hasher = PasswordHasher()  # argon2id with the library's current recommended costs
-# Verified against when the name is unknown, so a wrong name costs the same
-# time as a wrong password and the answer's delay says nothing.
-_DUMMY_HASH = _hasher.hash("not the password of anyone")
 
 
 class AccountError(ValueError):
@@ -78,13 +74,6 @@ async def listing(engine: AsyncEngine) -> list[Account]:
             select(admin_users.c.id, admin_users.c.name, admin_users.c.created_at)
             .order_by(admin_users.c.name))).all()
     return [Account(r.id, r.name, r.created_at) for r in rows]
-
-
-def _matches(digest: str, password: str) -> bool:
-    try:
-        return bool(_hasher.verify(digest, password))
-    except (VerificationError, InvalidHashError):
-        return False
 
 
 async def verify(engine: AsyncEngine, name: str, password: str, checks: PasswordChecks) -> Account | None:

@@ -11,10 +11,9 @@ from datetime import UTC, datetime
 from fastapi import Request
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.auth import PasswordChecks
 from app.config import Settings
 from app.matches import Door, MatchService
-
-from .passwords import PasswordChecks
 
 
 @dataclass(slots=True)

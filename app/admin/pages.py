@@ -14,6 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
+from app.auth import Busy
 from app.charts import page as charts
 from app.matches.errors import ServiceError
 from app.rules import VARIANTS
@@ -22,7 +23,6 @@ from app.rules.state import REASONS
 from . import accounts, api, audit, detail, figures, history, sessions, throttle
 from .context import Admin, address
 from .guard import AdminDep, PageSession, check_csrf
-from .passwords import Busy
 from .render import page
 from .routing import AdminRoute
 from .sessions import Session

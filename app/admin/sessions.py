@@ -7,8 +7,6 @@ ends it everywhere at once, and a stolen copy of the table signs nobody in.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -16,6 +14,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.auth import digest
+from app.auth import same as same  # re-exported: the guard and the pages check CSRF with it
 from app.db.admin_models import admin_sessions, admin_users
 
 COOKIE = "magery_admin"
@@ -31,15 +31,6 @@ class Session:
     name: str
     csrf_token: str
     expires_at: datetime
-
-
-def digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def same(given: str | None, expected: str) -> bool:
-    """Constant-time comparison, so timing tells nothing of the token."""
-    return given is not None and hmac.compare_digest(given.encode(), expected.encode())
 
 
 async def open_session(

@@ -23,6 +23,7 @@ from sqlalchemy import (
     Table,
     TypeDecorator,
     UniqueConstraint,
+    false,
     func,
     text,
 )
@@ -92,6 +93,10 @@ class Match(Base):
     rematch: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     rematch_token: Mapped[str | None] = mapped_column(String(64), nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    # Rated or casual, chosen when the match is made (migration 0007): a rated
+    # one, between two accounts or an account and a computer level, moves
+    # ratings when it ends (app/accounts/rated.py).
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (
         Index("ix_matches_created", "created_at", "id"),
@@ -115,6 +120,9 @@ class Seat(Base):
     # sha256 hex of the seat's token; null for a bot.
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(32), nullable=True)  # bot level, null for a person
+    # The account playing this seat (migration 0007): a signed-in player, or
+    # the computer level's account in a rated bot match; null for a guest.
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True, index=True)
     connected: Mapped[bool] = mapped_column(Boolean, default=False)
     last_seen: Mapped[datetime] = mapped_column(UTCDateTime)
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -196,6 +196,7 @@ class Cycle:
     @staticmethod
     def finish(rec: Record, now: int) -> None:
         rec.status = "finished"
+        rec.ended = True  # a rated match's change of ratings is saved with this (store.save)
         rec.result = rec.state.result
         rec.finished_ms = now
         rec.due_at_ms = None

@@ -9,16 +9,20 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.accounts import computer_account
+from app.ratings import may_play_rated
 from app.rules import MalformedAction, commitment
 
 from . import bot_store, store, text
 from .bot_store import Owner
 from .clock import Clock
 from .cycle import Cycle, setup_seconds
-from .errors import BadRequest, MatchIsOver, SeatTaken
-from .record import COLOURS, Record, SeatInfo, other
+from .errors import BadRequest, Forbidden, MatchIsOver, SeatTaken
+from .record import COLOURS, Record, SeatInfo, moment, other
 from .replay import initial_state
 from .seats import Seats, hash_token
+
+RATED_RULE = "a rated match is played by two accounts, or an account and a computer level"
 
 
 @dataclass(slots=True)
@@ -51,13 +55,17 @@ class Lobby:
 
     async def create(
         self, options: dict[str, Any], seat: str = "random", opponent: str = "human", name: str = "anonymous",
-        owner: Owner | None = None,
+        owner: Owner | None = None, rated: bool = False, account_id: int | None = None,
     ) -> Seated:
         """Make a match. With a bot opponent, `owner` is who it counts against
-        (TooManyBotMatches once they hold `owner.cap` running ones)."""
+        (TooManyBotMatches once they hold `owner.cap` running ones). `account_id`:
+        the signed-in creator's account (None: a guest); `rated`: the match moves
+        ratings, which only two accounts, or an account and a computer level, may
+        play (the joining player's account is checked at join)."""
         cycle = self.cycle
         # guard
         bot = self._bot_level(opponent)
+        computer = await self._rated_guard(rated, account_id, bot)
         if seat not in ("white", "black", "random"):
             raise BadRequest("seat is white, black or random")
         colour = secrets.choice(COLOURS) if seat == "random" else seat
@@ -78,14 +86,14 @@ class Lobby:
             raise BadRequest(str(error)) from None
         now = cycle.now_ms()
         token = secrets.token_urlsafe(32)
-        seats = {colour: SeatInfo(name, hash_token(token), None, False, now, now)}
+        seats = {colour: SeatInfo(name, hash_token(token), None, False, now, now, account_id)}
         if bot:
-            seats[other(colour)] = SeatInfo(f"{bot} bot", None, bot, True, now, now)
+            seats[other(colour)] = SeatInfo(f"{bot} bot", None, bot, True, now, now, computer)
         rec = Record(
             id=new_match_id(), status="waiting", options=opts, seed=seed,
             seed_commitment=commitment(seed), custom=custom, chaos=chaos, state=state, version=0,
             clock=Clock.from_options(opts["time_control"]), due_at_ms=None, draw_offer=None, result=None,
-            created_ms=now, updated_ms=now, finished_ms=None, seats=seats,
+            created_ms=now, updated_ms=now, finished_ms=None, seats=seats, rated=rated,
         )
         if bot:
             cycle.begin(rec, now)
@@ -102,6 +110,21 @@ class Lobby:
         present = cycle.present(rec, now)
         await cycle.publish(rec.id, [{"type": "created", "version": 0, "match": present}])
         return Seated(present, colour, token)
+
+    async def _rated_guard(self, rated: bool, account_id: int | None, bot: str | None) -> int | None:
+        """Refuse a rated match that cannot be one; answers the account of the
+        computer level a rated bot match is played against."""
+        if not rated:
+            return None
+        # A human opponent is an account or nobody: join lets no guest in.
+        if not may_play_rated("account" if account_id is not None else "guest", "computer" if bot else "account"):
+            raise BadRequest(f"{RATED_RULE}: sign in to play rated")
+        if bot is None:
+            return None
+        computer = await computer_account(self.cycle.engine, bot, moment(self.cycle.now_ms()))
+        if computer is None:
+            raise BadRequest(f"{RATED_RULE}: the {bot} level plays no rated match")
+        return computer
 
     def _bot_level(self, opponent: str) -> str | None:
         if opponent == "human":
@@ -136,7 +159,8 @@ class Lobby:
             "setup_seconds": _whole(setup_seconds({"time_control": time_control}, settings.setup_seconds)),
         }
 
-    async def join(self, match_id: str, name: str = "anonymous") -> Seated:
+    async def join(self, match_id: str, name: str = "anonymous", account_id: int | None = None) -> Seated:
+        """Take the free seat; `account_id`: the signed-in player's account (None: a guest)."""
         cycle = self.cycle
         text.check("name", name, line_breaks=False)
         token = secrets.token_urlsafe(32)
@@ -148,7 +172,12 @@ class Lobby:
             if not free:
                 raise SeatTaken("both seats of this match are taken")
             colour = free[0]
-            rec.seats[colour] = SeatInfo(name, hash_token(token), None, False, now, now)
+            if rec.rated:
+                if account_id is None:
+                    raise Forbidden(f"{RATED_RULE}: sign in to join this rated match")
+                if account_id in rec.seat_accounts().values():
+                    raise Forbidden("nobody plays themselves in a rated match")
+            rec.seats[colour] = SeatInfo(name, hash_token(token), None, False, now, now, account_id)
             rec.new_seats.append(colour)
             cycle.begin(rec, now)
             cycle.log(rec, colour, {"type": "join"}, False, now)

@@ -46,6 +46,7 @@ class SeatInfo:
     connected: bool
     last_seen_ms: int
     joined_ms: int
+    account_id: int | None = None  # the account playing it (a computer level's, for a rated bot); None: a guest
 
     def here(self, now_ms: int, ttl_ms: int) -> bool:
         return seat_here(self.bot, self.connected, self.last_seen_ms, now_ms, ttl_ms)
@@ -104,6 +105,7 @@ class Record:
     rematch: dict[str, Any] | None = None
     rematch_token: str | None = None
     rematch_of: str | None = None
+    rated: bool = False  # chosen when made: its ending moves ratings (app/accounts/rated.py)
     # Derived, kept while `state` stays the same object.
     view_of: State | None = None
     view: dict[str, Any] | None = None
@@ -113,13 +115,22 @@ class Record:
     draw_ops: list[tuple[str, str | None]] = field(default_factory=list)
     rematch_changed: bool = False
     rematch_new: Record | None = None  # the rematch made by this change, inserted with it
+    ended: bool = False  # this change ends the match (Cycle.finish)
 
     def draft(self) -> Record:
         """A copy to change; the original stays as it was until the change is saved."""
         return replace(
             self, clock=self.clock.copy() if self.clock else None, seats=dict(self.seats),
-            entries=[], new_seats=[], draw_ops=[], rematch_changed=False, rematch_new=None,
+            entries=[], new_seats=[], draw_ops=[], rematch_changed=False, rematch_new=None, ended=False,
         )
+
+    @property
+    def rates_now(self) -> bool:
+        """This change ends a rated match: its change of ratings is saved with it."""
+        return self.ended and self.rated
+
+    def seat_accounts(self) -> dict[str, int | None]:
+        return {colour: seat.account_id for colour, seat in self.seats.items()}
 
     def engine_view(self) -> dict[str, Any]:
         if self.view_of is not self.state or self.view is None:
@@ -189,7 +200,7 @@ class Record:
         return {
             "match_id": self.id, "colour": colour, "name": seat.name, "token_hash": seat.token_hash,
             "bot": seat.bot, "connected": seat.connected, "last_seen": moment(seat.last_seen_ms),
-            "joined_at": moment(seat.joined_ms),
+            "joined_at": moment(seat.joined_ms), "account_id": seat.account_id,
         }
 
 
@@ -208,7 +219,7 @@ def seat_from_row(row: Any, prefix: str = "") -> SeatInfo:
         return getattr(row, prefix + name)
 
     return SeatInfo(col("name"), col("token_hash"), col("bot"), col("connected"), ms_of(col("last_seen")),
-                    ms_of(col("joined_at")))
+                    ms_of(col("joined_at")), col("account_id"))
 
 
 def record_from_rows(row: Any, seat_rows: Any, state: State) -> Record:
@@ -222,5 +233,5 @@ def record_from_rows(row: Any, seat_rows: Any, state: State) -> Record:
         updated_ms=ms_of(row.updated_at),
         finished_ms=ms_of(row.finished_at) if row.finished_at is not None else None,
         seats={s.seat_colour: seat_from_row(s, "seat_") for s in seat_rows},
-        rematch=row.rematch, rematch_token=row.rematch_token, rematch_of=row.rematch_of,
+        rematch=row.rematch, rematch_token=row.rematch_token, rematch_of=row.rematch_of, rated=row.rated,
     )

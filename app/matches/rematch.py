@@ -119,13 +119,15 @@ class Rematches:
                 token_hash = accepter_hash
             else:
                 token_hash = old.rematch_token
-            seats[other(colour)] = SeatInfo(seat.name, token_hash, seat.bot, seat.bot is not None, now, now)
+            seats[other(colour)] = SeatInfo(seat.name, token_hash, seat.bot, seat.bot is not None, now, now,
+                                            seat.account_id)
         rec = Record(
             id=new_match_id(), status="waiting", options=options, seed=seed,
             seed_commitment=commitment(seed), custom=bool(chaos), chaos=chaos,
             state=initial_state(seed, options, chaos, bool(chaos)), version=0,
             clock=Clock.from_options(options.get("time_control")), due_at_ms=None, draw_offer=None,
             result=None, created_ms=now, updated_ms=now, finished_ms=None, seats=seats, rematch_of=old.id,
+            rated=old.rated,  # the same two players, rated as before
         )
         self.cycle.begin(rec, now)
         return rec

@@ -11,6 +11,7 @@ from sqlalchemy import and_, case, func, null, or_, select, tuple_, type_coerce
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app.accounts import rate_ending
 from app.db import raw
 from app.db.models import actions, draw_offers, matches, seats
 from app.rules import State
@@ -88,7 +89,7 @@ async def _insert(conn: AsyncConnection, rec: Record) -> None:
     row.update(
         id=rec.id, variant=rec.options["variant"], options=rec.options, seed=rec.seed,
         seed_commitment=rec.seed_commitment, custom=rec.custom, chaos=rec.chaos,
-        created_at=moment(rec.created_ms), rematch_of=rec.rematch_of,
+        created_at=moment(rec.created_ms), rematch_of=rec.rematch_of, rated=rec.rated,
     )
     await conn.execute(matches.insert().values(**row))
     await conn.execute(seats.insert(), [rec.seat_row(c) for c in rec.seats])
@@ -149,7 +150,7 @@ async def save(engine: AsyncEngine, before_version: int, rec: Record) -> None:
     """Write `rec` if the stored version is still `before_version`; raises Conflict
     (or ClientIdTaken) and writes nothing otherwise."""
     if (rec.entries and not rec.new_seats and not rec.draw_ops and not rec.rematch_changed
-            and engine.dialect.name == "postgresql"):
+            and not rec.rates_now and engine.dialect.name == "postgresql"):
         await _save_postgres(engine, before_version, rec)
         return
     try:
@@ -167,6 +168,10 @@ async def save(engine: AsyncEngine, before_version: int, rec: Record) -> None:
                 await conn.execute(actions.insert(), [_entry_row(rec.id, e) for e in rec.entries])
             for op, colour in rec.draw_ops:
                 await _draw_op(conn, rec, op, colour)
+            if rec.rates_now:  # after the log rows: the change reads who acted (app/accounts/rated.py)
+                assert rec.result is not None and rec.finished_ms is not None
+                await rate_ending(conn, rec.id, rec.options["variant"], rec.result, rec.seat_accounts(),
+                                  moment(rec.finished_ms))
             if rec.rematch_new is not None:  # in the same transaction: both land, or neither
                 await _insert(conn, rec.rematch_new)
                 if any(seat.bot is not None for seat in rec.rematch_new.seats.values()):

@@ -1,0 +1,123 @@
+"""The counts that slow guessing and mass sign-ups, kept in `account_limits`
+so that every server process counts the same.
+
+Sign-in is throttled as the admins' is (app/admin/throttle.py): a try is
+counted as a failure before its password is checked, in one transaction that
+locks the address's row and the name's, so tries sent all at once queue there
+and at most `account_lock_after` from one address reach the slow check; a
+success forgets the counts. After that many failures from an address each
+further try from it waits, the wait doubling per failure up to the longest.
+The name's own lock starts only at `account_name_lock_after` failures from
+any addresses, and never holds an address the account holds a session from:
+an outsider failing on purpose locks out their own addresses, not the player.
+
+Sign-ups are counted per address in a window that begins with the first.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app.config import Settings
+from app.db.account_models import account_limits, account_sessions, accounts
+
+
+def name_key(name: str) -> str:
+    return f"name:{name.lower()[:64]}"
+
+
+def address_key(address: str | None) -> str:
+    return f"addr:{(address or '-')[:64]}"
+
+
+def sign_up_key(address: str | None) -> str:
+    return f"signup:{(address or '-')[:64]}"
+
+
+async def _rows(conn: AsyncConnection, keys: list[str], now: datetime) -> dict[str, Any]:
+    """The keys' rows, made if missing, locked (sorted: two transactions lock in
+    one order). The first statement writes, so on SQLite it takes the write
+    lock at once and racing tries queue behind it."""
+    insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+    keys = sorted(keys)
+    for key in keys:
+        await conn.execute(insert(account_limits).values(key=key, hits=0, since=now, locked_until=None)
+                           .on_conflict_do_nothing(index_elements=["key"]))
+    found = await conn.execute(select(account_limits).where(account_limits.c.key.in_(keys))
+                               .order_by(account_limits.c.key).with_for_update())
+    return {r.key: r for r in found.all()}
+
+
+def _wait(failures: int, after: int, settings: Settings) -> float:
+    if failures < after:
+        return 0.0
+    return float(min(settings.account_lock_seconds * 2 ** (failures - after), settings.account_lock_max_seconds))
+
+
+async def _known(conn: AsyncConnection, name: str, address: str | None) -> bool:
+    """Does the account named `name` hold a session from `address`?"""
+    if not address:
+        return False
+    found = await conn.execute(
+        select(account_sessions.c.id).join(accounts, accounts.c.id == account_sessions.c.account_id)
+        .where(accounts.c.name_lower == name.lower()[:20], account_sessions.c.address == address[:64]).limit(1))
+    return found.first() is not None
+
+
+async def reserve_sign_in(engine: AsyncEngine, name: str, address: str | None, now: datetime,
+                          settings: Settings) -> int:
+    """Count this try as a failure before its password is checked and answer 0,
+    or, while a lock runs, count nothing and answer the seconds to wait."""
+    addr, user = address_key(address), name_key(name)
+    async with engine.begin() as conn:
+        rows = await _rows(conn, [addr, user], now)
+        held = [addr] if await _known(conn, name, address) else [addr, user]
+        waits = [(rows[k].locked_until - now).total_seconds() for k in held if rows[k].locked_until is not None]
+        longest = max(waits, default=0.0)
+        if longest > 0:
+            return int(longest) + 1
+        for key, after in ((addr, settings.account_lock_after), (user, settings.account_name_lock_after)):
+            failures = rows[key].hits + 1
+            wait = _wait(failures, after, settings)
+            await conn.execute(account_limits.update().where(account_limits.c.key == key).values(
+                hits=failures, since=now, locked_until=now + timedelta(seconds=wait) if wait else None))
+    return 0
+
+
+async def sign_in_succeeded(engine: AsyncEngine, name: str, address: str | None) -> None:
+    """The right password: the failure counted for it and those before are forgotten."""
+    async with engine.begin() as conn:
+        await conn.execute(delete(account_limits).where(
+            account_limits.c.key.in_((name_key(name), address_key(address)))))
+
+
+async def unlock(engine: AsyncEngine, name: str) -> bool:
+    """Forget the failed sign-ins counted for a name (the command line's)."""
+    async with engine.begin() as conn:
+        done = await conn.execute(delete(account_limits).where(account_limits.c.key == name_key(name)))
+    return bool(done.rowcount)
+
+
+async def count_sign_up(engine: AsyncEngine, address: str | None, now: datetime, settings: Settings) -> int:
+    """Count one sign-up from `address` and answer 0, or, when the address has
+    made its share in this window, count nothing and answer the seconds to wait."""
+    limit, window = settings.account_signups_per_address, settings.account_signup_window_seconds
+    if limit <= 0:
+        return 0
+    key = sign_up_key(address)
+    async with engine.begin() as conn:
+        row = (await _rows(conn, [key], now))[key]
+        since, hits = row.since, row.hits
+        if now - since >= timedelta(seconds=window):
+            since, hits = now, 0  # the window is over: a new one begins with this sign-up
+        if hits >= limit:
+            return max(1, int((since + timedelta(seconds=window) - now).total_seconds()) + 1)
+        await conn.execute(account_limits.update().where(account_limits.c.key == key)
+                           .values(hits=hits + 1, since=since))
+    return 0

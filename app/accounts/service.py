@@ -1,0 +1,244 @@
+"""The account service: sign up, sign in, sessions, API tokens, closing and
+reopening, and the operator's password reset. The pages and the API (a
+later step) call these; nothing here knows HTTP.
+
+Passwords are argon2id (app.auth, shared with the admin wing) and checked in
+the PasswordChecks pool handed in, so a burst of sign-ins cannot starve the
+matches. A sign-in answers the same (`SignInFailed`) for a name nobody has,
+a computer level and a wrong password, after a check against the dummy hash
+that costs what a real one does.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.auth import DUMMY_HASH, PasswordChecks, hash_password, matches
+from app.config import Settings
+from app.db.account_models import accounts
+from app.db.admin_models import admin_audit
+
+from . import limits, sessions, tokens
+from .errors import AccountClosed, AccountError, NameTaken, NoSuchAccount, SignInFailed, TooMany
+from .names import NAME, check_name
+from .passwords import check_password
+
+MAX_REASON = 500
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+SELF_CLOSED = "closed by its player"
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    id: int
+    name: str
+    created_at: datetime
+    computer: str | None = None
+    closed_at: datetime | None = None
+    closed_reason: str | None = None
+    last_seen: datetime | None = None
+
+    @property
+    def closed(self) -> bool:
+        return self.closed_at is not None
+
+
+def _account(row: Any) -> Account:
+    return Account(row.id, row.name, row.created_at, row.computer, row.closed_at, row.closed_reason, row.last_seen)
+
+
+def check_reason(reason: object) -> str:
+    note = reason.strip() if isinstance(reason, str) else ""
+    if not note:
+        raise AccountError("closing or reopening an account needs a reason, for the audit log", "reason")
+    if len(note) > MAX_REASON or _CONTROL.search(note):
+        raise AccountError(f"a reason is at most {MAX_REASON} characters, with no control characters", "reason")
+    return note
+
+
+class Accounts:
+    def __init__(self, engine: AsyncEngine, settings: Settings, checks: PasswordChecks,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.engine, self.settings, self.checks = engine, settings, checks
+        self.clock = clock  # seconds since the epoch; tests replace it to move time
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.clock(), UTC)
+
+    # ---- finding ---------------------------------------------------------------
+
+    async def by_name(self, name: str) -> Account | None:
+        """The account of this name, whatever its case; None for no such account."""
+        row = await self._row(name)
+        return None if row is None else _account(row)
+
+    async def _row(self, name: object) -> Any:
+        if not isinstance(name, str) or not NAME.fullmatch(name):
+            return None
+        async with self.engine.connect() as conn:
+            return (await conn.execute(select(accounts).where(accounts.c.name_lower == name.lower()))).first()
+
+    async def by_id(self, account_id: int) -> Account | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(accounts).where(accounts.c.id == account_id))).first()
+        return None if row is None else _account(row)
+
+    async def _named(self, name: str) -> Account:
+        found = await self.by_name(name)
+        if found is None:
+            raise NoSuchAccount(f"there is no account named {name!r}", "name")
+        return found
+
+    # ---- signing up and in ------------------------------------------------------
+
+    async def sign_up(self, name: object, password: object, address: str | None) -> Account:
+        """A new account; AccountError (naming the rule), NameTaken, or TooMany
+        when the address has made its share of accounts lately."""
+        chosen = check_name(name)
+        check_password(password, chosen)
+        assert isinstance(password, str)
+        if await self.by_name(chosen) is not None:  # before the slow hash; the insert decides races
+            raise NameTaken(f"the name {chosen!r} is taken", "name")
+        now = self.now()
+        wait = await limits.count_sign_up(self.engine, address, now, self.settings)
+        if wait:
+            raise TooMany(f"too many accounts made from this address: try again in {wait} seconds", wait)
+        self.checks.admit()  # Busy when too many checks wait already
+        try:
+            digest = await self.checks.run(hash_password, password)
+        finally:
+            self.checks.release()
+        try:
+            async with self.engine.begin() as conn:
+                new_id = (await conn.execute(accounts.insert().values(
+                    name=chosen, name_lower=chosen.lower(), password_hash=digest, created_at=now, last_seen=now)
+                    .returning(accounts.c.id))).scalar_one()
+        except IntegrityError:
+            raise NameTaken(f"the name {chosen!r} is taken", "name") from None
+        return Account(new_id, chosen, now, last_seen=now)
+
+    async def sign_in(self, name: object, password: object, address: str | None) -> Account:
+        """The account whose password this is. SignInFailed, the same for an
+        unknown name and a wrong password; TooMany while a lock runs (nothing
+        checked); AccountClosed only to whoever gave the right password."""
+        self.checks.admit()
+        try:
+            now = self.now()
+            wait = await limits.reserve_sign_in(self.engine, str(name), address, now, self.settings)
+            if wait:
+                raise TooMany(f"too many failed sign-ins: try again in {wait} seconds", wait)
+            row = await self._row(name)
+            digest = row.password_hash if row is not None else None  # none: a computer level
+            right = await self.checks.run(matches, digest or DUMMY_HASH, password if isinstance(password, str) else "")
+        finally:
+            self.checks.release()
+        if not right or row is None or digest is None:
+            raise SignInFailed()
+        found = _account(row)
+        await limits.sign_in_succeeded(self.engine, found.name, address)
+        if found.closed:
+            raise AccountClosed("this account is closed")
+        async with self.engine.begin() as conn:
+            await conn.execute(accounts.update().where(accounts.c.id == found.id).values(last_seen=now))
+        return found
+
+    # ---- sessions ------------------------------------------------------------------
+
+    async def open_session(self, account: Account, address: str | None) -> tuple[str, sessions.Session]:
+        """(the cookie's token, shown once; the session)."""
+        return await sessions.open_session(self.engine, account.id, address, self.now(),
+                                           self.settings.account_session_days)
+
+    async def session(self, token: str | None) -> sessions.Session | None:
+        return await sessions.find(self.engine, token, self.now())
+
+    async def sign_out(self, session_id: str) -> None:
+        await sessions.end(self.engine, session_id)
+
+    # ---- tokens --------------------------------------------------------------------
+
+    async def create_token(self, account: Account, name: object, scopes: object) -> tuple[str, tokens.Token]:
+        """(the token's text, shown this once; the token)."""
+        if account.closed:
+            raise AccountClosed("this account is closed")
+        return await tokens.create(self.engine, account.id, check_token_name(name), scopes, self.now())
+
+    async def verify_token(self, plain: str | None) -> tokens.Holder | None:
+        return await tokens.verify(self.engine, plain, self.now())
+
+    async def tokens(self, account: Account) -> list[tokens.Token]:
+        return await tokens.listing(self.engine, account.id)
+
+    async def revoke_token(self, account: Account, token_id: int) -> bool:
+        return await tokens.revoke(self.engine, account.id, token_id, self.now())
+
+    # ---- closing, reopening, resetting -------------------------------------------------
+
+    async def close(self, name: str, reason: str | None = None, admin: str | None = None,
+                    address: str | None = None) -> Account:
+        """Close the account: its sessions end and its tokens are revoked in the
+        same transaction; its matches stay. By its player (`admin` None, the
+        reason optional) or by an admin (a reason required, written to the
+        audit log with the closing)."""
+        note = check_reason(reason) if admin is not None or reason else SELF_CLOSED
+        account = await self._named(name)
+        if account.computer is not None:
+            raise AccountError("a computer level's account is never closed", "name")
+        now = self.now()
+        async with self.engine.begin() as conn:
+            await conn.execute(accounts.update().where(accounts.c.id == account.id)
+                               .values(closed_at=now, closed_reason=note))
+            await sessions.end_all(conn, account.id)
+            await tokens.revoke_all(conn, account.id, now)
+            if admin is not None:
+                await conn.execute(admin_audit.insert().values(
+                    at=now, admin=admin[:64], kind="account_closed", address=(address or "")[:64] or None,
+                    detail={"account": account.name, "reason": note}))
+        return Account(account.id, account.name, account.created_at, None, now, note, account.last_seen)
+
+    async def reopen(self, name: str, reason: str, admin: str, address: str | None = None) -> Account:
+        """An admin reopens a closed account (its old tokens stay revoked; its
+        player signs in again), for a reason written to the audit log."""
+        note = check_reason(reason)
+        account = await self._named(name)
+        if not account.closed:
+            raise AccountError(f"the account {account.name!r} is open", "name")
+        now = self.now()
+        async with self.engine.begin() as conn:
+            await conn.execute(accounts.update().where(accounts.c.id == account.id)
+                               .values(closed_at=None, closed_reason=None))
+            await conn.execute(admin_audit.insert().values(
+                at=now, admin=admin[:64], kind="account_reopened", address=(address or "")[:64] or None,
+                detail={"account": account.name, "reason": note}))
+        return Account(account.id, account.name, account.created_at, None, None, None, account.last_seen)
+
+    async def reset_password(self, name: str, password: str) -> Account:
+        """The operator's reset (there is no e-mail): a new password, and every
+        session of the account ended (whoever held the old one is signed out).
+        Its API tokens stay: they are credentials of their own."""
+        account = await self._named(name)
+        if account.computer is not None:
+            raise AccountError("nobody signs in as a computer level", "name")
+        check_password(password, account.name)
+        digest = await self.checks.run(hash_password, password)
+        async with self.engine.begin() as conn:
+            await conn.execute(accounts.update().where(accounts.c.id == account.id).values(password_hash=digest))
+            await sessions.end_all(conn, account.id)
+        await limits.unlock(self.engine, account.name)
+        return account
+
+    async def unlock(self, name: str) -> bool:
+        return await limits.unlock(self.engine, name)
+
+
+def check_token_name(name: object) -> str:
+    return tokens.check_token_name(name)
