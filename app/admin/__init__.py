@@ -2,11 +2,13 @@
 
 Accounts come from the command line (`python -m app.admin`); people sign in at
 /admin/login. The wing reads the history, a match's log and the figures
-straight from the database, and changes a match only through the match
-service's moderation (app/matches/moderation.py).
+straight from the database, and changes a match only through the door's
+`moderate` (app/matches/door.py), which the match service's finisher carries
+out (app/matches/finisher.py) like any other ending.
 
-`install(app)` adds the routes, the static files under /static/admin and the
-redirect to the sign-in page, bound to the parts app/main.py hands in.
+`install(app, admin)` adds the routes, built by `pages.router(admin)` and
+`api.router(admin)` for the parts app/main.py hands in, the static files under
+/static/admin and the redirect to the sign-in page.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from fastapi.responses import RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
 from . import api, pages
-from .context import Admin, get_admin
+from .context import Admin
 from .guard import LoginRequired
 from .render import STATIC
 
@@ -25,10 +27,9 @@ __all__ = ["Admin", "install"]
 
 def install(app: FastAPI, admin: Admin) -> None:
     """Add the wing to `app`, bound to the parts in `admin`."""
-    app.include_router(pages.router)
-    app.include_router(api.router)
+    app.include_router(pages.router(admin))
+    app.include_router(api.router(admin))
     app.mount("/static/admin", StaticFiles(directory=STATIC / "admin"), name="admin-static")
-    app.dependency_overrides[get_admin] = lambda: admin
 
     @app.exception_handler(LoginRequired)
     async def to_login(_: Request, exc: LoginRequired) -> RedirectResponse:

@@ -1,24 +1,25 @@
 """`/admin/api`: the dashboard's JSON, for its pages' scripts and for scripts of
 the people who run the server (with a session cookie and, to change anything,
-the X-CSRF-Token header). Errors are the contract's `{"error", "detail"}`."""
+the X-CSRF-Token header). Errors are the contract's `{"error", "detail"}`.
 
-from __future__ import annotations
+No `from __future__ import annotations` here: the routes' annotations name the
+dependencies `router` binds to its Admin, which FastAPI must read as objects."""
 
 from datetime import date, timedelta
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict
 
 from app.matches.errors import BadRequest
 
 from . import audit, csv_export, detail, figures, history
-from .context import address
-from .guard import AdminDep, ApiChange, ApiSession
+from .context import Admin, address
+from .guard import Guard
 from .routing import AdminRoute
+from .sessions import Session
 
-router = APIRouter(prefix="/admin/api", route_class=AdminRoute, include_in_schema=False)
 MAX_DAYS = 3660
 MAX_ID = 2**31 - 1  # the audit log's ids are 32-bit integers
 
@@ -49,61 +50,63 @@ def day_range(params: Any, today: date) -> tuple[date, date]:
     return start, end
 
 
-@router.get("/matches")
-async def list_matches(request: Request, admin: AdminDep, _: ApiSession) -> dict[str, Any]:
-    return await history.page(admin.engine, history.parse(request.query_params))
+def router(admin: Admin) -> APIRouter:
+    """The JSON routes, bound to this wing's Admin."""
+    routes = APIRouter(prefix="/admin/api", route_class=AdminRoute, include_in_schema=False)
+    guard = Guard(admin)
+    Signed = Annotated[Session, Depends(guard.api_session)]
+    Changing = Annotated[Session, Depends(guard.api_change)]
 
+    @routes.get("/matches")
+    async def list_matches(request: Request, _: Signed) -> dict[str, Any]:
+        return await history.page(admin.engine, history.parse(request.query_params))
 
-@router.get("/matches.csv")
-async def history_csv(request: Request, admin: AdminDep, session: ApiSession) -> StreamingResponse:
-    q = history.parse(request.query_params)
-    await audit.record(admin.engine, "export_history", admin.now(), session.name, address=address(request),
-                       filters=q.params())
-    return StreamingResponse(
-        csv_export.rows(admin.engine, history.Query(q.filters, q.sort)), media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": 'attachment; filename="magery-matches.csv"'})
+    @routes.get("/matches.csv")
+    async def history_csv(request: Request, session: Signed) -> StreamingResponse:
+        q = history.parse(request.query_params)
+        await audit.record(admin.engine, "export_history", admin.now(), session.name, address=address(request),
+                           filters=q.params())
+        return StreamingResponse(
+            csv_export.rows(admin.engine, history.Query(q.filters, q.sort)), media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": 'attachment; filename="magery-matches.csv"'})
 
+    @routes.get("/matches/{match_id}")
+    async def match_detail(match_id: str, _: Signed) -> dict[str, Any]:
+        return await detail.detail(admin.engine, match_id)
 
-@router.get("/matches/{match_id}")
-async def match_detail(match_id: str, admin: AdminDep, _: ApiSession) -> dict[str, Any]:
-    return await detail.detail(admin.engine, match_id)
+    @routes.get("/matches/{match_id}/versions/{version}")
+    async def match_version(match_id: str, version: int, _: Signed) -> dict[str, Any]:
+        return await detail.at_version(admin.engine, match_id, version)
 
+    @routes.get("/matches/{match_id}/export")
+    async def match_export(match_id: str, request: Request, session: Signed) -> dict[str, Any]:
+        out = await detail.export(admin.engine, match_id)
+        await audit.record(admin.engine, "export_match", admin.now(), session.name, match_id, address(request))
+        return out
 
-@router.get("/matches/{match_id}/versions/{version}")
-async def match_version(match_id: str, version: int, admin: AdminDep, _: ApiSession) -> dict[str, Any]:
-    return await detail.at_version(admin.engine, match_id, version)
+    @routes.post("/matches/{match_id}/moderate")
+    async def match_moderate(
+        match_id: str, body: Moderation, request: Request, session: Changing,
+    ) -> dict[str, Any]:
+        state = await admin.door.moderate(match_id, body.verdict, body.reason, session.name)
+        await audit.record(admin.engine, "moderation", admin.now(), session.name, match_id, address(request),
+                           verdict=body.verdict, reason=body.reason.strip())
+        return {"match": state}
 
+    @routes.get("/stats")
+    async def stats(request: Request, _: Signed) -> dict[str, Any]:
+        start, end = day_range(request.query_params, admin.now().date())
+        return await figures.stats(admin.engine, start, end)
 
-@router.get("/matches/{match_id}/export")
-async def match_export(match_id: str, request: Request, admin: AdminDep, session: ApiSession) -> dict[str, Any]:
-    out = await detail.export(admin.engine, match_id)
-    await audit.record(admin.engine, "export_match", admin.now(), session.name, match_id, address(request))
-    return out
+    @routes.get("/audit")
+    async def audit_log(request: Request, _: Signed) -> dict[str, Any]:
+        kind, before, limit = audit_params(request.query_params)
+        entries = await audit.page(admin.engine, kind, before, limit + 1)
+        more = len(entries) > limit
+        entries = entries[:limit]
+        return {"entries": entries, "next_before": entries[-1]["id"] if more and entries else None}
 
-
-@router.post("/matches/{match_id}/moderate")
-async def match_moderate(
-    match_id: str, body: Moderation, request: Request, admin: AdminDep, session: ApiChange,
-) -> dict[str, Any]:
-    state = await admin.door.moderate(match_id, body.verdict, body.reason, session.name)
-    await audit.record(admin.engine, "moderation", admin.now(), session.name, match_id, address(request),
-                       verdict=body.verdict, reason=body.reason.strip())
-    return {"match": state}
-
-
-@router.get("/stats")
-async def stats(request: Request, admin: AdminDep, _: ApiSession) -> dict[str, Any]:
-    start, end = day_range(request.query_params, admin.now().date())
-    return await figures.stats(admin.engine, start, end)
-
-
-@router.get("/audit")
-async def audit_log(request: Request, admin: AdminDep, _: ApiSession) -> dict[str, Any]:
-    kind, before, limit = audit_params(request.query_params)
-    entries = await audit.page(admin.engine, kind, before, limit + 1)
-    more = len(entries) > limit
-    entries = entries[:limit]
-    return {"entries": entries, "next_before": entries[-1]["id"] if more and entries else None}
+    return routes
 
 
 def audit_params(params: Any) -> tuple[str | None, int | None, int]:

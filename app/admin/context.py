@@ -38,7 +38,3 @@ class Admin:
 def address(request: Request) -> str | None:
     return request.client.host if request.client else None
 
-
-async def get_admin() -> Admin:
-    """Bound to this app's Admin by `install` (a dependency override)."""
-    raise RuntimeError("the admin wing is not installed: app.admin.install(app, admin)")

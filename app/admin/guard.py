@@ -10,18 +10,15 @@ site's page can make the browser send the cookie, not read the token.
 
 from __future__ import annotations
 
-from typing import Annotated
 from urllib.parse import urlencode
 
-from fastapi import Depends, Request
+from fastapi import Request
 
 from app.matches.errors import Forbidden, Unauthorized
 
 from . import sessions
-from .context import Admin, get_admin
+from .context import Admin
 from .sessions import Session
-
-AdminDep = Annotated[Admin, Depends(get_admin)]
 
 
 class LoginRequired(Exception):
@@ -36,37 +33,41 @@ def login_location(request: Request) -> str:
     return "/admin/login?" + urlencode({"next": target})
 
 
-async def _session(request: Request, admin: Admin) -> Session | None:
-    return await sessions.find(admin.engine, request.cookies.get(sessions.COOKIE), admin.now())
-
-
-async def api_session(request: Request, admin: AdminDep) -> Session:
-    found = await _session(request, admin)
-    if found is None:
-        if request.headers.get("authorization", "").lower().startswith("bearer "):
-            raise Forbidden("a seat's token gives no admin rights; sign in at /admin/login")
-        raise Unauthorized("sign in at /admin/login first")
-    return found
-
-
-async def page_session(request: Request, admin: AdminDep) -> Session:
-    found = await _session(request, admin)
-    if found is None:
-        raise LoginRequired(login_location(request) if request.method == "GET" else "/admin/login")
-    return found
-
-
 def check_csrf(session: Session, given: str | None) -> None:
     if not sessions.same(given, session.csrf_token):
         raise Forbidden("the CSRF token is missing or wrong; reload the page and try again")
 
 
-async def api_change(request: Request, session: Annotated[Session, Depends(api_session)]) -> Session:
-    """A signed-in admin making a change through JSON: the header must carry the token."""
-    check_csrf(session, request.headers.get(sessions.CSRF_HEADER))
-    return session
+class Guard:
+    """The checks, bound to one wing's Admin; each method is a route's dependency
+    (`Depends(guard.api_session)`)."""
 
+    def __init__(self, admin: Admin) -> None:
+        self.admin = admin
 
-ApiSession = Annotated[Session, Depends(api_session)]
-ApiChange = Annotated[Session, Depends(api_change)]
-PageSession = Annotated[Session, Depends(page_session)]
+    async def _session(self, request: Request) -> Session | None:
+        admin = self.admin
+        return await sessions.find(admin.engine, request.cookies.get(sessions.COOKIE), admin.now())
+
+    async def api_session(self, request: Request) -> Session:
+        """A signed-in admin calling the JSON API."""
+        found = await self._session(request)
+        if found is None:
+            if request.headers.get("authorization", "").lower().startswith("bearer "):
+                raise Forbidden("a seat's token gives no admin rights; sign in at /admin/login")
+            raise Unauthorized("sign in at /admin/login first")
+        return found
+
+    async def api_change(self, request: Request) -> Session:
+        """A signed-in admin making a change through JSON: the header must carry the token."""
+        session = await self.api_session(request)
+        check_csrf(session, request.headers.get(sessions.CSRF_HEADER))
+        return session
+
+    async def page_session(self, request: Request) -> Session:
+        """A signed-in admin asking for a page (a change's CSRF token is checked
+        with its form, which the route reads)."""
+        found = await self._session(request)
+        if found is None:
+            raise LoginRequired(login_location(request) if request.method == "GET" else "/admin/login")
+        return found

@@ -2,15 +2,16 @@
 replay viewer and moderation), the figures and the audit log. Every form
 carries the session's CSRF token; the sign-in form, before any session, a
 token of its own in a short-lived cookie (so no other site can sign a browser
-in to an account of its choosing)."""
+in to an account of its choosing).
 
-from __future__ import annotations
+No `from __future__ import annotations` here: the routes' annotations name the
+dependency `router` binds to its Admin, which FastAPI must read as objects."""
 
 import secrets
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
@@ -22,12 +23,11 @@ from app.rules.state import REASONS
 
 from . import accounts, api, audit, detail, figures, history, sessions, throttle
 from .context import Admin, address
-from .guard import AdminDep, PageSession, check_csrf
+from .guard import Guard, check_csrf
 from .render import page
 from .routing import AdminRoute
 from .sessions import Session
 
-router = APIRouter(prefix="/admin", route_class=AdminRoute, include_in_schema=False)
 BUSY_RETRY = 2  # seconds: a check takes a fraction of one
 
 
@@ -58,94 +58,15 @@ def _login_form(request: Request, status: int = 200, error: str | None = None,
     return response
 
 
-@router.get("/login", response_class=HTMLResponse)
-async def login_page(request: Request, admin: AdminDep) -> Response:
-    target = _safe_next(request.query_params.get("next"))
-    if await sessions.find(admin.engine, request.cookies.get(sessions.COOKIE), admin.now()) is not None:
-        return RedirectResponse(target, status_code=303)
-    return _login_form(request, next_path=target)
-
-
-@router.post("/login", response_class=HTMLResponse)
-async def login(request: Request, admin: AdminDep) -> Response:
-    form = await request.form()
-    name = str(form.get("username") or "").strip()
-    password = str(form.get("password") or "")
-    target = _safe_next(str(form.get("next") or ""))
-    if not sessions.same(str(form.get(sessions.CSRF_FIELD) or ""), request.cookies.get(sessions.LOGIN_COOKIE) or "\0"):
-        return _login_form(request, 403, "This form had expired. Please sign in again.", target,
-                           name if accounts.NAME.fullmatch(name) else "")
-    if not accounts.NAME.fullmatch(name):  # no account has such a name: nothing to check, count or store
-        return _login_form(request, 400, f"A username is {accounts.NAME_RULE}.", target, "")
-    where, now = address(request), admin.now()
-    try:
-        admin.passwords.admit()
-    except Busy:
-        return _login_form(request, 503, "The server is busy checking other sign-ins. Try again in a moment.",
-                           target, name, retry_after=BUSY_RETRY)
-    try:
-        reserved = await throttle.reserve(admin.engine, name, where, now, admin.settings)
-        if reserved.wait:
-            await audit.record(admin.engine, "sign_in_failure", now, name, address=where, locked=True)
-            return _login_form(request, 429, f"Too many failed sign-ins. Try again in {reserved.wait} seconds.",
-                               target, name, retry_after=reserved.wait)
-        account = await accounts.verify(admin.engine, name, password, admin.passwords)
-    finally:
-        admin.passwords.release()
-    if account is None:  # counted already, by the reservation
-        await audit.record(admin.engine, "sign_in_failure", now, name, address=where)
-        return _login_form(request, 401, "Wrong username or password.", target, name)
-    await throttle.succeeded(admin.engine, name, where)
-    token, session = await sessions.open_session(admin.engine, account.id, where, now,
-                                                 admin.settings.admin_session_hours)
-    await audit.record(admin.engine, "sign_in", now, session.name, address=where)
-    response = RedirectResponse(target, status_code=303)
-    response.set_cookie(sessions.COOKIE, token, max_age=round(admin.settings.admin_session_hours * 3600),
-                        path="/admin", httponly=True, samesite="lax", secure=_https(request))
-    response.delete_cookie(sessions.LOGIN_COOKIE, path="/admin/login")
-    return response
-
-
 async def _checked_form(request: Request, session: Session) -> dict[str, str]:
     form = await request.form()
     check_csrf(session, str(form.get(sessions.CSRF_FIELD) or ""))
     return {k: str(v) for k, v in form.items()}
 
 
-@router.post("/logout")
-async def logout(request: Request, admin: AdminDep, session: PageSession) -> Response:
-    try:
-        await _checked_form(request, session)
-    except ServiceError as error:
-        return _error(session, error)
-    await sessions.close(admin.engine, session.id)
-    await audit.record(admin.engine, "sign_out", admin.now(), session.name, address=address(request))
-    response = RedirectResponse("/admin/login", status_code=303)
-    response.delete_cookie(sessions.COOKIE, path="/admin")
-    return response
-
-
 def _choices() -> dict[str, Any]:
     return {"statuses": history.STATUSES, "variants": VARIANTS, "results": history.RESULTS,
             "reasons": REASONS, "opponents": history.OPPONENTS, "sorts": history.SORTS}
-
-
-@router.get("", response_class=HTMLResponse)
-async def history_page(request: Request, admin: AdminDep, session: PageSession) -> Response:
-    try:
-        q = history.parse(request.query_params)
-        if "id" in q.filters:
-            found = await history.page(admin.engine, history.Query({"id": q.filters["id"]}))
-            if found["matches"]:
-                return RedirectResponse(f"/admin/matches/{q.filters['id']}", status_code=303)
-        data = await history.page(admin.engine, q)
-    except ServiceError as error:
-        return _error(session, error)
-    next_link = None
-    if data["next_cursor"]:
-        next_link = "/admin?" + urlencode(q.params(cursor=data["next_cursor"]))
-    return page("history.html", here="history", session=session, q=q, f=q.params(), matches=data["matches"],
-                next_link=next_link, csv_link="/admin/api/matches.csv?" + urlencode(q.params()), **_choices())
 
 
 async def _match_page(admin: Admin, session: Session, match_id: str, status: int = 200,
@@ -155,25 +76,6 @@ async def _match_page(admin: Admin, session: Session, match_id: str, status: int
     except ServiceError as problem:
         return _error(session, problem)
     return page("match.html", status=status, session=session, m=m, error=error, notice=notice)
-
-
-@router.get("/matches/{match_id}", response_class=HTMLResponse)
-async def match_page(match_id: str, request: Request, admin: AdminDep, session: PageSession) -> Response:
-    notice = "The match is ended." if request.query_params.get("moderated") else None
-    return await _match_page(admin, session, match_id, notice=notice)
-
-
-@router.post("/matches/{match_id}/moderate")
-async def moderate_form(match_id: str, request: Request, admin: AdminDep, session: PageSession) -> Response:
-    try:
-        form = await _checked_form(request, session)
-        verdict, reason = form.get("verdict", ""), form.get("reason", "")
-        await admin.door.moderate(match_id, verdict, reason, session.name)
-    except ServiceError as error:
-        return await _match_page(admin, session, match_id, status=error.status, error=error.detail)
-    await audit.record(admin.engine, "moderation", admin.now(), session.name, match_id, address(request),
-                       verdict=verdict, reason=reason.strip())
-    return RedirectResponse(f"/admin/matches/{match_id}?moderated=1", status_code=303)
 
 
 def _span(bar: dict[str, Any]) -> str:
@@ -206,26 +108,124 @@ def _charts(s: dict[str, Any]) -> dict[str, Markup]:
     return {k: Markup(v) for k, v in made.items()}  # app/charts escapes every text it draws
 
 
-@router.get("/figures", response_class=HTMLResponse)
-async def figures_page(request: Request, admin: AdminDep, session: PageSession) -> Response:
-    try:
-        start, end = api.day_range(request.query_params, admin.now().date())
-        s = await figures.stats(admin.engine, start, end)
-    except ServiceError as error:
-        return _error(session, error)
-    return page("figures.html", here="figures", session=session, s=s, charts=_charts(s),
-                json_link="/admin/api/stats?" + urlencode({"from": s["from"], "to": s["to"]}))
+def router(admin: Admin) -> APIRouter:
+    """The pages, bound to this wing's Admin."""
+    routes = APIRouter(prefix="/admin", route_class=AdminRoute, include_in_schema=False)
+    Signed = Annotated[Session, Depends(Guard(admin).page_session)]
 
+    @routes.get("/login", response_class=HTMLResponse)
+    async def login_page(request: Request) -> Response:
+        target = _safe_next(request.query_params.get("next"))
+        if await sessions.find(admin.engine, request.cookies.get(sessions.COOKIE), admin.now()) is not None:
+            return RedirectResponse(target, status_code=303)
+        return _login_form(request, next_path=target)
 
-@router.get("/audit", response_class=HTMLResponse)
-async def audit_page(request: Request, admin: AdminDep, session: PageSession) -> Response:
-    try:
-        kind, before, limit = api.audit_params(request.query_params)
-    except ServiceError as error:
-        return _error(session, error)
-    entries = await audit.page(admin.engine, kind, before, limit + 1)
-    older = None
-    if len(entries) > limit:
-        entries = entries[:limit]
-        older = "/admin/audit?" + urlencode({k: v for k, v in (("kind", kind), ("before", entries[-1]["id"])) if v})
-    return page("audit.html", here="audit", session=session, entries=entries, kind=kind, kinds=audit.KINDS, older=older)
+    @routes.post("/login", response_class=HTMLResponse)
+    async def login(request: Request) -> Response:
+        form = await request.form()
+        name = str(form.get("username") or "").strip()
+        password = str(form.get("password") or "")
+        target = _safe_next(str(form.get("next") or ""))
+        if not sessions.same(str(form.get(sessions.CSRF_FIELD) or ""), request.cookies.get(sessions.LOGIN_COOKIE) or "\0"):
+            return _login_form(request, 403, "This form had expired. Please sign in again.", target,
+                               name if accounts.NAME.fullmatch(name) else "")
+        if not accounts.NAME.fullmatch(name):  # no account has such a name: nothing to check, count or store
+            return _login_form(request, 400, f"A username is {accounts.NAME_RULE}.", target, "")
+        where, now = address(request), admin.now()
+        try:
+            admin.passwords.admit()
+        except Busy:
+            return _login_form(request, 503, "The server is busy checking other sign-ins. Try again in a moment.",
+                               target, name, retry_after=BUSY_RETRY)
+        try:
+            reserved = await throttle.reserve(admin.engine, name, where, now, admin.settings)
+            if reserved.wait:
+                await audit.record(admin.engine, "sign_in_failure", now, name, address=where, locked=True)
+                return _login_form(request, 429, f"Too many failed sign-ins. Try again in {reserved.wait} seconds.",
+                                   target, name, retry_after=reserved.wait)
+            account = await accounts.verify(admin.engine, name, password, admin.passwords)
+        finally:
+            admin.passwords.release()
+        if account is None:  # counted already, by the reservation
+            await audit.record(admin.engine, "sign_in_failure", now, name, address=where)
+            return _login_form(request, 401, "Wrong username or password.", target, name)
+        await throttle.succeeded(admin.engine, name, where)
+        token, session = await sessions.open_session(admin.engine, account.id, where, now,
+                                                     admin.settings.admin_session_hours)
+        await audit.record(admin.engine, "sign_in", now, session.name, address=where)
+        response = RedirectResponse(target, status_code=303)
+        response.set_cookie(sessions.COOKIE, token, max_age=round(admin.settings.admin_session_hours * 3600),
+                            path="/admin", httponly=True, samesite="lax", secure=_https(request))
+        response.delete_cookie(sessions.LOGIN_COOKIE, path="/admin/login")
+        return response
+
+    @routes.post("/logout")
+    async def logout(request: Request, session: Signed) -> Response:
+        try:
+            await _checked_form(request, session)
+        except ServiceError as error:
+            return _error(session, error)
+        await sessions.close(admin.engine, session.id)
+        await audit.record(admin.engine, "sign_out", admin.now(), session.name, address=address(request))
+        response = RedirectResponse("/admin/login", status_code=303)
+        response.delete_cookie(sessions.COOKIE, path="/admin")
+        return response
+
+    @routes.get("", response_class=HTMLResponse)
+    async def history_page(request: Request, session: Signed) -> Response:
+        try:
+            q = history.parse(request.query_params)
+            if "id" in q.filters:
+                found = await history.page(admin.engine, history.Query({"id": q.filters["id"]}))
+                if found["matches"]:
+                    return RedirectResponse(f"/admin/matches/{q.filters['id']}", status_code=303)
+            data = await history.page(admin.engine, q)
+        except ServiceError as error:
+            return _error(session, error)
+        next_link = None
+        if data["next_cursor"]:
+            next_link = "/admin?" + urlencode(q.params(cursor=data["next_cursor"]))
+        return page("history.html", here="history", session=session, q=q, f=q.params(), matches=data["matches"],
+                    next_link=next_link, csv_link="/admin/api/matches.csv?" + urlencode(q.params()), **_choices())
+
+    @routes.get("/matches/{match_id}", response_class=HTMLResponse)
+    async def match_page(match_id: str, request: Request, session: Signed) -> Response:
+        notice = "The match is ended." if request.query_params.get("moderated") else None
+        return await _match_page(admin, session, match_id, notice=notice)
+
+    @routes.post("/matches/{match_id}/moderate")
+    async def moderate_form(match_id: str, request: Request, session: Signed) -> Response:
+        try:
+            form = await _checked_form(request, session)
+            verdict, reason = form.get("verdict", ""), form.get("reason", "")
+            await admin.door.moderate(match_id, verdict, reason, session.name)
+        except ServiceError as error:
+            return await _match_page(admin, session, match_id, status=error.status, error=error.detail)
+        await audit.record(admin.engine, "moderation", admin.now(), session.name, match_id, address(request),
+                           verdict=verdict, reason=reason.strip())
+        return RedirectResponse(f"/admin/matches/{match_id}?moderated=1", status_code=303)
+
+    @routes.get("/figures", response_class=HTMLResponse)
+    async def figures_page(request: Request, session: Signed) -> Response:
+        try:
+            start, end = api.day_range(request.query_params, admin.now().date())
+            s = await figures.stats(admin.engine, start, end)
+        except ServiceError as error:
+            return _error(session, error)
+        return page("figures.html", here="figures", session=session, s=s, charts=_charts(s),
+                    json_link="/admin/api/stats?" + urlencode({"from": s["from"], "to": s["to"]}))
+
+    @routes.get("/audit", response_class=HTMLResponse)
+    async def audit_page(request: Request, session: Signed) -> Response:
+        try:
+            kind, before, limit = api.audit_params(request.query_params)
+        except ServiceError as error:
+            return _error(session, error)
+        entries = await audit.page(admin.engine, kind, before, limit + 1)
+        older = None
+        if len(entries) > limit:
+            entries = entries[:limit]
+            older = "/admin/audit?" + urlencode({k: v for k, v in (("kind", kind), ("before", entries[-1]["id"])) if v})
+        return page("audit.html", here="audit", session=session, entries=entries, kind=kind, kinds=audit.KINDS, older=older)
+
+    return routes

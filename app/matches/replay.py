@@ -32,7 +32,7 @@ def ending(kind: str, player: str | None, action: dict[str, Any]) -> tuple[str |
         return None, "agreement"
     if kind == "abort":
         return None, "aborted"
-    if kind == "adjudicate":  # a server admin settled it (app/matches/moderation.py)
+    if kind == "adjudicate":  # a server admin settled it (Finisher.moderate, app/matches/finisher.py)
         return action.get("winner"), "adjudicated"
     if kind == "claim":
         # The engine has no "abandoned" reason: a claimed win is a loss on time

@@ -129,6 +129,4 @@ async def test_pages_carry_a_csp_without_inline_script(admin: AdminClient) -> No
 
 def _admin(app: Any) -> Any:
     """The Admin this app's wing was bound to."""
-    from app.admin.context import get_admin
-
-    return app.dependency_overrides[get_admin]()
+    return app.state.admin

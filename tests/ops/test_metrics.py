@@ -143,3 +143,24 @@ async def test_bus_lag_and_listen_reconnects_on_postgres(database_url: str) -> N
         finally:
             await conn.close()
         await until(lambda: _counted(api, "magery_bus_reconnects_total"), "the LISTEN link to be made again")
+
+
+async def test_a_bugs_500_carries_its_request_id_and_is_counted(
+        app: Any, api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The error middleware answers a bug with the contract's 500; only a layer
+    in front of it (OpsFront, app/main.py's `add_front`) sees that answer, to
+    name it in /metrics and send the request id back with it."""
+    game = await api.start()
+
+    async def bug(match_id: str) -> dict[str, Any]:
+        raise RuntimeError("a bug in a read")
+
+    monkeypatch.setattr(app.state.parts.service.reads, "get", bug)
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        r = await client.get(f"{api.base}/{game.id}", headers={"X-Request-ID": "trace-500"})
+        assert r.status_code == 500 and r.json()["error"] == "internal_error", r.text
+        assert r.headers["x-request-id"] == "trace-500"
+        text = await scrape(client)
+    assert metric(text, "magery_http_responses_total", method="GET", route="/api/v1/matches/{match_id}",
+                  code="500") == 1
