@@ -23,12 +23,24 @@ from .render import STATIC
 __all__ = ["Admin", "install"]
 
 
+class Bound:
+    """`get_admin`, bound to one Admin. A coroutine on purpose: FastAPI runs a
+    plain function dependency in its thread pool, a thread hop (and, in a burst
+    of sign-ins, a thread started) per request of the wing (issue 17, item 3)."""
+
+    def __init__(self, admin: Admin) -> None:
+        self.admin = admin
+
+    async def __call__(self) -> Admin:
+        return self.admin
+
+
 def install(app: FastAPI, admin: Admin) -> None:
     """Add the wing to `app`, bound to the parts in `admin`."""
     app.include_router(pages.router)
     app.include_router(api.router)
     app.mount("/static/admin", StaticFiles(directory=STATIC / "admin"), name="admin-static")
-    app.dependency_overrides[get_admin] = lambda: admin
+    app.dependency_overrides[get_admin] = Bound(admin)
 
     @app.exception_handler(LoginRequired)
     async def to_login(_: Request, exc: LoginRequired) -> RedirectResponse:

@@ -131,4 +131,4 @@ def _admin(app: Any) -> Any:
     """The Admin this app's wing was bound to."""
     from app.admin.context import get_admin
 
-    return app.dependency_overrides[get_admin]()
+    return app.dependency_overrides[get_admin].admin

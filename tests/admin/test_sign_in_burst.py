@@ -75,7 +75,7 @@ class Counted:
 def _admin(app: Any) -> Any:
     from app.admin.context import get_admin
 
-    return app.dependency_overrides[get_admin]()
+    return app.dependency_overrides[get_admin].admin
 
 
 async def _count(app: Any, table: Any, *where: Any) -> int:
