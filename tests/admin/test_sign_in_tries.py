@@ -142,3 +142,29 @@ def test_the_remembered_locks_are_bounded(monkeypatch: Any) -> None:
     assert sign_ins.wait("addr:4", now) == 0
     assert sign_ins.wait("addr:3", now + timedelta(seconds=tries.TRUST_SECONDS)) == 0  # trust ran out
 
+
+
+async def test_a_batch_of_audit_entries_is_stored_together_or_fails_together(tmp_path: Any) -> None:
+    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from app.admin.audit import Batch
+    from app.db.admin_models import admin_audit
+
+    engine = create_async_engine(f"sqlite+aiosqlite:///{tmp_path / 'audit.sqlite3'}")
+    try:
+        batch = Batch(engine)
+        now = datetime.now(UTC)
+        with pytest.raises(OperationalError):  # no table yet: every try waiting on the insert is told
+            await asyncio.gather(*(batch.record("sign_in_failure", now, "root", address="10.0.0.1", locked=True)
+                                   for _ in range(3)))
+        async with engine.begin() as conn:
+            await conn.run_sync(admin_audit.metadata.create_all, tables=[admin_audit])
+        await asyncio.gather(*(batch.record("sign_in_failure", now, f"guess{i}", address="10.0.0.1", locked=True)
+                               for i in range(20)))
+        async with engine.connect() as conn:
+            stored = (await conn.execute(select(admin_audit.c.admin, admin_audit.c.detail))).all()
+        assert sorted(r.admin for r in stored) == sorted(f"guess{i}" for i in range(20))
+        assert all(r.detail == {"locked": True} for r in stored)
+    finally:
+        await engine.dispose()
