@@ -19,9 +19,10 @@ _env = Environment(
     loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
     trim_blocks=True, lstrip_blocks=True,
 )
-# The engine's words, for the replay's board (mages.js), as every page's body carries them: made
-# into JSON once, not on every render (15 KB of a 16 KB sign-in form; a burst of sign-ins
-# renders that form once per try, issue 17 item 3).
+# The engine's words, for the replay's board (mages.js), carried by the match page's body:
+# made into JSON once, not on every render. Only that page carries them: they were 15 KB of
+# every page, the sign-in form's 16 KB among them (a burst of sign-ins renders that form once
+# per try, issue 17 item 3).
 _env.globals["vocabulary_json"] = Markup(_env.from_string("{{ words|tojson }}").render(words=vocabulary()))
 
 
