@@ -15,6 +15,8 @@ from app.auth import PasswordChecks
 from app.config import Settings
 from app.matches import Door, MatchService
 
+from .tries import SignIns
+
 
 @dataclass(slots=True)
 class Admin:
@@ -27,9 +29,11 @@ class Admin:
     settings: Settings
     clock: Callable[[], float] = field(default=time.time)
     passwords: PasswordChecks = field(init=False)
+    sign_ins: SignIns = field(init=False)
 
     def __post_init__(self) -> None:
         self.passwords = PasswordChecks(self.settings.admin_password_workers, self.settings.admin_password_waiting)
+        self.sign_ins = SignIns(self.engine)
 
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.clock(), UTC)

@@ -132,23 +132,34 @@ def router(admin: Admin) -> APIRouter:
         if not accounts.NAME.fullmatch(name):  # no account has such a name: nothing to check, count or store
             return _login_form(request, 400, f"A username is {accounts.NAME_RULE}.", target, "")
         where, now = address(request), admin.now()
-        try:
-            admin.passwords.admit()
-        except Busy:
-            return _login_form(request, 503, "The server is busy checking other sign-ins. Try again in a moment.",
-                               target, name, retry_after=BUSY_RETRY)
-        try:
-            reserved = await throttle.reserve(admin.engine, name, where, now, admin.settings)
-            if reserved.wait:
-                await audit.record(admin.engine, "sign_in_failure", now, name, address=where, locked=True)
-                return _login_form(request, 429, f"Too many failed sign-ins. Try again in {reserved.wait} seconds.",
-                                   target, name, retry_after=reserved.wait)
-            account = await accounts.verify(admin.engine, name, password, admin.passwords)
-        finally:
-            admin.passwords.release()
+        tries, key = admin.sign_ins, throttle.address_key(where)
+        locked = tries.wait(key, now)  # known here already: nothing reserved, nothing checked
+        account = None
+        if not locked:
+            try:
+                admin.passwords.admit()
+            except Busy:
+                return _login_form(request, 503, "The server is busy checking other sign-ins. Try again in a moment.",
+                                   target, name, retry_after=BUSY_RETRY)
+            try:
+                async with tries.one_at_a_time(key):
+                    # The try before this one may have learnt the lock while this one waited.
+                    locked = tries.wait(key, now)
+                    if not locked:
+                        reserved = await throttle.reserve(admin.engine, name, where, now, admin.settings)
+                        tries.learn(key, reserved.address_locked_until, now)
+                        locked = reserved.wait
+                account = None if locked else await accounts.verify(admin.engine, name, password, admin.passwords)
+            finally:
+                admin.passwords.release()
+        if locked:
+            await tries.failures.record("sign_in_failure", now, name, address=where, locked=True)
+            return _login_form(request, 429, f"Too many failed sign-ins. Try again in {locked} seconds.",
+                               target, name, retry_after=locked)
         if account is None:  # counted already, by the reservation
-            await audit.record(admin.engine, "sign_in_failure", now, name, address=where)
+            await tries.failures.record("sign_in_failure", now, name, address=where)
             return _login_form(request, 401, "Wrong username or password.", target, name)
+        tries.forget(key)
         await throttle.succeeded(admin.engine, name, where)
         token, session = await sessions.open_session(admin.engine, account.id, where, now,
                                                      admin.settings.admin_session_hours)

@@ -7,6 +7,7 @@ from typing import Any
 
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from app.rules.vocabulary import vocabulary
 
@@ -18,7 +19,11 @@ _env = Environment(
     loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html"]),
     trim_blocks=True, lstrip_blocks=True,
 )
-_env.globals["vocabulary"] = vocabulary()  # the engine's words, for the replay's board (mages.js)
+# The engine's words, for the replay's board (mages.js), carried by the match page's body:
+# made into JSON once, not on every render. Only that page carries them: they were 15 KB of
+# every page, the sign-in form's 16 KB among them (a burst of sign-ins renders that form once
+# per try, issue 17 item 3).
+_env.globals["vocabulary_json"] = Markup(_env.from_string("{{ words|tojson }}").render(words=vocabulary()))
 
 
 def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:

@@ -41,9 +41,12 @@ def address_key(address: str | None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Reservation:
-    """The outcome of asking to check a password: `wait` seconds (0: go ahead)."""
+    """The outcome of asking to check a password: `wait` seconds (0: go ahead),
+    and until when the address itself is locked (None: it is not), which this
+    process may remember (app/admin/tries.py)."""
 
     wait: int
+    address_locked_until: datetime | None = None
 
 
 def _wait(failures: int, after: int, settings: Settings) -> float:
@@ -88,15 +91,18 @@ async def reserve(engine: AsyncEngine, name: str, address: str | None, now: date
             held.append(user)
         waits = [(rows[k].locked_until - now).total_seconds() for k in held if rows[k].locked_until is not None]
         longest = max(waits, default=0.0)
+        address_until = rows[addr].locked_until
         if longest > 0:
-            return Reservation(int(longest) + 1)
+            return Reservation(int(longest) + 1, address_until if address_until and address_until > now else None)
         for key, after in ((addr, settings.admin_lock_after), (user, settings.admin_name_lock_after)):
             failures = rows[key].failures + 1
             wait = _wait(failures, after, settings)
+            until = now + timedelta(seconds=wait) if wait else None
             await conn.execute(admin_throttle.update().where(admin_throttle.c.key == key).values(
-                failures=failures, last_failure_at=now,
-                locked_until=now + timedelta(seconds=wait) if wait else None))
-    return Reservation(0)
+                failures=failures, last_failure_at=now, locked_until=until))
+            if key == addr:
+                address_until = until
+    return Reservation(0, address_until)
 
 
 async def succeeded(engine: AsyncEngine, name: str, address: str | None) -> None:
