@@ -104,9 +104,10 @@ def _entry_row(match_id: str, e: Any) -> dict[str, Any]:
 # statement, outside any explicit transaction (a statement is atomic): one round
 # trip per action instead of BEGIN, UPDATE, INSERT, COMMIT. Worth it (issue 18):
 # bench/ab.py against the same tree with every save through _save_core measured
-# 1.7x less server CPU per action here. It writes the columns of `rec.row()` but
-# the rematch pair (save sends a rematch's change the other way) and those of
-# `_entry_row`: tests/db/test_save_paths.py fails when the two paths disagree.
+# 1.6-2.3x the server CPU per action without it (bench/README.md). It writes the
+# columns of `rec.row()` but the rematch pair (save sends a rematch's change the
+# other way) and those of `_entry_row`: tests/db/test_save_paths.py fails when
+# the two paths disagree.
 _PG_ACT = """
 WITH moved AS (
   UPDATE matches SET status = $1, state = $2::json, version = $3, white_ms = $4, black_ms = $5,
