@@ -15,9 +15,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "app.auth"),                          # argon2 and secret tokens, for every wing that signs in
     ("app.db",),                           # tables, engine, migrations
     ("app.accounts",),                     # players, their sign-ins, tokens and ratings
-    ("app.matches",),                      # the match service and its one door
+    ("app.matches",),                      # the match service and its one gateway
     ("app.realtime",),                     # hub and bus: committed actions, live
-    ("app.bots",),                         # computer opponents: a client of the door
+    ("app.bots",),                         # computer opponents: a client of the gateway
     ("app.api", "app.web", "app.admin", "app.ops"),  # the wings, and operations
     ("app.main",),                         # builds and wires every part
 )

@@ -1,13 +1,13 @@
 """The ASGI application's factory, `uvicorn --factory app.main:create_app`, and the one
 place its parts are built and wired, in order:
 
-    settings → database engine → match service → door → realtime hub → bot runner → routes
+    settings → database engine → match service → gateway → realtime hub → bot runner → routes
 
 Each part is handed the parts it needs; none finds another through `app.state`
 (which holds them only for tests and tools, as `app.state.parts`). At start the
 database is migrated to head, then the hub, the sweeper and the bot runner
 start; at stop they end in the reverse order. Operations (app/ops) meter the
-door and the bus by wrapping them, and answer the probes and /metrics in front
+gateway and the bus by wrapping them, and answer the probes and /metrics in front
 of the HTTP stack.
 """
 
@@ -38,9 +38,9 @@ from app.bots.runner import BotRunner
 from app.config import Settings, get_settings
 from app.db import head, make_engine, revision, upgrade
 from app.db.outage import OutageLog
-from app.matches import Door, Fanout, MatchService, SlidingWindow, make_limiter
+from app.matches import Fanout, Gateway, MatchService, SlidingWindow, make_limiter
 from app.matches.sweeper import sweep_forever
-from app.ops import MeteredDoor, Metrics, Ops, OpsFront, configure_logs, metered_bus
+from app.ops import MeteredGateway, Metrics, Ops, OpsOutermost, configure_logs, metered_bus
 from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_bus, make_hub
 from app.redact import install as install_redaction
 
@@ -61,7 +61,7 @@ class Parts:
     settings: Settings
     engine: AsyncEngine
     service: MatchService
-    door: Door
+    gateway: Gateway
     hub: Hub
     bots: BotRunner
     outage: OutageLog  # what every part reports when the database is out of reach
@@ -74,14 +74,14 @@ def build(settings: Settings) -> Parts:
     listeners = Fanout()  # who hears each commit: the hub, then the bot runner
     service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS)
     limiter = make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds, outage)
-    # Operations: the door and the bus metered (app/ops/meters.py): the door is
+    # Operations: the gateway and the bus metered (app/ops/meters.py): the gateway is
     # built as a counting one, the bus is wrapped.
     metrics = Metrics() if settings.metrics else None
-    door = (Door(service, limiter, settings.rate_limit_hold_seconds) if metrics is None
-            else MeteredDoor(service, limiter, settings.rate_limit_hold_seconds, metrics=metrics))
+    gateway = (Gateway(service, limiter, settings.rate_limit_hold_seconds) if metrics is None
+            else MeteredGateway(service, limiter, settings.rate_limit_hold_seconds, metrics=metrics))
     bus = metered_bus(make_bus(settings.database_url, settings.realtime_bus, outage), metrics)
     hub = make_hub(ServiceSource(service), settings, bus, outage)
-    runner = BotRunner(door, service, settings, outage)
+    runner = BotRunner(gateway, service, settings, outage)
     if metrics is not None:
         metrics.watch(hub)
         runner.metered = metrics.bot_searched
@@ -89,7 +89,7 @@ def build(settings: Settings) -> Parts:
     listeners.add(hub)
     listeners.add(runner)
     service.seats.returned = runner.seen  # a person back: a bot turn dropped while away is taken up
-    return Parts(settings, engine, service, door, hub, runner, outage, metrics)
+    return Parts(settings, engine, service, gateway, hub, runner, outage, metrics)
 
 
 class MageryApp(FastAPI):
@@ -151,7 +151,7 @@ def _lifespan(parts: Parts) -> Callable[[FastAPI], contextlib.AbstractAsyncConte
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             await parts.hub.close(1001)
-            await parts.door.limiter.close()  # its last flush needs the engine
+            await parts.gateway.limiter.close()  # its last flush needs the engine
             await parts.engine.dispose()
 
     return lifespan
@@ -169,15 +169,15 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     app.state.parts = parts
     install_errors(app, parts.outage)
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
-    app.include_router(api.router(parts.door, parts.service.reads))
-    socket = ws.MatchSocket(parts.hub, parts.door, settings, parts.outage)
+    app.include_router(api.router(parts.gateway, parts.service.reads))
+    socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage)
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:
-        app.add_middleware(FastPlay, door=parts.door, outage=parts.outage)  # added first: the innermost middleware
+        app.add_middleware(FastPlay, gateway=parts.gateway, outage=parts.outage)  # added first: the innermost middleware
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,  # outside the fast path too
                        timeout=settings.body_timeout_seconds)
     # Every request counted before its body is read (the 413s and the 408s too).
-    app.add_middleware(Budgets, door=parts.door,
+    app.add_middleware(Budgets, gateway=parts.gateway,
                        reads=SlidingWindow(settings.rate_limit_reads, settings.rate_window_seconds))
     # Probes, request ids and HTTP metrics ahead of every middleware and limit, and
     # of the error middleware: a bug's 500 is counted and carries its request id.
@@ -185,9 +185,9 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     ops = Ops(parts.engine, parts.hub, head(), parts.metrics, lambda: app.routes,
               lambda: app.openapi().get("paths", {}), settings.ready_timeout_seconds)
     app.state.ops = ops  # for tests, as app.state.parts
-    app.add_front(OpsFront, ops)
+    app.add_front(OpsOutermost, ops)
     app.add_front(ws.SocketsInFront, socket)
-    wing = admin.Admin(parts.engine, parts.service, parts.door, settings)
+    wing = admin.Admin(parts.engine, parts.service, parts.gateway, settings)
     app.state.admin = wing  # for tests (its clock), as app.state.parts
     admin.install(app, wing)
     web.install(app, bot_levels=lambda: bots.LEVELS, read_match=parts.service.reads.get)  # pages, /static, headers

@@ -58,7 +58,7 @@ async def _play(service: MatchService, match_id: str, humans: list[str], target:
     """Random legal actions by the human seats until the log reaches `target`
     entries; `quiet` players mostly decline their powers, so the match lasts."""
     while True:
-        rec = await service.cycle.get(match_id)
+        rec = await service.keeper.get(match_id)
         if rec.status == "finished" or rec.version >= target:
             return
         colour = rec.seat_to_move()
@@ -78,7 +78,7 @@ async def _play(service: MatchService, match_id: str, humans: list[str], target:
 
 
 async def _end(service: MatchService, match_id: str, humans: list[str], rng: random.Random) -> None:
-    rec = await service.cycle.get(match_id)
+    rec = await service.keeper.get(match_id)
     if rec.status == "finished":
         return
     roll = rng.random()
@@ -123,7 +123,7 @@ async def play_templates(url: str, count: int, long_actions: int, rng: random.Ra
             made = await service.lobby.create(options, "white", "human", f"TplW{count + attempt:04d}")
             await service.lobby.join(made.match["id"], f"TplB{count + attempt:04d}")
             await _play(service, made.match["id"], ["white", "black"], long_actions, rng, now, quiet=True)
-            reached = await service.cycle.get(made.match["id"])
+            reached = await service.keeper.get(made.match["id"])
             if reached.version >= long_actions:
                 await _end(service, made.match["id"], ["white", "black"], random.Random(1))
                 ids.append(made.match["id"])

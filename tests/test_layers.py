@@ -108,7 +108,7 @@ def test_no_import_cycle() -> None:
 
 
 def _only_reexports(component: list[str], graph: dict[str, set[str]]) -> bool:
-    """True when the cycle closes only through a package __init__ importing its children."""
+    """True when the keeper closes only through a package __init__ importing its children."""
     members = set(component)
     trimmed = {m: {t for t in graph[m] if t in members and not m.startswith(t + ".")} for m in members}
     seen: set[str] = set()

@@ -2,8 +2,8 @@
 
 Accounts come from the command line (`python -m app.admin`); people sign in at
 /admin/login. The wing reads the history, a match's log and the figures
-straight from the database, and changes a match only through the door's
-`moderate` (app/matches/door.py), which the match service's finisher carries
+straight from the database, and changes a match only through the gateway's
+`moderate` (app/matches/gateway.py), which the match service's finisher carries
 out (app/matches/finisher.py) like any other ending.
 
 `install(app, admin)` adds the routes, built by `pages.router(admin)` and

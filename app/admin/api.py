@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from app.matches.errors import BadRequest
 
-from . import audit, csv_export, detail, figures, history
+from . import audit, csv_export, detail, figures, match_search
 from .context import Admin, address
 from .guard import Guard
 from .routing import AdminRoute
@@ -35,14 +35,14 @@ def day_range(params: Any, today: date) -> tuple[date, date]:
     """`from` and `to` (YYYY-MM-DD, both included); by default the last 30 days."""
     def day(name: str, default: date) -> date:
         value = (params.get(name) or "").strip()
-        return history.day_param(name, value) if value else default
+        return match_search.day_param(name, value) if value else default
 
-    params = history.checked_params(params)
+    params = match_search.checked_params(params)
     unknown = sorted(set(params) - {"from", "to"})
     if unknown:
         raise BadRequest(f"unknown parameter {unknown[0]!r}; the figures take from and to")
     end = day("to", today)
-    start = day("from", max(end - timedelta(days=29), history.FIRST_DAY))
+    start = day("from", max(end - timedelta(days=29), match_search.FIRST_DAY))
     if start > end:
         raise BadRequest("from is after to")
     if (end - start).days >= MAX_DAYS:
@@ -59,15 +59,15 @@ def router(admin: Admin) -> APIRouter:
 
     @routes.get("/matches")
     async def list_matches(request: Request, _: Signed) -> dict[str, Any]:
-        return await history.page(admin.engine, history.parse(request.query_params))
+        return await match_search.page(admin.engine, match_search.parse(request.query_params))
 
     @routes.get("/matches.csv")
     async def history_csv(request: Request, session: Signed) -> StreamingResponse:
-        q = history.parse(request.query_params)
+        q = match_search.parse(request.query_params)
         await audit.record(admin.engine, "export_history", admin.now(), session.name, address=address(request),
                            filters=q.params())
         return StreamingResponse(
-            csv_export.rows(admin.engine, history.Query(q.filters, q.sort)), media_type="text/csv; charset=utf-8",
+            csv_export.rows(admin.engine, match_search.Query(q.filters, q.sort)), media_type="text/csv; charset=utf-8",
             headers={"Content-Disposition": 'attachment; filename="magery-matches.csv"'})
 
     @routes.get("/matches/{match_id}")
@@ -88,7 +88,7 @@ def router(admin: Admin) -> APIRouter:
     async def match_moderate(
         match_id: str, body: Moderation, request: Request, session: Changing,
     ) -> dict[str, Any]:
-        state = await admin.door.moderate(match_id, body.verdict, body.reason, session.name)
+        state = await admin.gateway.moderate(match_id, body.verdict, body.reason, session.name)
         await audit.record(admin.engine, "moderation", admin.now(), session.name, match_id, address(request),
                            verdict=body.verdict, reason=body.reason.strip())
         return {"match": state}
@@ -110,7 +110,7 @@ def router(admin: Admin) -> APIRouter:
 
 
 def audit_params(params: Any) -> tuple[str | None, int | None, int]:
-    params = history.checked_params(params)
+    params = match_search.checked_params(params)
     unknown = sorted(set(params) - {"kind", "before", "limit"})
     if unknown:
         raise BadRequest(f"unknown parameter {unknown[0]!r}; the audit log takes kind, before and limit")

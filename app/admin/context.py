@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.auth import PasswordChecks
 from app.config import Settings
-from app.matches import Door, MatchService
+from app.matches import Gateway, MatchService
 
 from .tries import SignIns
 
@@ -21,11 +21,11 @@ from .tries import SignIns
 @dataclass(slots=True)
 class Admin:
     """The parts the wing uses, handed in by app/main.py: it reads through the
-    service and changes a match only through the door."""
+    service and changes a match only through the gateway."""
 
     engine: AsyncEngine
     service: MatchService
-    door: Door
+    gateway: Gateway
     settings: Settings
     clock: Callable[[], float] = field(default=time.time)
     passwords: PasswordChecks = field(init=False)

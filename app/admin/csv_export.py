@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from . import history
+from . import match_search
 
 COLUMNS = ("id", "status", "variant", "created_at", "finished_at", "white", "white_bot", "black", "black_bot",
            "winner", "reason", "version", "time_control", "custom")
@@ -33,12 +33,12 @@ def _safe(value: Any) -> Any:
     return value
 
 
-async def rows(engine: AsyncEngine, q: history.Query, batch: int = 1000) -> AsyncIterator[str]:
+async def rows(engine: AsyncEngine, q: match_search.Query, batch: int = 1000) -> AsyncIterator[str]:
     buffer = io.StringIO()
     out = csv.writer(buffer)
     out.writerow(COLUMNS)
     n = 0
-    async for match in history.every(engine, q, batch):
+    async for match in match_search.every(engine, q, batch):
         out.writerow([_safe(v) for v in _row(match)])
         n += 1
         if n % batch == 0:

@@ -21,7 +21,7 @@ from app.matches.errors import ServiceError
 from app.rules import VARIANTS
 from app.rules.state import REASONS
 
-from . import accounts, api, audit, detail, figures, history, sessions, throttle
+from . import accounts, api, audit, detail, figures, match_search, sessions, throttle
 from .context import Admin, address
 from .guard import Guard, check_csrf
 from .render import page
@@ -65,8 +65,8 @@ async def _checked_form(request: Request, session: Session) -> dict[str, str]:
 
 
 def _choices() -> dict[str, Any]:
-    return {"statuses": history.STATUSES, "variants": VARIANTS, "results": history.RESULTS,
-            "reasons": REASONS, "opponents": history.OPPONENTS, "sorts": history.SORTS}
+    return {"statuses": match_search.STATUSES, "variants": VARIANTS, "results": match_search.RESULTS,
+            "reasons": REASONS, "opponents": match_search.OPPONENTS, "sorts": match_search.SORTS}
 
 
 async def _match_page(admin: Admin, session: Session, match_id: str, status: int = 200,
@@ -185,12 +185,12 @@ def router(admin: Admin) -> APIRouter:
     @routes.get("", response_class=HTMLResponse)
     async def history_page(request: Request, session: Signed) -> Response:
         try:
-            q = history.parse(request.query_params)
+            q = match_search.parse(request.query_params)
             if "id" in q.filters:
-                found = await history.page(admin.engine, history.Query({"id": q.filters["id"]}))
+                found = await match_search.page(admin.engine, match_search.Query({"id": q.filters["id"]}))
                 if found["matches"]:
                     return RedirectResponse(f"/admin/matches/{q.filters['id']}", status_code=303)
-            data = await history.page(admin.engine, q)
+            data = await match_search.page(admin.engine, q)
         except ServiceError as error:
             return _error(session, error)
         next_link = None
@@ -209,7 +209,7 @@ def router(admin: Admin) -> APIRouter:
         try:
             form = await _checked_form(request, session)
             verdict, reason = form.get("verdict", ""), form.get("reason", "")
-            await admin.door.moderate(match_id, verdict, reason, session.name)
+            await admin.gateway.moderate(match_id, verdict, reason, session.name)
         except ServiceError as error:
             return await _match_page(admin, session, match_id, status=error.status, error=error.detail)
         await audit.record(admin.engine, "moderation", admin.now(), session.name, match_id, address(request),

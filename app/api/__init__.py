@@ -2,16 +2,16 @@
 
 from fastapi import APIRouter
 
-from app.matches import Door
+from app.matches import Gateway
 from app.matches.reads import Reads
 
-from . import history, matches, vocabulary
+from . import matches, replays, vocabulary
 
 
-def router(door: Door, reads: Reads) -> APIRouter:
+def router(gateway: Gateway, reads: Reads) -> APIRouter:
     api = APIRouter(prefix="/api/v1")
-    api.include_router(matches.router(door, reads))
-    api.include_router(history.router(reads))
+    api.include_router(matches.router(gateway, reads))
+    api.include_router(replays.router(reads))
     api.include_router(vocabulary.router())
     return api
 

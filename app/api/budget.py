@@ -1,12 +1,12 @@
 """Every request to the match API counted against its budget before its body
 is read (issue 17, items 5 and 7).
 
-Writes (every POST under /api/v1/matches): the door's write budget, per address
+Writes (every POST under /api/v1/matches): the gateway's write budget, per address
 and per seat token, counted here for every attempt, well-formed or not. A
 malformed, oversized or unauthorised body costs the server as much to refuse as
 a good one costs to play, so a client sending junk runs out of budget as fast
 as one sending actions; over the budget it is answered 429 with Retry-After
-without its body being read. The door then knows the request is counted
+without its body being read. The gateway then knows the request is counted
 (`Caller.counted`) and does not count it twice.
 
 Reads (GET and HEAD under /api/v1/matches): a budget per address of their own,
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.matches import Caller, Door
+from app.matches import Caller, Gateway
 from app.matches.errors import RateLimited
 from app.matches.limits import SlidingWindow
 
@@ -56,8 +56,8 @@ def _has_body(scope: dict[str, Any]) -> bool:
 
 
 class Budgets:
-    def __init__(self, app: Any, door: Door, reads: SlidingWindow) -> None:
-        self.app, self.door, self.reads = app, door, reads
+    def __init__(self, app: Any, gateway: Gateway, reads: SlidingWindow) -> None:
+        self.app, self.gateway, self.reads = app, gateway, reads
 
     def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         # A plain function handing back the coroutine to await: no frame of its own.
@@ -77,15 +77,15 @@ class Budgets:
     async def _refuse_read(self, over: RateLimited, scope: dict[str, Any], receive: Any, send: Any) -> None:
         # Held like a refused write (RATE_LIMIT_HOLD_SECONDS): a reader asking as
         # fast as the answers come would otherwise spin on 429s.
-        if self.door.hold_refused_seconds > 0:
-            await self.door.pause(min(self.door.hold_refused_seconds, over.retry_after))
+        if self.gateway.hold_refused_seconds > 0:
+            await self.gateway.pause(min(self.gateway.hold_refused_seconds, over.retry_after))
         await error_response(429, "rate_limited", f"too many reads; try again in {over.retry_after} s",
                              retry_after=over.retry_after)(scope, receive, send)
 
     async def _write(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         client = scope.get("client")
         try:
-            await self.door.count_write(Caller(bearer(scope), client[0] if client else None))
+            await self.gateway.count_write(Caller(bearer(scope), client[0] if client else None))
         except RateLimited as over:
             response = service_error_response(over)
             if _has_body(scope):

@@ -1,4 +1,4 @@
-"""Who is calling: the `Caller` the door needs, read from the request."""
+"""Who is calling: the `Caller` the gateway needs, read from the request."""
 
 from __future__ import annotations
 

@@ -7,8 +7,8 @@ machinery costs more CPU than the match service does. This is a plain ASGI
 middleware placed innermost, so every other middleware (headers, request ids,
 metrics, limits) wraps it like any route. It only reads HTTP: an ordinary
 request — a JSON body that the route's own schema (`Play`) accepts, and a
-Bearer token — becomes one call of the door, the same call the declared route
-makes, and the door's answer or refusal is written as the route would write it.
+Bearer token — becomes one call of the gateway, the same call the declared route
+makes, and the gateway's answer or refusal is written as the route would write it.
 Anything else (a body the schema refuses, another content type, no token) goes
 on to the router with its body intact, so every other refusal is the route's
 own. tests/api/test_fast_path.py plays each case both ways and compares.
@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.db.outage import OutageLog
-from app.matches import Caller, Door
+from app.matches import Caller, Gateway
 from app.matches.errors import ServiceError
 
 from .budget import COUNTED
@@ -36,8 +36,8 @@ _JSON = (b"content-type", b"application/json")
 
 
 class FastPlay:
-    def __init__(self, app: Any, door: Door, outage: OutageLog) -> None:
-        self.app, self.door, self.outage = app, door, outage
+    def __init__(self, app: Any, gateway: Gateway, outage: OutageLog) -> None:
+        self.app, self.gateway, self.outage = app, gateway, outage
 
     def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         # A plain function handing back the coroutine to await: no frame of its own.
@@ -70,7 +70,7 @@ class FastPlay:
         client = scope.get("client")
         caller = Caller(token, client[0] if client else None, counted=COUNTED in scope)
         try:
-            acted = await self.door.play(match_id, caller, play.action, play.version, play.id)
+            acted = await self.gateway.play(match_id, caller, play.action, play.version, play.id)
         except ServiceError as exc:
             return await service_error_response(exc)(scope, receive, send)
         except Exception as exc:

@@ -1,5 +1,5 @@
 """`/api/v1/matches`: the REST calls of the contract. Reads go to the service's
-reads; everything a seat does, and create and join, goes through the door."""
+reads; everything a seat does, and create and join, goes through the gateway."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse, Response
 
-from app.matches import Door, ids
+from app.matches import Gateway, ids
 from app.matches.cursor import CURSOR, CURSOR_MAX
 from app.matches.reads import Reads
 from app.rules import VARIANTS
@@ -31,8 +31,8 @@ from .schemas import (
 )
 
 
-def router(door: Door, reads: Reads) -> APIRouter:
-    """The routes, bound to this app's door and reads."""
+def router(gateway: Gateway, reads: Reads) -> APIRouter:
+    """The routes, bound to this app's gateway and reads."""
     routes = APIRouter(prefix="/matches", tags=["matches"])
 
     @routes.post(
@@ -48,7 +48,7 @@ def router(door: Door, reads: Reads) -> APIRouter:
         `seed` and/or `chaos` (a custom match: its seed is public, R20), `join_timeout_seconds`,
         `abandon_seconds`. `opponent` is `human` or `bot:<level>`."""
         body = body or CreateMatch()
-        seated = await door.create(caller, body.options.model_dump(exclude_none=True), seat=body.seat,
+        seated = await gateway.create(caller, body.options.model_dump(exclude_none=True), seat=body.seat,
                                    opponent=body.opponent, name=body.name)
         return JSONResponse({"match": seated.match, "seat": seated.seat, "token": seated.token},
                             status_code=201)
@@ -84,7 +84,7 @@ def router(door: Door, reads: Reads) -> APIRouter:
         summary="Take the free seat",
     )
     async def join_match(match_id: str, caller: AnonymousCaller, body: JoinMatch | None = None) -> JSONResponse:
-        seated = await door.join(match_id, caller, (body or JoinMatch()).name)
+        seated = await gateway.join(match_id, caller, (body or JoinMatch()).name)
         return JSONResponse({"match": seated.match, "seat": seated.seat, "token": seated.token})
 
     @routes.get(
@@ -95,7 +95,7 @@ def router(door: Door, reads: Reads) -> APIRouter:
     async def legal_actions(match_id: str, caller: SeatCaller) -> JSONResponse:
         """Each legal action once; empty when it is not your turn. In the setup phase
         `actions` is empty and `setup` lists the 8 types: any order of them is legal."""
-        return JSONResponse(await door.legal(match_id, caller))
+        return JSONResponse(await gateway.legal(match_id, caller))
 
     @routes.post(
         "/{match_id}/actions", response_model=None,
@@ -106,7 +106,7 @@ def router(door: Door, reads: Reads) -> APIRouter:
         """Plays `action` on state `version`. A resend of an action that landed (same
         `id`, or the same action on the same version) answers 200 again and applies
         nothing twice; an action on an older version answers 409 `stale_version`."""
-        acted = await door.play(match_id, caller, body.action, body.version, body.id)
+        acted = await gateway.play(match_id, caller, body.action, body.version, body.id)
         if acted.match_json is not None:  # encoded once already, for the log
             return Response(b'{"match":' + acted.match_json.encode() + b"}", media_type="application/json")
         return JSONResponse({"match": acted.match})
@@ -128,7 +128,7 @@ def router(door: Door, reads: Reads) -> APIRouter:
         summary="Resign",
     )
     async def resign(match_id: str, caller: SeatCaller) -> JSONResponse:
-        return JSONResponse({"match": await door.resign(match_id, caller)})
+        return JSONResponse({"match": await gateway.resign(match_id, caller)})
 
     @routes.post(
         "/{match_id}/draw", response_model=None,
@@ -138,7 +138,7 @@ def router(door: Door, reads: Reads) -> APIRouter:
     async def draw(match_id: str, body: Draw, caller: SeatCaller) -> JSONResponse:
         """`{"offer": true}` offers a draw, or accepts the opponent's offer; `{"offer": false}`
         declines the opponent's offer or withdraws your own. Making a move declines an offer."""
-        return JSONResponse({"match": await door.draw(match_id, caller, body.offer)})
+        return JSONResponse({"match": await gateway.draw(match_id, caller, body.offer)})
 
     @routes.post(
         "/{match_id}/claim", response_model=None,
@@ -152,7 +152,7 @@ def router(door: Door, reads: Reads) -> APIRouter:
         through its websocket or any call made with its token, so a client waiting by
         polling should poll `GET /legal`. The result's reason is `timeout`, with
         `"abandoned": colour`."""
-        return JSONResponse({"match": await door.claim(match_id, caller, body.result)})
+        return JSONResponse({"match": await gateway.claim(match_id, caller, body.result)})
 
     @routes.post(
         "/{match_id}/abort", response_model=None,
@@ -160,7 +160,7 @@ def router(door: Door, reads: Reads) -> APIRouter:
         summary="Abort the match before both setups are done",
     )
     async def abort(match_id: str, caller: SeatCaller) -> JSONResponse:
-        return JSONResponse({"match": await door.abort(match_id, caller)})
+        return JSONResponse({"match": await gateway.abort(match_id, caller)})
 
     @routes.post(
         "/{match_id}/rematch", response_model=None,
@@ -173,7 +173,7 @@ def router(door: Door, reads: Reads) -> APIRouter:
         once); the other seat's call accepts: the rematch is made, and its id announced on the
         websocket to both seats (`match.rematch.match_id`). Against a computer the rematch is
         made at once. However many calls race, exactly one rematch is made."""
-        made = await door.rematch(match_id, caller)
+        made = await gateway.rematch(match_id, caller)
         return JSONResponse({"match": made.match, "rematch": {
             "match_id": made.match_id, "seat": made.seat, "token": made.token}})
 
@@ -183,6 +183,6 @@ def router(door: Door, reads: Reads) -> APIRouter:
         summary="Decline the opponent's rematch offer, or withdraw yours",
     )
     async def decline_rematch(match_id: str, caller: SeatCaller) -> JSONResponse:
-        return JSONResponse({"match": await door.decline_rematch(match_id, caller)})
+        return JSONResponse({"match": await gateway.decline_rematch(match_id, caller)})
 
     return routes

@@ -21,7 +21,7 @@ from starlette.routing import WebSocketRoute
 
 from app.config import Settings
 from app.db.outage import OutageLog, database_unavailable
-from app.matches import Caller, Door
+from app.matches import Caller, Gateway
 from app.matches.errors import ServiceError
 from app.matches.ids import is_client_id, is_match_id
 from app.realtime.hub import Hub, Subscriber
@@ -47,10 +47,10 @@ def origin_allowed(headers: dict[bytes, bytes], allowed: list[str]) -> bool:
 
 class MatchSocket:
     """One socket's life: check, accept, join the hub, read until it closes.
-    An action it carries goes through the door like a REST one."""
+    An action it carries goes through the gateway like a REST one."""
 
-    def __init__(self, hub: Hub, door: Door, settings: Settings, outage: OutageLog | None = None) -> None:
-        self.hub, self.door, self.settings = hub, door, settings
+    def __init__(self, hub: Hub, gateway: Gateway, settings: Settings, outage: OutageLog | None = None) -> None:
+        self.hub, self.gateway, self.settings = hub, gateway, settings
         self.outage = outage if outage is not None else OutageLog()
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -135,7 +135,7 @@ class MatchSocket:
             if known is not None:
                 seat, version = None, known  # watched here already: no database read
             else:
-                seat, version = await self.door.watch(match_id, token)
+                seat, version = await self.gateway.watch(match_id, token)
         except ValueError as bad:
             refusal = str(bad) if str(bad).startswith("not_found") else \
                 "bad_request: since must be a version number"
@@ -189,7 +189,7 @@ class MatchSocket:
                 return await self._error(hub, sub, match_id, ref, "unauthorized",
                                          "this socket watches; connect with ?token= to play")
             try:
-                acted = await self.door.play(match_id, Caller(token, address), action, version, ref)
+                acted = await self.gateway.play(match_id, Caller(token, address), action, version, ref)
             except ServiceError as exc:
                 return await self._error(hub, sub, match_id, ref, exc.code, exc.detail,
                                          exc.extra.get("version"))
@@ -211,7 +211,7 @@ class MatchSocket:
             version = hub.known_version(match_id)  # what this socket was last told: no database read
         if version is None:
             with contextlib.suppress(Exception):
-                version = int((await self.door.service.reads.get(match_id))["version"])
+                version = int((await self.gateway.service.reads.get(match_id))["version"])
         hub.reply(sub, {"type": "error", "id": ref, "error": code, "detail": detail,
                         "version": version})
 
@@ -230,7 +230,7 @@ class SocketsInFront:
     above it is memory held per socket. bench/ws.py's idle measure (10,000
     sockets, issue 18) found 21.7 KiB per socket with this bypass and 27.6 KiB
     without it (+27%). The HTTP middleware has nothing to do for them: what a
-    socket's action needs (limits, the seat, presence) happens in the door."""
+    socket's action needs (limits, the seat, presence) happens in the gateway."""
 
     def __init__(self, app: Any, socket: MatchSocket) -> None:
         self.app, self.socket = app, socket

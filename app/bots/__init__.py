@@ -1,5 +1,5 @@
 """Computer opponents. A bot chooses an action; whoever runs it plays the
-action through the same door a person's action takes.
+action through the same gateway a person's action takes.
 
     >>> from app.rules import new_match
     >>> state = new_match(seed="0123456789abcdef0123456789abcdef").to_json()

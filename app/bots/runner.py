@@ -3,7 +3,7 @@
 It listens to committed changes as the realtime hub does (it is one of the
 service's publishers), and when a change leaves a bot to move it asks the bot's
 brain (`app.bots.choose`) in a worker process (pool.py), then plays the answer
-through the door like any seat. Nothing starts a bot from a read or a save, and
+through the gateway like any seat. Nothing starts a bot from a read or a save, and
 a search, which may take seconds, never holds the event loop.
 
 Bot work is a shared resource (issue 17), so a turn goes, in order:
@@ -18,7 +18,7 @@ Bot work is a shared resource (issue 17), so a turn goes, in order:
    UPDATE, so that of all the processes that found the turn exactly one
    searches it; the claim's lease lets another process take the turn over if
    this one dies;
-4. **is searched** for at most BOT_MAX_THINK_SECONDS, and played through the door.
+4. **is searched** for at most BOT_MAX_THINK_SECONDS, and played through the gateway.
 
 The time waiting for a slot and the time thinking are told apart (`metered`,
 for /metrics). Turns left pending (a process stopped or died, a search was
@@ -42,7 +42,7 @@ from typing import Any
 
 from app.config import Settings
 from app.db.outage import OutageLog, database_unavailable
-from app.matches import Caller, Door, MatchService, bot_store
+from app.matches import Caller, Gateway, MatchService, bot_store
 from app.matches.errors import MatchIsOver, NotFound, NotYourTurn, StaleVersion
 from app.matches.record import Record, other
 
@@ -74,9 +74,9 @@ def _unheard(*_: Any) -> None:
 
 
 class BotRunner:
-    def __init__(self, door: Door, service: MatchService, settings: Settings,
+    def __init__(self, gateway: Gateway, service: MatchService, settings: Settings,
                  outage: OutageLog | None = None) -> None:
-        self.door, self.service = door, service
+        self.gateway, self.service = gateway, service
         self.outage = outage if outage is not None else OutageLog()
         self.delay = settings.bot_delay_seconds
         self.think = settings.bot_think_seconds
@@ -148,7 +148,7 @@ class BotRunner:
     async def _play_one(self, match_id: str, owner: str) -> bool:
         """One turn of the bot; answers whether to look for another."""
         await asyncio.sleep(self.delay)
-        first = await self.service.cycle.get(match_id)
+        first = await self.service.keeper.get(match_id)
         colour = bot_to_move(first)
         if colour is None:
             return False
@@ -156,7 +156,7 @@ class BotRunner:
         asked = self.timer()
         async with share.slot(owner):
             queued = self.timer() - asked
-            rec = await self.service.cycle.get(match_id, fresh=True)  # it may have moved on meanwhile
+            rec = await self.service.keeper.get(match_id, fresh=True)  # it may have moved on meanwhile
             colour = bot_to_move(rec)
             if colour is None:
                 return False
@@ -166,7 +166,7 @@ class BotRunner:
                 self._dropped.add(match_id)
                 self.dropped("unwatched")
                 return False
-            now = self.service.cycle.now_ms()
+            now = self.service.keeper.now_ms()
             think = self.think_seconds(rec)
             if not await bot_store.claim(self.service.engine, match_id, rec.version, self.name, now,
                                          now + round(think * 1000) + self.lease_ms):
@@ -179,7 +179,7 @@ class BotRunner:
             self.metered(level, queued, self.timer() - started)
         # Someone else may have moved on first (a flag, a resignation): then look again.
         with contextlib.suppress(StaleVersion, NotYourTurn, MatchIsOver, NotFound):
-            await self.door.play(match_id, Caller(bot=colour), action, rec.version)
+            await self.gateway.play(match_id, Caller(bot=colour), action, rec.version)
         return True
 
     def think_seconds(self, rec: Record) -> float:
@@ -191,8 +191,8 @@ class BotRunner:
         person = rec.seats.get(other(bot))
         if person is None:
             return True
-        now = self.service.cycle.now_ms()
-        return person.here(now, self.service.cycle.presence_ttl_ms) or now - person.last_seen_ms <= self.unwatched_ms
+        now = self.service.keeper.now_ms()
+        return person.here(now, self.service.keeper.presence_ttl_ms) or now - person.last_seen_ms <= self.unwatched_ms
 
     # ---- finding turns left pending ---------------------------------------------
 
@@ -206,7 +206,7 @@ class BotRunner:
         """End the bot matches their person abandoned, then wake every turn left
         pending; answers how many were woken."""
         await self.service.finisher.end_abandoned_bot_matches()
-        watched_since = self.service.cycle.now_ms() - self.unwatched_ms
+        watched_since = self.service.keeper.now_ms() - self.unwatched_ms
         woken = 0
         for match_id in await self.service.reads.pending_bot_turns(watched_since):
             if match_id not in self._turns:

@@ -1,10 +1,10 @@
 """The match service: the lifecycle of a match, from create to its end.
 
-    the door (door.py) → guard → rules (app.rules) → save (app.db) → publish (publisher.py)
+    the gateway (gateway.py) → guard → rules (app.rules) → save (app.db) → publish (publisher.py)
 """
 
-from .door import Caller, Door
 from .errors import ServiceError
+from .gateway import Caller, Gateway
 from .limits import SharedWindow, SlidingWindow, make_limiter
 from .lobby import Seated
 from .mover import Acted
@@ -12,6 +12,6 @@ from .publisher import Fanout, NullPublisher, Publisher, RecordingPublisher
 from .seats import hash_token
 from .service import MatchService
 
-__all__ = ["Acted", "Caller", "Door", "Fanout", "MatchService", "NullPublisher", "Publisher",
+__all__ = ["Acted", "Caller", "Gateway", "Fanout", "MatchService", "NullPublisher", "Publisher",
            "RecordingPublisher", "Seated", "ServiceError", "SharedWindow", "SlidingWindow", "hash_token",
            "make_limiter"]

@@ -9,8 +9,8 @@ from typing import Any
 from app.rules import SETUP
 
 from . import bot_store, store, text
-from .cycle import Cycle, nothing
 from .errors import BadRequest, Forbidden, MatchIsOver, ServiceError
+from .keeper import MatchKeeper, nothing
 from .record import Record, ms_of, other
 
 VERDICTS = ("abort", "white", "black", "draw")
@@ -19,52 +19,52 @@ MIN_ABANDON_MS = 10_000  # the smallest abandon_seconds a match may choose
 
 
 class Finisher:
-    def __init__(self, cycle: Cycle) -> None:
-        self.cycle = cycle
+    def __init__(self, keeper: MatchKeeper) -> None:
+        self.keeper = keeper
 
     async def resign(self, match_id: str, colour: str) -> dict[str, Any]:
-        cycle = self.cycle
+        keeper = self.keeper
 
         async def decide(rec: Record, now: int) -> None:
-            cycle.guard_running(rec)
-            cycle.end(rec, colour, {"type": "resign"}, now)
+            keeper.guard_running(rec)
+            keeper.end(rec, colour, {"type": "resign"}, now)
 
-        rec, _ = await cycle.mutate(match_id, decide)
-        return cycle.present(rec)
+        rec, _ = await keeper.mutate(match_id, decide)
+        return keeper.present(rec)
 
     async def draw(self, match_id: str, colour: str, offer: bool) -> dict[str, Any]:
         """Offer or accept (`offer`), decline or withdraw (not `offer`) a draw (R16)."""
-        cycle = self.cycle
+        keeper = self.keeper
 
         async def decide(rec: Record, now: int) -> None:
-            cycle.guard_running(rec)
+            keeper.guard_running(rec)
             pending = rec.draw_offer
             if offer and pending == other(colour):
                 rec.draw_ops.append(("accepted", None))
-                cycle.end(rec, colour, {"type": "draw_accept"}, now)
+                keeper.end(rec, colour, {"type": "draw_accept"}, now)
             elif offer and pending is None:
                 rec.draw_offer = colour
                 rec.draw_ops.append(("offer", colour))
-                cycle.log(rec, colour, {"type": "draw_offer"}, False, now)
+                keeper.log(rec, colour, {"type": "draw_offer"}, False, now)
             elif not offer and pending is not None:
                 mine = pending == colour
                 rec.draw_offer = None
                 rec.draw_ops.append(("withdrawn" if mine else "declined", None))
-                cycle.log(rec, colour, {"type": "draw_withdraw" if mine else "draw_decline"}, False, now)
+                keeper.log(rec, colour, {"type": "draw_withdraw" if mine else "draw_decline"}, False, now)
             # else: the offer stands already, or there is none to answer: nothing to do
 
-        rec, _ = await cycle.mutate(match_id, decide)
-        return cycle.present(rec)
+        rec, _ = await keeper.mutate(match_id, decide)
+        return keeper.present(rec)
 
     async def claim(self, match_id: str, colour: str, result: str) -> dict[str, Any]:
         """Claim a win or a draw once the opponent's seat has been gone longer than
         the match's abandon_seconds."""
-        cycle = self.cycle
+        keeper = self.keeper
         if result not in ("win", "draw"):
             raise BadRequest('result is "win" or "draw"')
 
         async def decide(rec: Record, now: int) -> None:
-            cycle.guard_running(rec)
+            keeper.guard_running(rec)
             absent = rec.seats[other(colour)]
             limit = rec.options.get("abandon_seconds")
             if absent.bot is not None:
@@ -72,27 +72,27 @@ class Finisher:
             if limit is None:
                 raise Forbidden("this match has no abandonment claims; its clock decides")
             gone_ms = now - absent.last_seen_ms
-            if absent.here(now, cycle.presence_ttl_ms) or gone_ms <= limit * 1000:
+            if absent.here(now, keeper.presence_ttl_ms) or gone_ms <= limit * 1000:
                 raise Forbidden(
                     f"{other(colour)} was seen {gone_ms // 1000} s ago; a claim needs {limit:g} s away")
-            cycle.end(rec, colour, {"type": "claim", "result": result}, now, abandoned=other(colour))
+            keeper.end(rec, colour, {"type": "claim", "result": result}, now, abandoned=other(colour))
 
-        rec, _ = await cycle.mutate(match_id, decide, fresh=True)
-        return cycle.present(rec)
+        rec, _ = await keeper.mutate(match_id, decide, fresh=True)
+        return keeper.present(rec)
 
     async def abort(self, match_id: str, colour: str | None) -> dict[str, Any]:
         """Call the match off before both setups are done; `colour` None is the server."""
-        cycle = self.cycle
+        keeper = self.keeper
 
         async def decide(rec: Record, now: int) -> None:
             if rec.status == "finished":
                 raise MatchIsOver()
             if rec.status == "active" and rec.state.phase != SETUP:
                 raise Forbidden("a match can be aborted only before both setups are done")
-            cycle.end(rec, colour, {"type": "abort"}, now, automatic=colour is None)
+            keeper.end(rec, colour, {"type": "abort"}, now, automatic=colour is None)
 
-        rec, _ = await cycle.mutate(match_id, decide)
-        return cycle.present(rec)
+        rec, _ = await keeper.mutate(match_id, decide)
+        return keeper.present(rec)
 
     async def moderate(self, match_id: str, verdict: str, reason: str) -> dict[str, Any]:
         """A server admin ends the match: "abort", or adjudicates it to "white",
@@ -100,7 +100,7 @@ class Finisher:
         (the server) and published like any ending; unlike a player's abort, an
         admin's is allowed at any phase. Who the admin was stays in the admin
         audit log, not in the public log."""
-        cycle = self.cycle
+        keeper = self.keeper
         if verdict not in VERDICTS:
             raise BadRequest(f"verdict is one of {', '.join(VERDICTS)}")
         note = reason.strip() if isinstance(reason, str) else ""
@@ -116,48 +116,48 @@ class Finisher:
                     raise MatchIsOver()
                 action: dict[str, Any] = {"type": "abort", "by": "admin", "note": note}
             else:
-                cycle.guard_running(rec)  # a waiting match has no game to adjudicate
+                keeper.guard_running(rec)  # a waiting match has no game to adjudicate
                 action = {"type": "adjudicate", "winner": None if verdict == "draw" else verdict, "note": note}
-            cycle.end(rec, None, action, now)
+            keeper.end(rec, None, action, now)
 
-        rec, _ = await cycle.mutate(match_id, decide, fresh=True)
-        return cycle.present(rec)
+        rec, _ = await keeper.mutate(match_id, decide, fresh=True)
+        return keeper.present(rec)
 
     async def end_abandoned_bot_matches(self) -> int:
         """End every running bot match whose person has been gone longer than its
         abandon_seconds, as a claim by the bot: a bot never abandons its seat, so
         without this such a match would run (and hold its owner's place) for ever.
         Answers how many ended."""
-        cycle = self.cycle
-        now = cycle.now_ms()
+        keeper = self.keeper
+        now = keeper.now_ms()
         ended = 0
         # Matches choose abandon_seconds >= 10: fewer than that is nobody's limit.
-        for row in await bot_store.idle_people(cycle.engine, now - MIN_ABANDON_MS):
+        for row in await bot_store.idle_people(keeper.engine, now - MIN_ABANDON_MS):
             limit = (row.options or {}).get("abandon_seconds")
             if limit is None or now - ms_of(row.last_seen) <= limit * 1000:
                 continue  # no claims in this match (its clock decides), or not yet
             with contextlib.suppress(ServiceError):
-                await cycle.mutate(row.id, self._bot_claims, fresh=True)
+                await keeper.mutate(row.id, self._bot_claims, fresh=True)
                 ended += 1
         return ended
 
     async def _bot_claims(self, rec: Record, now: int) -> None:
         """The bot claims the win against its absent person, by the rule of `claim`."""
-        cycle = self.cycle
-        cycle.guard_running(rec)
+        keeper = self.keeper
+        keeper.guard_running(rec)
         bot = next((c for c, seat in rec.seats.items() if seat.bot is not None), None)
         limit = rec.options.get("abandon_seconds")
         if bot is None or limit is None:
             raise Forbidden("not a bot match with abandonment claims")
         absent = rec.seats[other(bot)]
-        if absent.here(now, cycle.presence_ttl_ms) or now - absent.last_seen_ms <= limit * 1000:
+        if absent.here(now, keeper.presence_ttl_ms) or now - absent.last_seen_ms <= limit * 1000:
             raise Forbidden("the person is back")  # seen on another process meanwhile
-        cycle.end(rec, bot, {"type": "claim", "result": "win"}, now, abandoned=other(bot))
+        keeper.end(rec, bot, {"type": "claim", "result": "win"}, now, abandoned=other(bot))
 
     async def sweep(self) -> int:
         """Apply every fallen flag and join timeout; the background sweeper's job."""
-        ids = await store.due(self.cycle.engine, self.cycle.now_ms())
+        ids = await store.due(self.keeper.engine, self.keeper.now_ms())
         for match_id in ids:
             with contextlib.suppress(ServiceError):
-                await self.cycle.mutate(match_id, nothing, fresh=True)
+                await self.keeper.mutate(match_id, nothing, fresh=True)
         return len(ids)

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.rules import State
 
-from . import history_store
+from . import stored_states
 from .errors import BadRequest, MatchRunning, NotFound
 from .record import ms_of, stamp
 from .replay import initial_state, steps
@@ -29,7 +29,7 @@ async def states(engine: AsyncEngine, match_id: str, first: int, last: int | Non
     allowed), whether the match is finished: then the answer never changes)."""
     if first < 1:
         raise BadRequest("from is a version, 1 or more (version 1 is the first entry of the log)")
-    found = await history_store.current_version(engine, match_id)
+    found = await stored_states.current_version(engine, match_id)
     if found is None:
         raise NotFound(f"no match {match_id!r}")
     version, finished = found
@@ -37,7 +37,7 @@ async def states(engine: AsyncEngine, match_id: str, first: int, last: int | Non
     # states, and one longer than MAX_STATES is cut to its first MAX_STATES.
     end = first + MAX_STATES - 1 if last is None else min(last, first + MAX_STATES - 1)
     # The row before `first` too: its state is the one the first entry's words are told from.
-    rows = await history_store.entries_between(engine, match_id, max(1, first - 1), min(end, version))
+    rows = await stored_states.entries_between(engine, match_id, max(1, first - 1), min(end, version))
     before = rows[0].public if rows and rows[0].version < first else None
     rows = [r for r in rows if r.version >= first]
     return {"version": version, "states": [
@@ -52,7 +52,7 @@ async def finished_log(engine: AsyncEngine, match_id: str) -> tuple[int, State, 
     (version, player, action, automatic)) of a finished match, for judging its
     positions. A running match has none to give (MatchRunning): what they say
     would help a player."""
-    found = await history_store.finished_log(engine, match_id)
+    found = await stored_states.finished_log(engine, match_id)
     if found is None:
         raise NotFound(f"no match {match_id!r}")
     row, log = found

@@ -1,4 +1,4 @@
-"""What an identifier may look like, checked at every door (REST and websocket).
+"""What an identifier may look like, checked at every gateway (REST and websocket).
 
 Refusing odd characters up front keeps them out of the database (PostgreSQL
 refuses NUL) and out of JSON replies (a lone surrogate cannot be encoded).

@@ -16,8 +16,8 @@ from app.rules import MalformedAction, commitment
 from . import bot_store, store, text
 from .bot_store import Owner
 from .clock import Clock
-from .cycle import Cycle, setup_seconds
 from .errors import BadRequest, Forbidden, MatchIsOver, SeatTaken
+from .keeper import MatchKeeper, setup_seconds
 from .record import COLOURS, Record, SeatInfo, moment, other
 from .replay import initial_state
 from .seats import Seats, hash_token
@@ -49,8 +49,8 @@ def _whole(seconds: float | None) -> float | int | None:
 
 
 class Lobby:
-    def __init__(self, cycle: Cycle, seats: Seats, bot_levels: Collection[str]) -> None:
-        self.cycle, self.seats = cycle, seats
+    def __init__(self, keeper: MatchKeeper, seats: Seats, bot_levels: Collection[str]) -> None:
+        self.keeper, self.seats = keeper, seats
         self.bot_levels = tuple(bot_levels)
 
     async def create(
@@ -62,7 +62,7 @@ class Lobby:
         the signed-in creator's account (None: a guest); `rated`: the match moves
         ratings, which only two accounts, or an account and a computer level, may
         play (the joining player's account is checked at join)."""
-        cycle = self.cycle
+        keeper = self.keeper
         # guard
         bot = self._bot_level(opponent)
         computer = await self._rated_guard(rated, account_id, bot)
@@ -84,7 +84,7 @@ class Lobby:
             state = initial_state(seed, opts, chaos, custom)
         except MalformedAction as error:
             raise BadRequest(str(error)) from None
-        now = cycle.now_ms()
+        now = keeper.now_ms()
         token = secrets.token_urlsafe(32)
         seats = {colour: SeatInfo(name, hash_token(token), None, False, now, now, account_id)}
         if bot:
@@ -96,19 +96,19 @@ class Lobby:
             created_ms=now, updated_ms=now, finished_ms=None, seats=seats, rated=rated,
         )
         if bot:
-            cycle.begin(rec, now)
+            keeper.begin(rec, now)
         elif opts["join_timeout_seconds"] is not None:
             rec.due_at_ms = now + opts["join_timeout_seconds"] * 1000
         # save (a bot match is enrolled, and its owner's running ones counted, in the same transaction)
         async def enrol(conn: AsyncConnection) -> None:
             await bot_store.enrol(conn, rec.id, owner)
 
-        await store.insert(cycle.engine, rec, enrol if bot else None)
-        cycle.cache.put(rec)
+        await store.insert(keeper.engine, rec, enrol if bot else None)
+        keeper.cache.put(rec)
         self.seats.seen(rec.id, colour, now)
         # publish: version 0 has no update; listeners (a bot holding White) hear of it
-        present = cycle.present(rec, now)
-        await cycle.publish(rec.id, [{"type": "created", "version": 0, "match": present}])
+        present = keeper.present(rec, now)
+        await keeper.publish(rec.id, [{"type": "created", "version": 0, "match": present}])
         return Seated(present, colour, token)
 
     async def _rated_guard(self, rated: bool, account_id: int | None, bot: str | None) -> int | None:
@@ -121,7 +121,7 @@ class Lobby:
             raise BadRequest(f"{RATED_RULE}: sign in to play rated")
         if bot is None:
             return None
-        computer = await computer_account(self.cycle.engine, bot, moment(self.cycle.now_ms()))
+        computer = await computer_account(self.keeper.engine, bot, moment(self.keeper.now_ms()))
         if computer is None:
             raise BadRequest(f"{RATED_RULE}: the {bot} level plays no rated match")
         return computer
@@ -135,7 +135,7 @@ class Lobby:
             f"opponent is \"human\" or \"bot:<level>\"; the levels are {', '.join(self.bot_levels)}")
 
     def _options(self, options: dict[str, Any]) -> dict[str, Any]:
-        settings = self.cycle.settings
+        settings = self.keeper.settings
         time_control = options.get("time_control")
         abandon = options.get("abandon_seconds")
         if abandon is None:  # correspondence matches have no claims: the clock decides
@@ -161,7 +161,7 @@ class Lobby:
 
     async def join(self, match_id: str, name: str = "anonymous", account_id: int | None = None) -> Seated:
         """Take the free seat; `account_id`: the signed-in player's account (None: a guest)."""
-        cycle = self.cycle
+        keeper = self.keeper
         text.check("name", name, line_breaks=False)
         token = secrets.token_urlsafe(32)
 
@@ -179,10 +179,10 @@ class Lobby:
                     raise Forbidden("nobody plays themselves in a rated match")
             rec.seats[colour] = SeatInfo(name, hash_token(token), None, False, now, now, account_id)
             rec.new_seats.append(colour)
-            cycle.begin(rec, now)
-            cycle.log(rec, colour, {"type": "join"}, False, now)
+            keeper.begin(rec, now)
+            keeper.log(rec, colour, {"type": "join"}, False, now)
             return colour
 
-        rec, colour = await cycle.mutate(match_id, decide, fresh=True)
+        rec, colour = await keeper.mutate(match_id, decide, fresh=True)
         self.seats.seen(match_id, colour, rec.updated_ms)
-        return Seated(rec.entries[-1].public if rec.entries else cycle.present(rec), colour, token)
+        return Seated(rec.entries[-1].public if rec.entries else keeper.present(rec), colour, token)

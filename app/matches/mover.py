@@ -21,8 +21,8 @@ from app.rules import (
 )
 
 from . import store
-from .cycle import Cycle
 from .errors import BadRequest, IdTaken, Illegal, MatchIsOver, NotYourTurn, StaleVersion
+from .keeper import MatchKeeper
 from .reads import Reads
 from .record import COLOURS, Record, other
 
@@ -44,14 +44,14 @@ class Acted:
 
 
 class Mover:
-    def __init__(self, cycle: Cycle, reads: Reads) -> None:
-        self.cycle, self.reads = cycle, reads
+    def __init__(self, keeper: MatchKeeper, reads: Reads) -> None:
+        self.keeper, self.reads = keeper, reads
 
     async def act(
         self, match_id: str, colour: str, action: Any, version: int, client_id: str | None = None,
     ) -> Acted:
         """Play `action` for `colour` on `version` (`POST /matches/{id}/actions`)."""
-        cycle = self.cycle
+        keeper = self.keeper
         try:
             parsed = parse_action(action)
         except MalformedAction as error:
@@ -67,7 +67,7 @@ class Mover:
                         raise MatchIsOver("time ran out before this action") from None
                 if not await self._only_talk_since(rec, version):
                     return await self._resent(rec, colour, wanted, version, client_id)
-            cycle.guard_running(rec)
+            keeper.guard_running(rec)
             if rec.seat_to_move() != colour:
                 raise NotYourTurn(f"it is {rec.seat_to_move()}'s turn, not {colour}'s")
             try:
@@ -83,17 +83,17 @@ class Mover:
                 rec.draw_ops.append(("lapsed", None))
             for i, (mover, step, state) in enumerate(steps):
                 rec.state = state
-                cycle.turn_done(rec, now, moved=i == 0)
-                cycle.log(rec, COLOURS[mover], action_json(step), i > 0, now, client_id if i == 0 else None)
+                keeper.turn_done(rec, now, moved=i == 0)
+                keeper.log(rec, COLOURS[mover], action_json(step), i > 0, now, client_id if i == 0 else None)
             return None
 
         # A version behind the cache may only mean another process moved on.
-        cached = cycle.cache.get(match_id)
+        cached = keeper.cache.get(match_id)
         fresh = cached is None or cached.version != version
         try:
-            rec, answer = await cycle.mutate(match_id, decide, fresh=fresh)
+            rec, answer = await keeper.mutate(match_id, decide, fresh=fresh)
         except store.ClientIdTaken:
-            rec = await cycle.get(match_id, fresh=True)
+            rec = await keeper.get(match_id, fresh=True)
             answer = await self._resent(rec, colour, wanted, version, client_id)
         if answer is not None:
             if answer.resent_from is not None:  # outside the match's lock
@@ -107,7 +107,7 @@ class Mover:
     ) -> Acted:
         """An action on a version that is not the current one: a resend of one
         that landed answers as it did; anything else is stale."""
-        engine = self.cycle.engine
+        engine = self.keeper.engine
         first = None
         if client_id:
             first = await store.entry_by_client_id(engine, rec.id, client_id)
@@ -135,7 +135,7 @@ class Mover:
             log.exception("reading again the updates of match %s failed", match_id)
             return
         if updates:
-            await self.cycle.publish(match_id, updates)
+            await self.keeper.publish(match_id, updates)
 
     async def _only_talk_since(self, rec: Record, version: int) -> bool:
         """Whether every entry after `version` left the game as it was (a join, a
@@ -143,4 +143,4 @@ class Mover:
         refusing it as stale would let an opponent stall a player with offers."""
         if not 0 <= version < rec.version:
             return False
-        return await store.entry_after(self.cycle.engine, rec.id, version, skip=TALK) is None
+        return await store.entry_after(self.keeper.engine, rec.id, version, skip=TALK) is None

@@ -7,26 +7,26 @@ from typing import Any
 
 from app.rules import State, action_json, legal_actions, setup_choices
 
-from . import bot_store, history, history_store, store
+from . import bot_store, history, store, stored_states
 from .cursor import make_cursor, read_cursor
-from .cycle import Cycle
 from .errors import NotFound
 from .ids import is_match_id
+from .keeper import MatchKeeper
 from .record import ms_of, record_from_rows, stamp
 from .telling import told
 
 
 class Reads:
-    def __init__(self, cycle: Cycle) -> None:
-        self.cycle = cycle
+    def __init__(self, keeper: MatchKeeper) -> None:
+        self.keeper = keeper
 
     async def get(self, match_id: str) -> dict[str, Any]:
         """The public state (`GET /matches/{id}`)."""
-        return self.cycle.present(await self.cycle.settled(match_id))
+        return self.keeper.present(await self.keeper.current(match_id))
 
     async def legal(self, match_id: str, colour: str) -> dict[str, Any]:
         """`colour`'s legal actions now: empty when it is not their turn."""
-        rec = await self.cycle.settled(match_id, with_seats=False)
+        rec = await self.keeper.current(match_id, with_seats=False)
         mine = rec.seat_to_move() == colour
         setup = setup_choices(rec.state) if mine else []
         actions = [action_json(a) for a in legal_actions(rec.state)] if mine else []
@@ -34,10 +34,10 @@ class Reads:
 
     async def log(self, match_id: str, since: int = 0) -> list[dict[str, Any]]:
         """The action log (`GET /matches/{id}/actions`)."""
-        cached = self.cycle.cache.get(match_id)
-        if cached is None or cached.due(self.cycle.now_ms()):
-            await self.cycle.settled(match_id)
-        rows = await store.log(self.cycle.engine, match_id, since)
+        cached = self.keeper.cache.get(match_id)
+        if cached is None or cached.due(self.keeper.now_ms()):
+            await self.keeper.current(match_id)
+        rows = await store.log(self.keeper.engine, match_id, since)
         if rows is None:
             raise NotFound(f"no match {match_id!r}")
         return [{"version": r.version, "player": r.player, "action": r.action, "automatic": r.automatic,
@@ -49,7 +49,7 @@ class Reads:
         send a snapshot instead. Raises NotFound for an unknown match."""
         if not is_match_id(match_id):
             raise NotFound(f"no match {match_id!r}")
-        found = await store.updates(self.cycle.engine, match_id, version, self.cycle.settings.max_replay_updates)
+        found = await store.updates(self.keeper.engine, match_id, version, self.keeper.settings.max_replay_updates)
         if found is None:
             raise NotFound(f"no match {match_id!r}")
         current, rows = found
@@ -68,11 +68,11 @@ class Reads:
     async def states(self, match_id: str, first: int, last: int | None) -> tuple[dict[str, Any], bool]:
         """Each version's entry with the public state after it (for replays), and
         whether the match is finished (the answer then never changes)."""
-        return await history.states(self.cycle.engine, match_id, first, last)
+        return await history.states(self.keeper.engine, match_id, first, last)
 
     async def version_of(self, match_id: str) -> tuple[int, bool]:
         """(the match's version now, whether it is finished), one small read."""
-        found = await history_store.current_version(self.cycle.engine, match_id)
+        found = await stored_states.current_version(self.keeper.engine, match_id)
         if found is None:
             raise NotFound(f"no match {match_id!r}")
         return found
@@ -80,12 +80,12 @@ class Reads:
     async def finished_log(self, match_id: str) -> tuple[int, State, list[history.Entry]]:
         """A finished match's first state and log, to judge its positions (MatchRunning
         for a running one)."""
-        return await history.finished_log(self.cycle.engine, match_id)
+        return await history.finished_log(self.keeper.engine, match_id)
 
     async def pending_bot_turns(self, watched_since_ms: int) -> list[str]:
         """Every running match where a bot is to move and no process holds a live
         claim on the turn, whose person was seen since `watched_since_ms` (one query)."""
-        return await bot_store.pending(self.cycle.engine, self.cycle.now_ms(), watched_since_ms)
+        return await bot_store.pending(self.keeper.engine, self.keeper.now_ms(), watched_since_ms)
 
     async def list(
         self, *, status: str | None = None, variant: str | None = None, player: str | None = None,
@@ -93,18 +93,18 @@ class Reads:
     ) -> dict[str, Any]:
         """Matches newest first, `limit` at a time; `next_cursor` fetches the next page.
         `here`: only those where a person sits now, or did within listed_away_seconds."""
-        cycle = self.cycle
+        keeper = self.keeper
         after = read_cursor(cursor) if cursor else None
-        now = cycle.now_ms()
-        since = (now - cycle.presence_ttl_ms, now - round(cycle.settings.listed_away_seconds * 1000)) if here else None
+        now = keeper.now_ms()
+        since = (now - keeper.presence_ttl_ms, now - round(keeper.settings.listed_away_seconds * 1000)) if here else None
         rows, seat_rows = await store.page(
-            cycle.engine, status=status, variant=variant, player=player, limit=limit + 1, after=after, here=since)
+            keeper.engine, status=status, variant=variant, player=player, limit=limit + 1, after=after, here=since)
         more = len(rows) > limit
         rows = rows[:limit]
         # Decided once, before the await: the cache may drop or move on meanwhile.
-        hit = {r.id: c for r in rows if (c := cycle.cache.get(r.id)) is not None and c.version == r.version}
-        loaded = await store.states(cycle.engine, [r.id for r in rows if r.id not in hit])
-        now = cycle.now_ms()
+        hit = {r.id: c for r in rows if (c := keeper.cache.get(r.id)) is not None and c.version == r.version}
+        loaded = await store.states(keeper.engine, [r.id for r in rows if r.id not in hit])
+        now = keeper.now_ms()
         out = []
         for row in rows:
             cached = hit.get(row.id)
@@ -114,11 +114,11 @@ class Reads:
             elif loaded.get(row.id, (None, None))[0] == row.version:
                 rec = record_from_rows(row, seat_rows[row.id], State.from_json(loaded[row.id][1]))
             else:  # it moved on between the two reads: never pair a row with another version's state
-                rec = await cycle.get(row.id, fresh=True)
-            cycle.cache.put(rec)
+                rec = await keeper.get(row.id, fresh=True)
+            keeper.cache.put(rec)
             # As stored: a flag that has fallen meanwhile is the sweeper's to apply
             # (within SWEEP_SECONDS), or the next read of that match's; a list is
             # read often and writes nothing.
-            out.append(cycle.present(rec, now))
+            out.append(keeper.present(rec, now))
         next_cursor = make_cursor(rows[-1].created_at, rows[-1].id) if more and rows else None
         return {"matches": out, "next_cursor": next_cursor}

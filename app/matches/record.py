@@ -115,7 +115,7 @@ class Record:
     draw_ops: list[tuple[str, str | None]] = field(default_factory=list)
     rematch_changed: bool = False
     rematch_new: Record | None = None  # the rematch made by this change, inserted with it
-    ended: bool = False  # this change ends the match (Cycle.finish)
+    ended: bool = False  # this change ends the match (MatchKeeper.finish)
 
     def draft(self) -> Record:
         """A copy to change; the original stays as it was until the change is saved."""

@@ -25,8 +25,8 @@ from typing import Any
 from app.rules import commitment
 
 from .clock import Clock
-from .cycle import Cycle
 from .errors import Forbidden, MatchRunning
+from .keeper import MatchKeeper
 from .lobby import new_match_id
 from .record import Record, SeatInfo, other
 from .replay import initial_state
@@ -46,12 +46,12 @@ class Rematched:
 
 
 class Rematches:
-    def __init__(self, cycle: Cycle, seats: Seats) -> None:
-        self.cycle, self.seats = cycle, seats
+    def __init__(self, keeper: MatchKeeper, seats: Seats) -> None:
+        self.keeper, self.seats = keeper, seats
 
     async def offer(self, match_id: str, colour: str) -> Rematched:
         """Offer a rematch, or accept the opponent's offer (`POST .../rematch`)."""
-        cycle = self.cycle
+        keeper = self.keeper
 
         async def decide(rec: Record, now: int) -> tuple[str | None, str | None]:
             opponent = _guard(rec, colour)
@@ -68,26 +68,26 @@ class Rematches:
                 rec.rematch = {"offered_by": state.get("offered_by") or colour, "declined_by": None,
                                "match_id": new.id}
                 rec.rematch_token, rec.rematch_new = None, new
-                _changed(cycle, rec, colour, {"type": "rematch", "match_id": new.id}, now)
+                _changed(keeper, rec, colour, {"type": "rematch", "match_id": new.id}, now)
                 return new.id, token
             rec.rematch = {"offered_by": colour, "declined_by": None, "match_id": None}
             rec.rematch_token = hash_token(token)
-            _changed(cycle, rec, colour, {"type": "rematch_offer"}, now)
+            _changed(keeper, rec, colour, {"type": "rematch_offer"}, now)
             return None, token
 
-        rec, (new_id, token) = await cycle.mutate(match_id, decide)
+        rec, (new_id, token) = await keeper.mutate(match_id, decide)
         made = rec.rematch_new if new_id is not None and token is not None else None
         rec.rematch_new = None  # saved: the cached record need not hold it
         if made is not None:  # this call made it: its first listeners (a bot) hear of it
-            cycle.cache.put(made)
-            now = cycle.now_ms()
+            keeper.cache.put(made)
+            now = keeper.now_ms()
             self.seats.seen(made.id, other(colour), now)
-            await cycle.publish(made.id, [{"type": "created", "version": 0, "match": cycle.present(made, now)}])
-        return Rematched(cycle.present(rec), new_id, other(colour), token)
+            await keeper.publish(made.id, [{"type": "created", "version": 0, "match": keeper.present(made, now)}])
+        return Rematched(keeper.present(rec), new_id, other(colour), token)
 
     async def decline(self, match_id: str, colour: str) -> dict[str, Any]:
         """Decline the opponent's offer, or withdraw your own (`POST .../rematch/decline`)."""
-        cycle = self.cycle
+        keeper = self.keeper
 
         async def decide(rec: Record, now: int) -> None:
             _guard(rec, colour)
@@ -100,11 +100,11 @@ class Rematches:
             mine = offered == colour
             rec.rematch = {"offered_by": None, "declined_by": None if mine else colour, "match_id": None}
             rec.rematch_token = None
-            _changed(cycle, rec, colour, {"type": "rematch_withdraw" if mine else "rematch_decline"}, now)
+            _changed(keeper, rec, colour, {"type": "rematch_withdraw" if mine else "rematch_decline"}, now)
             return None
 
-        rec, _ = await cycle.mutate(match_id, decide)
-        return cycle.present(rec)
+        rec, _ = await keeper.mutate(match_id, decide)
+        return keeper.present(rec)
 
     def _new_match(self, old: Record, accepter: str, accepter_hash: str, now: int) -> Record:
         """The rematch of `old`: same options, a fresh seed, colours swapped."""
@@ -129,7 +129,7 @@ class Rematches:
             result=None, created_ms=now, updated_ms=now, finished_ms=None, seats=seats, rematch_of=old.id,
             rated=old.rated,  # the same two players, rated as before
         )
-        self.cycle.begin(rec, now)
+        self.keeper.begin(rec, now)
         return rec
 
 
@@ -143,8 +143,8 @@ def _guard(rec: Record, colour: str) -> SeatInfo:
     return opponent
 
 
-def _changed(cycle: Cycle, rec: Record, colour: str, action: dict[str, Any], now: int) -> None:
+def _changed(keeper: MatchKeeper, rec: Record, colour: str, action: dict[str, Any], now: int) -> None:
     rec.rematch_changed = True
-    cycle.log(rec, colour, action, False, now)
+    keeper.log(rec, colour, action, False, now)
 
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from . import store
-from .cycle import Cycle
 from .errors import Unauthorized
+from .keeper import MatchKeeper
 from .record import ms_of, seat_here
 
 
@@ -22,8 +22,8 @@ def hash_token(token: str) -> str:
 
 
 class Seats:
-    def __init__(self, cycle: Cycle) -> None:
-        self.cycle = cycle
+    def __init__(self, keeper: MatchKeeper) -> None:
+        self.keeper = keeper
         self._touched: dict[tuple[str, str], int] = {}
         # Told the match whenever one of its seats is noted present (the bot
         # runner takes up a turn it dropped while nobody watched).
@@ -35,7 +35,7 @@ class Seats:
             raise Unauthorized("this call needs the seat's token: Authorization: Bearer <token>")
         digest = hash_token(token)
         for fresh in (False, True):  # a seat taken on another process is not cached here yet
-            rec = await self.cycle.get(match_id, fresh=fresh)
+            rec = await self.keeper.get(match_id, fresh=fresh)
             for colour, seat in rec.seats.items():
                 if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
                     return colour
@@ -48,16 +48,16 @@ class Seats:
     async def touch(self, match_id: str, colour: str) -> None:
         """Note that the seat is here (its last_seen); written at most every
         `touch_seconds` per seat and process."""
-        cycle = self.cycle
-        now = cycle.now_ms()
+        keeper = self.keeper
+        now = keeper.now_ms()
         key = (match_id, colour)
-        if now - self._touched.get(key, 0) < cycle.settings.touch_seconds * 1000:
+        if now - self._touched.get(key, 0) < keeper.settings.touch_seconds * 1000:
             return
         self._touched[key] = now
-        if len(self._touched) > 4 * cycle.settings.state_cache_size:
+        if len(self._touched) > 4 * keeper.settings.state_cache_size:
             self._touched.clear()
-        await store.touch(cycle.engine, match_id, colour, now, None)
-        rec = cycle.cache.get(match_id)
+        await store.touch(keeper.engine, match_id, colour, now, None)
+        rec = keeper.cache.get(match_id)
         if rec is not None and colour in rec.seats:
             rec.seats[colour].last_seen_ms = now
         # Only once written: a bot's turn taken up now reads the seat as here
@@ -67,12 +67,12 @@ class Seats:
     async def held(self, pairs: list[tuple[str, str]]) -> None:
         """These seats (match id, colour) hold a socket of this process now: written
         connected and seen, in one statement (the realtime heartbeat's word)."""
-        cycle = self.cycle
-        now = cycle.now_ms()
-        await store.held(cycle.engine, pairs, now)
+        keeper = self.keeper
+        now = keeper.now_ms()
+        await store.held(keeper.engine, pairs, now)
         for match_id, colour in pairs:
             self._touched[(match_id, colour)] = now
-            rec = cycle.cache.get(match_id)
+            rec = keeper.cache.get(match_id)
             if rec is not None and colour in rec.seats:
                 seat = rec.seats[colour]
                 seat.connected, seat.last_seen_ms = True, now
@@ -80,12 +80,12 @@ class Seats:
     async def here(self, match_ids: list[str]) -> dict[str, dict[str, bool]]:
         """Which seats of these matches are here now, by the rule REST shows
         (record.seat_here), read from the database in one statement."""
-        cycle = self.cycle
-        now = cycle.now_ms()
+        keeper = self.keeper
+        now = keeper.now_ms()
         found: dict[str, dict[str, bool]] = {}
-        for row in await store.presence(cycle.engine, match_ids):
+        for row in await store.presence(keeper.engine, match_ids):
             found.setdefault(row.match_id, {})[row.colour] = seat_here(
-                row.bot, row.connected, ms_of(row.last_seen), now, cycle.presence_ttl_ms)
+                row.bot, row.connected, ms_of(row.last_seen), now, keeper.presence_ttl_ms)
         return found
 
     async def set_connected(self, match_id: str, colour: str, connected: bool) -> dict[str, Any]:
@@ -93,14 +93,14 @@ class Seats:
         state (players.*.connected). While connected, call `touch` at least every
         ws_ping_seconds: a seat counts as connected only if seen within
         2 × ws_dead_after_seconds. Does not change the version."""
-        cycle = self.cycle
-        now = cycle.now_ms()
-        await store.touch(cycle.engine, match_id, colour, now, connected)
+        keeper = self.keeper
+        now = keeper.now_ms()
+        await store.touch(keeper.engine, match_id, colour, now, connected)
         self._touched[(match_id, colour)] = now
-        rec = cycle.cache.get(match_id)
+        rec = keeper.cache.get(match_id)
         if rec is not None and colour in rec.seats:
             seat = rec.seats[colour]
             seat.connected, seat.last_seen_ms = connected, now
         if connected:  # once written, as in `touch`
             self.returned(match_id)
-        return cycle.present(await cycle.settled(match_id))
+        return keeper.present(await keeper.current(match_id))

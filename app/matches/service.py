@@ -1,6 +1,6 @@
 """The match service: the matches layer as one object made of nouns, each with one job.
 
-    cycle     lock → draft → decide → save → publish, and the cached records (cycle.py)
+    keeper     lock → draft → decide → save → publish, and the cached records (keeper.py)
     reads     public state, legal actions, the log, missed updates, the list (reads.py)
     seats     tokens and presence (seats.py)
     lobby     create a match, join it (lobby.py)
@@ -8,7 +8,7 @@
     finisher  resign, draw, claim, abort, and what falls due by itself (finisher.py)
     rematches offer, accept and decline playing again (rematch.py)
 
-Callers outside this layer act through the door (door.py), which proves the
+Callers outside this layer act through the gateway (gateway.py), which proves the
 seat before it hands the verb to one of these.
 """
 
@@ -20,8 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
 
-from .cycle import Cycle
 from .finisher import Finisher
+from .keeper import MatchKeeper
 from .lobby import Lobby
 from .mover import Mover
 from .publisher import NullPublisher, Publisher
@@ -33,30 +33,30 @@ from .seats import Seats
 class MatchService:
     def __init__(self, engine: AsyncEngine, settings: Settings, publisher: Publisher | None = None,
                  bot_levels: Collection[str] = ("random",)) -> None:
-        self.cycle = Cycle(engine, settings, publisher or NullPublisher())
-        self.reads = Reads(self.cycle)
-        self.seats = Seats(self.cycle)
-        self.lobby = Lobby(self.cycle, self.seats, bot_levels)
-        self.mover = Mover(self.cycle, self.reads)
-        self.finisher = Finisher(self.cycle)
-        self.rematches = Rematches(self.cycle, self.seats)
+        self.keeper = MatchKeeper(engine, settings, publisher or NullPublisher())
+        self.reads = Reads(self.keeper)
+        self.seats = Seats(self.keeper)
+        self.lobby = Lobby(self.keeper, self.seats, bot_levels)
+        self.mover = Mover(self.keeper, self.reads)
+        self.finisher = Finisher(self.keeper)
+        self.rematches = Rematches(self.keeper, self.seats)
 
     @property
     def engine(self) -> AsyncEngine:
-        return self.cycle.engine
+        return self.keeper.engine
 
     @property
     def settings(self) -> Settings:
-        return self.cycle.settings
+        return self.keeper.settings
 
     @property
     def clock(self) -> Callable[[], float]:
         """Seconds since the epoch; tests replace it to move time."""
-        return self.cycle.clock
+        return self.keeper.clock
 
     @clock.setter
     def clock(self, clock: Callable[[], float]) -> None:
-        self.cycle.clock = clock
+        self.keeper.clock = clock
 
 
 __all__ = ["MatchService"]

@@ -5,8 +5,8 @@ serving it.
 The match service and the rest log through the standard `logging` module, as
 uvicorn does; `configure` puts one handler on the root logger and on uvicorn's
 loggers, so every line leaves in the same form. The request id lives in a
-context variable (set by app/ops/front.py for each HTTP request), which asyncio
-carries into everything the request awaits: the door, the match service, the
+context variable (set by app/ops/outermost.py for each HTTP request), which asyncio
+carries into everything the request awaits: the gateway, the match service, the
 database calls, and uvicorn's access line, which is written while the response
 starts.
 """

@@ -1,10 +1,10 @@
 """The counters' hooks, kept out of the perf-tuned parts they count.
 
-- `MeteredDoor` is the door (app/matches/door.py) with a stopwatch on `play`,
+- `MeteredGateway` is the gateway (app/matches/gateway.py) with a stopwatch on `play`,
   the one call every action takes (REST, the fast path, a socket, a bot): a
   counter and a histogram per action. It also gives a request id to a call
   that came without one (a socket's message, a bot's move: no HTTP request
-  carried them past OpsFront), so the service's log lines about that call can
+  carried them past OpsOutermost), so the service's log lines about that call can
   be told apart: `ws-…` and `bot-…`.
 - `MeteredBus` wraps this process's bus (app/realtime): it counts the LISTEN
   link's reconnects, and about once a second times one of its own
@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from app.matches import Acted, Caller, Door
+from app.matches import Acted, Caller, Gateway
 from app.matches.errors import ServiceError
 from app.realtime.bus import Announcement, Bus, Message
 
@@ -32,11 +32,11 @@ PROBE_EVERY_SECONDS = 1.0
 PROBE_LOST_SECONDS = 30.0  # an announcement never heard back (the link was down): try another
 
 
-class MeteredDoor(Door):
-    """The door, counting the actions through it (`metrics` is its only addition)."""
+class MeteredGateway(Gateway):
+    """The gateway, counting the actions through it (`metrics` is its only addition)."""
 
     def __init__(self, *args: Any, metrics: Metrics, **kwargs: Any) -> None:
-        """Built as a Door is (whatever it is built with), plus the metrics it counts in."""
+        """Built as a Gateway is (whatever it is built with), plus the metrics it counts in."""
         super().__init__(*args, **kwargs)
         self.metrics = metrics
 

@@ -2,7 +2,7 @@
 
 Each app has a registry of its own (a test process builds many apps). The
 counters are bumped by thin wrappers around the parts (app/ops/meters.py: the
-door, the bus) and by one hook in the bot runner; what can be read when asked
+gateway, the bus) and by one hook in the bot runner; what can be read when asked
 (open sockets from the hub, matches by status from the database) is read at
 scrape time and costs nothing in between. docs/operations.md says what each
 metric means and how to read it across replicas.
@@ -53,7 +53,7 @@ class Metrics:
             "magery_matches", "Matches in the database by status (the same on every replica).",
             ["status"], registry=registry)
         self.actions_applied = Counter(
-            "magery_actions_applied", "Actions that landed through this process's door "
+            "magery_actions_applied", "Actions that landed through this process's gateway "
             "(REST, fast path, websocket, bots).", registry=registry)
         self.actions_resent = Counter(
             "magery_actions_resent", "Resends of an action that had landed, answered as the first time.",
@@ -62,7 +62,7 @@ class Metrics:
             "magery_actions_refused", "Actions refused, by the contract's error code.", ["error"],
             registry=registry)
         self.action_seconds = Histogram(
-            "magery_action_seconds", "Time from the door to the answer of an action that landed "
+            "magery_action_seconds", "Time from the gateway to the answer of an action that landed "
             "(proof of seat, rules, commit, publish).", buckets=ACTION_BUCKETS, registry=registry)
         self.http_responses = Counter(
             "magery_http_responses", "HTTP answers by method, route template and status code.",

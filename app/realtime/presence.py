@@ -28,7 +28,7 @@ import logging
 from typing import Any, Protocol
 
 from app.db.outage import OutageLog, database_unavailable
-from app.matches.memory import Locks
+from app.matches.cache import Locks
 from app.rules import COLOURS
 
 log = logging.getLogger("magery.realtime")

@@ -1,4 +1,4 @@
-"""The mages' powers (R12, R14): the records gathered, and the engine's door to them.
+"""The mages' powers (R12, R14): the records gathered, and the engine's gateway to them.
 
 Every mage has exactly one `MagePower` record (power_base.py), in
 fixed_mages.py or chaos_mages.py; adding or changing a mage is an edit there.

@@ -97,7 +97,7 @@ async def test_a_computer_level_is_a_rated_player(accounts: Accounts, service: M
     match_id = seated.match["id"]
     async with service.engine.connect() as conn:
         strong = (await conn.execute(select(accounts_table.c.id).where(accounts_table.c.computer == "strong"))).scalar()
-    assert (await service.cycle.get(match_id, fresh=True)).seat_accounts() == {"white": ada.id, "black": strong}
+    assert (await service.keeper.get(match_id, fresh=True)).seat_accounts() == {"white": ada.id, "black": strong}
     await _both_acted(service, match_id)  # the bot's moves played for it, as its runner would
     await service.finisher.resign(match_id, "white")
     assert (await ratings_of(service.engine, strong))["standard"].rating > NEW.rating
@@ -112,7 +112,7 @@ async def test_a_missing_computer_account_is_made_again(accounts: Accounts, serv
                                   for _ in range(3)))
     seats = set()
     for seated in made:  # the bot's seat, whichever colour the draw gave it
-        rec = await service.cycle.get(seated.match["id"], fresh=True)
+        rec = await service.keeper.get(seated.match["id"], fresh=True)
         seats |= {seat.account_id for seat in rec.seats.values() if seat.bot is not None}
     async with service.engine.connect() as conn:
         greedy = (await conn.execute(select(accounts_table.c.id).where(accounts_table.c.computer == "greedy"))).all()
@@ -127,7 +127,7 @@ async def test_a_rated_matchs_rematch_is_rated_between_the_same_accounts(account
     await service.rematches.offer(match_id, "white")
     made = await service.rematches.offer(match_id, "black")
     assert made.match_id is not None
-    rematch = await service.cycle.get(made.match_id, fresh=True)
+    rematch = await service.keeper.get(made.match_id, fresh=True)
     assert rematch.rated and rematch.seat_accounts() == {"white": bea.id, "black": ada.id}
 
 
@@ -152,7 +152,7 @@ async def test_endings_racing_on_two_processes_apply_the_change_exactly_once(
     for _ in range(4):
         match_id = await _made(service, ada.id, bea.id)
         await _both_acted(service, match_id)
-        await second.cycle.get(match_id, fresh=True)  # both processes hold it cached
+        await second.keeper.get(match_id, fresh=True)  # both processes hold it cached
         answers = await asyncio.gather(*_endings(service, match_id), *_endings(second, match_id),
                                        return_exceptions=True)
         assert all(not isinstance(a, BaseException) or isinstance(a, ServiceError) for a in answers), answers

@@ -5,7 +5,7 @@ the field, is never stored, and is never a 500: a moderation reason with
 "\\ud83d" once made a match's pages, the audit log and the figures answer 500
 for good.
 
-A property test per door: hypothesis puts the flaw anywhere in otherwise
+A property test per gateway: hypothesis puts the flaw anywhere in otherwise
 ordinary text.
 """
 

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from app.main import create_app
-from app.matches import history_store
+from app.matches import stored_states
 
 from ..conftest import ROW, Api, make_settings
 
@@ -89,13 +89,13 @@ async def test_a_call_of_states_counts_as_ten_reads(database_url: str) -> None:
 async def test_the_states_of_a_finished_match_are_read_once(app: Any, api: Api,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    read = history_store.entries_between
+    read = stored_states.entries_between
 
     async def counted(*args: Any) -> Any:
         calls.append(args[1])
         return await read(*args)
 
-    monkeypatch.setattr(history_store, "entries_between", counted)
+    monkeypatch.setattr(stored_states, "entries_between", counted)
     game = await api.start()
     url = f"/api/v1/matches/{game.id}/states"
     running = [(await api.client.get(url)).json() for _ in range(2)]
@@ -113,13 +113,13 @@ async def test_the_states_of_a_finished_match_are_read_once(app: Any, api: Api,
 async def test_the_states_a_running_match_has_written_are_read_once(app: Any, api: Api,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
-    read = history_store.entries_between
+    read = stored_states.entries_between
 
     async def counted(*args: Any) -> Any:
         calls.append(args[1])
         return await read(*args)
 
-    monkeypatch.setattr(history_store, "entries_between", counted)
+    monkeypatch.setattr(stored_states, "entries_between", counted)
     game = await api.start()
     await api.act(game, "white", {"type": "setup", "backrow": ROW})  # versions 1 (join) and 2
     url = f"/api/v1/matches/{game.id}/states?from=1&to=2"

@@ -72,7 +72,7 @@ async def test_an_ending_committed_in_the_middle_of_a_read_is_409(api: Api, seco
     if verb == "draw_accept":
         await api.client.post(f"{api.base}/{game.id}/draw", json={"offer": True}, headers=game.auth("black"))
     await api.state(game)
-    a.cycle.cache._items.pop(game.id, None)  # A reads the match afresh
+    a.keeper.cache._items.pop(game.id, None)  # A reads the match afresh
     unhook = _between_statements(a, game.id, lambda: b.finisher.resign(game.id, "black"))
     try:
         with pytest.raises(MatchIsOver):
@@ -94,7 +94,7 @@ async def test_a_read_never_shows_a_status_and_phase_that_disagree(api: Api, sec
     a, b = _services(api, second)
     game = await api.start()
     await api.setups(game)
-    a.cycle.cache._items.pop(game.id, None)
+    a.keeper.cache._items.pop(game.id, None)
     unhook = _between_statements(a, game.id, lambda: b.finisher.resign(game.id, "black"))
     try:
         state = await a.reads.get(game.id)

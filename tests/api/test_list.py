@@ -95,7 +95,7 @@ async def test_the_list_writes_nothing_even_where_a_flag_has_fallen(api: Api, se
     time.advance(120)
     listed = (await api.client.get(api.base, params={"limit": 100})).json()["matches"]
     assert next(m for m in listed if m["id"] == game.id)["status"] == "active"
-    async with service.cycle.engine.connect() as conn:
+    async with service.keeper.engine.connect() as conn:
         in_database = (await conn.execute(select(matches.c.version).where(matches.c.id == game.id))).scalar_one()
     assert in_database == stored
     assert (await api.state(game))["result"]["reason"] == "timeout"  # the match's own read applies it

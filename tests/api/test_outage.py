@@ -34,9 +34,9 @@ async def test_every_call_answers_503_while_the_database_is_away(app: Any, api: 
     await api.join(game)
     await api.act(game, "white", {"type": "setup", "backrow": ROW})
     before = (await api.client.get(f"{api.base}/{game.id}")).json()
-    cycle = app.state.parts.service.cycle
-    real = cycle.engine
-    cycle.engine = make_engine(DEAD)
+    keeper = app.state.parts.service.keeper
+    real = keeper.engine
+    keeper.engine = make_engine(DEAD)
     try:
         setup = {"action": {"type": "setup", "backrow": ROW}, "version": before["version"], "id": "b-setup"}
         _unavailable(await api.client.post(f"{api.base}/{game.id}/actions", json=setup, headers=game.auth("black")))
@@ -46,8 +46,8 @@ async def test_every_call_answers_503_while_the_database_is_away(app: Any, api: 
         _unavailable(await api.client.post(f"{api.base}/{waiting.id}/join", json={"name": "Cy"}))
         _unavailable(await api.client.post(f"{api.base}/{game.id}/resign", headers=game.auth("white")))
     finally:
-        await cycle.engine.dispose()
-        cycle.engine = real
+        await keeper.engine.dispose()
+        keeper.engine = real
     after = (await api.client.get(f"{api.base}/{game.id}")).json()
     assert after == before  # nothing changed
     r = await api.client.post(f"{api.base}/{game.id}/actions", json=setup, headers=game.auth("black"))
@@ -57,16 +57,16 @@ async def test_every_call_answers_503_while_the_database_is_away(app: Any, api: 
 
 async def test_no_free_pooled_connection_is_503(app: Any, api: Api, database_url: str) -> None:
     game = await api.create()
-    cycle = app.state.parts.service.cycle
-    real = cycle.engine
-    cycle.engine = create_async_engine(database_url, pool_size=1, max_overflow=0, pool_timeout=0.2)
+    keeper = app.state.parts.service.keeper
+    real = keeper.engine
+    keeper.engine = create_async_engine(database_url, pool_size=1, max_overflow=0, pool_timeout=0.2)
     try:
-        async with cycle.engine.connect():  # the only connection, held
+        async with keeper.engine.connect():  # the only connection, held
             _unavailable(await api.client.get(f"{api.base}/{game.id}"))
         assert (await api.client.get(f"{api.base}/{game.id}")).status_code == 200
     finally:
-        await cycle.engine.dispose()
-        cycle.engine = real
+        await keeper.engine.dispose()
+        keeper.engine = real
 
 
 @pytest.mark.parametrize(("error", "out_of_reach"), [

@@ -33,10 +33,10 @@ async def test_an_outage_is_one_line_in_and_one_line_out(
         app: Any, api: Api, caplog: pytest.LogCaptureFixture) -> None:
     game = await api.start()
     outage = app.state.parts.outage  # the app's one log, handed to every part
-    cycle = app.state.parts.service.cycle
-    real = cycle.engine
+    keeper = app.state.parts.service.keeper
+    real = keeper.engine
     caplog.set_level(logging.INFO)
-    cycle.engine = make_engine(DEAD)
+    keeper.engine = make_engine(DEAD)
     sweeper = asyncio.create_task(sweep_forever(app.state.parts.service.finisher, 0.02, outage))
     try:
         for _ in range(10):
@@ -49,8 +49,8 @@ async def test_an_outage_is_one_line_in_and_one_line_out(
         assert "out of reach" in said[0].getMessage() and not said[0].exc_info
         assert outage.out and outage.failures >= 25
     finally:
-        await cycle.engine.dispose()
-        cycle.engine = real
+        await keeper.engine.dispose()
+        keeper.engine = real
     await until(lambda: not outage.out, "the sweeper to reach the database again")
     sweeper.cancel()
     with contextlib.suppress(asyncio.CancelledError):
@@ -125,6 +125,6 @@ def test_every_part_reports_to_the_apps_one_outage_log(app: Any) -> None:
     hub = parts.hub
     assert parts.outage is hub.outage is hub.seat_presence.outage is parts.bots.outage
     bus = getattr(hub.bus, "inner", hub.bus)  # the metered wrapper holds the real bus
-    for shared in (bus, parts.door.limiter):  # on PostgreSQL: the LISTEN/NOTIFY bus, the shared window
+    for shared in (bus, parts.gateway.limiter):  # on PostgreSQL: the LISTEN/NOTIFY bus, the shared window
         if hasattr(shared, "outage"):
             assert shared.outage is parts.outage

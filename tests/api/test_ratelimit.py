@@ -86,7 +86,7 @@ async def test_a_refused_write_is_held_before_its_429_and_holds_up_nobody(databa
             holds.append(seconds)
             await over.wait()
 
-        app.state.parts.door.pause = hold
+        app.state.parts.gateway.pause = hold
         done: list[str] = []
 
         async def refused(call: Any) -> int:

@@ -143,7 +143,7 @@ async def test_against_the_computer_the_rematch_is_made_at_once(api: Api, servic
     assert r.status_code == 200 and r.json()["setup"]  # White sets up first
     assert await _count_rematches(service, game.id) == 1
     # The rematch is the same owner's bot match (counted against its cap, its turns claimed).
-    async with service.cycle.engine.connect() as conn:
+    async with service.keeper.engine.connect() as conn:
         owners = dict((await conn.execute(select(bot_matches.c.match_id, bot_matches.c.owner).where(
             bot_matches.c.match_id.in_([game.id, made["match_id"]])))).all())
     assert owners[game.id] is not None and owners[made["match_id"]] == owners[game.id], owners
@@ -203,7 +203,7 @@ async def test_the_database_holds_one_rematch_per_match(api: Api, service: Match
 
     game = await _over(api)
     made = (await _rematch(api, game, "white"), await _rematch(api, game, "black"))[1].json()["rematch"]
-    twin = await service.cycle.get(made["match_id"])
+    twin = await service.keeper.get(made["match_id"])
     twin = twin.draft()
     twin.id = "anotherId123"
     with pytest.raises(IntegrityError):

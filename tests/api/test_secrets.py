@@ -34,7 +34,7 @@ class Recorder:
 
 
 async def _secrets(service: MatchService, game: Game) -> tuple[str, list[str]]:
-    rec = await service.cycle.get(game.id, fresh=True)  # noqa: SLF001 - the test looks behind the API on purpose
+    rec = await service.keeper.get(game.id, fresh=True)  # noqa: SLF001 - the test looks behind the API on purpose
     return rec.seed, [MAGES[m] for m in rec.state.deck]
 
 

@@ -38,7 +38,7 @@ async def two_processes(postgres_url: str, database_url: str) -> AsyncIterator[l
             # hand): counts in flight are seen by neither process until they land (the
             # limit is "about"), and whether a flush began mid-test would depend on how
             # long the machine took to get there (a second, SharedWindow.sync_seconds).
-            app.state.parts.door.limiter.sync_seconds = float("inf")
+            app.state.parts.gateway.limiter.sync_seconds = float("inf")
             apps.append(app)
         yield apps
 
@@ -50,7 +50,7 @@ def _client(app: Any, address: str, stack: AsyncExitStack) -> Any:
 
 async def test_the_limiter_is_shared_on_postgres_and_local_on_sqlite(app: Any, database_url: str) -> None:
     kind = SharedWindow if database_url.startswith("postgres") else SlidingWindow
-    assert isinstance(app.state.parts.door.limiter, kind)
+    assert isinstance(app.state.parts.gateway.limiter, kind)
 
 
 async def test_one_address_has_one_budget_across_two_processes(two_processes: list[Any]) -> None:
@@ -78,13 +78,13 @@ async def test_one_token_has_one_budget_across_two_processes(two_processes: list
 
 async def test_many_light_writers_are_counted_in_batches(two_processes: list[Any]) -> None:
     """Far from the budget nothing waits for the database; the counts still reach it."""
-    limiter = two_processes[0].state.parts.door.limiter
+    limiter = two_processes[0].state.parts.gateway.limiter
     assert isinstance(limiter, SharedWindow)
     await limiter.hit("addr:light")
     assert limiter._pending == {"addr:light": 1}
     await limiter._flush()
     assert limiter._pending == {} and limiter._total == {"addr:light": 1}
-    other = two_processes[1].state.parts.door.limiter
+    other = two_processes[1].state.parts.gateway.limiter
     for _ in range(LIMIT - 1):
         await other.hit("addr:light")  # the second hit here is near the budget: counted at once
     with pytest.raises(Exception, match="too many writes"):
@@ -98,7 +98,7 @@ async def test_a_window_is_cut_at_the_same_instant_in_every_process(two_processe
     both let writes through again once the window has ended."""
     now = [1_800_000_599.5]  # half a second before a 600 s window ends
     monkeypatch.setattr(SharedWindow, "clock", staticmethod(lambda: now[0]))
-    first, second = (app.state.parts.door.limiter for app in two_processes)
+    first, second = (app.state.parts.gateway.limiter for app in two_processes)
     for i in range(LIMIT):
         await (first, second)[i % 2].hit("addr:edge")
     for limiter in (first, second):

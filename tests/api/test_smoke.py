@@ -253,7 +253,7 @@ async def test_updates_are_published_after_commit_and_replayable(database_url: s
     app = create_app(make_settings(database_url))
     async with app.router.lifespan_context(app):
         recorder = RecordingPublisher()
-        app.state.parts.service.cycle.publisher.add(recorder)
+        app.state.parts.service.keeper.publisher.add(recorder)
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
             api = Api(c)
             game = await api.start()

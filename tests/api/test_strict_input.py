@@ -26,7 +26,7 @@ async def test_deeply_nested_json_is_a_bad_request(api: Api) -> None:
 
 
 async def test_nul_and_control_characters_never_reach_the_database(api: Api) -> None:
-    """PostgreSQL refuses NUL: such input is a 400 or a 404 at the door, never a 500."""
+    """PostgreSQL refuses NUL: such input is a 400 or a 404 at the gateway, never a 500."""
     base = api.base
     for body in ({"name": "a\u0000b"}, {"options": {"seed": "s\u0000"}}, {"name": "tab\there"}):
         r = await api.client.post(base, json=body)

@@ -1,5 +1,5 @@
 """The bot runner (app/bots/runner.py) as a client of the service: every level
-plays through the door to a match's end, and a search in its worker process
+plays through the gateway to a match's end, and a search in its worker process
 never holds the server's event loop (issue 11)."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from ..conftest import ROW
 
 async def _play(service: MatchService, match_id: str, rng: random.Random, actions: int) -> None:
     for _ in range(actions):
-        rec = await service.cycle.get(match_id)
+        rec = await service.keeper.get(match_id)
         colour = rec.seat_to_move()
         if colour is None:
             return
@@ -51,7 +51,7 @@ async def test_replay_of_every_kind_of_ending_equals_the_snapshot(service: Match
     await _play(service, running.match["id"], rng, 40)
     ids.append(running.match["id"])
 
-    service.cycle.cache = type(service.cycle.cache)(10)  # forget what is in memory
+    service.keeper.cache = type(service.keeper.cache)(10)  # forget what is in memory
     for match_id in ids:
         found = await replay_match(service.engine, match_id)
         assert found is not None

@@ -16,7 +16,7 @@ async def test_the_write_limiter_is_closed_before_the_engine_is_disposed(
     app = create_app(make_settings(database_url))
     parts = app.state.parts
     order: list[str] = []
-    limiter_close, engine_dispose = type(parts.door.limiter).close, type(parts.engine).dispose
+    limiter_close, engine_dispose = type(parts.gateway.limiter).close, type(parts.engine).dispose
 
     async def close(self: Any) -> None:
         order.append("limiter")
@@ -26,8 +26,8 @@ async def test_the_write_limiter_is_closed_before_the_engine_is_disposed(
         order.append("engine")
         await engine_dispose(self, *args, **kwargs)
 
-    monkeypatch.setattr(type(parts.door.limiter), "close", close)
+    monkeypatch.setattr(type(parts.gateway.limiter), "close", close)
     monkeypatch.setattr(type(parts.engine), "dispose", dispose)
     async with app.router.lifespan_context(app):
-        await parts.door.limiter.hit("addr:test")
+        await parts.gateway.limiter.hit("addr:test")
     assert order[:2] == ["limiter", "engine"], order

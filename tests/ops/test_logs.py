@@ -32,7 +32,7 @@ async def _past(api: Api, game: Game, version: int) -> bool:
 
 
 def _record(msg: str, args: tuple[Any, ...] = (), exc: Any = None) -> logging.LogRecord:
-    return logging.LogRecord("app.matches.cycle", logging.ERROR, __file__, 1, msg, args, exc)
+    return logging.LogRecord("app.matches.keeper", logging.ERROR, __file__, 1, msg, args, exc)
 
 
 def test_a_json_line_has_the_request_id_and_no_secret() -> None:
@@ -51,7 +51,7 @@ def test_a_json_line_has_the_request_id_and_no_secret() -> None:
         REQUEST_ID.reset(reset)
     data = json.loads(line)
     assert data["request_id"] == "req-7"
-    assert data["level"] == "ERROR" and data["logger"] == "app.matches.cycle" and data["time"]
+    assert data["level"] == "ERROR" and data["logger"] == "app.matches.keeper" and data["time"]
     assert "RuntimeError" in data["exc_info"] and "header" in data
     for secret in ("pw-in-url", "seed-in-dict", "tok-in-dict", "tok-in-exception", "tok-in-extra"):
         assert secret not in line, secret
@@ -139,8 +139,8 @@ async def _seed(database_url: str, match_id: str) -> str:
 async def test_socket_and_bot_actions_get_request_ids_of_their_own(
         app: Any, api: Api, sockets: Any, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """No HTTP request carries a socket's message or a bot's move past OpsFront:
-    the door gives each call an id of its own (`ws-…`, `bot-…`), one per call."""
+    """No HTTP request carries a socket's message or a bot's move past OpsOutermost:
+    the gateway gives each call an id of its own (`ws-…`, `bot-…`), one per call."""
     game = await api.start()
     bot_game = await api.create(seat="black", opponent="bot:random")
     await app.state.parts.bots.idle()  # the bot (White) sets up: its own id

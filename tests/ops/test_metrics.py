@@ -11,8 +11,8 @@ import asyncpg
 import httpx
 import pytest
 
-from app.matches import Door
-from app.ops import MeteredDoor
+from app.matches import Gateway
+from app.ops import MeteredGateway
 from tests.conftest import ROW, Api, _asyncpg_dsn
 from tests.ops.conftest import metric
 from tests.realtime.conftest import custom_app
@@ -111,17 +111,17 @@ async def test_bot_think_time_is_measured(app: Any, api: Api) -> None:
     await app.state.parts.bots.idle()
     text = await until(lambda: _counted(api, "magery_bot_think_seconds_count", level="random"),
                        "the bot's think time counted")
-    assert metric(text, "magery_actions_applied_total") >= 1  # the bot's setup, through the door
+    assert metric(text, "magery_actions_applied_total") >= 1  # the bot's setup, through the gateway
 
 
 async def test_metrics_off_means_no_page_and_a_plain_door(database_url: str) -> None:
     async with custom_app(database_url, metrics=False) as (app, api):
         assert (await api.client.get("/metrics")).status_code == 404
-        assert type(app.state.parts.door) is Door
+        assert type(app.state.parts.gateway) is Gateway
         game = await api.start()  # and everything else works as before
         await api.act(game, "white", {"type": "setup", "backrow": ROW})
     async with custom_app(database_url) as (app, _):
-        assert isinstance(app.state.parts.door, MeteredDoor)
+        assert isinstance(app.state.parts.gateway, MeteredGateway)
 
 
 async def test_bus_lag_and_listen_reconnects_on_postgres(database_url: str) -> None:
@@ -148,7 +148,7 @@ async def test_bus_lag_and_listen_reconnects_on_postgres(database_url: str) -> N
 async def test_a_bugs_500_carries_its_request_id_and_is_counted(
         app: Any, api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
     """The error middleware answers a bug with the contract's 500; only a layer
-    in front of it (OpsFront, app/main.py's `add_front`) sees that answer, to
+    in front of it (OpsOutermost, app/main.py's `add_front`) sees that answer, to
     name it in /metrics and send the request id back with it."""
     game = await api.start()
 

@@ -12,7 +12,7 @@ front of it): operations' own answers, request ids, and HTTP metrics.
   never the path itself, whose ids would make a series per match) and status.
   A path no route knows counts as `unmatched`.
 
-Websockets pass through untouched: a socket's actions are counted in the door.
+Websockets pass through untouched: a socket's actions are counted in the gateway.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class Ops:
     ready_timeout_seconds: float = 2.0  # READY_TIMEOUT_SECONDS
 
 
-class OpsFront:
+class OpsOutermost:
     def __init__(self, app: Any, ops: Ops) -> None:
         self.app, self.ops = app, ops
         self.own: dict[str, Callable[[dict[str, Any], Any, Any], Any]] = {

@@ -1,4 +1,4 @@
-"""The mutation cycle every change of a match goes through, and the reads it rests on.
+"""The match keeper: the way every change of a match goes, and the reads it rests on.
 
     lock → draft → decide (guard, then the engine) → save → publish
 
@@ -27,9 +27,9 @@ from app.config import Settings
 from app.rules import SETUP, MatchOver, conclude
 
 from . import store
+from .cache import Cache, Locks
 from .errors import Forbidden, MatchIsOver, NotFound, ServiceError
 from .ids import is_match_id
-from .memory import Cache, Locks
 from .publisher import Publisher
 from .record import COLOURS, Entry, Record
 from .replay import ending
@@ -40,7 +40,7 @@ Decide = Callable[[Record, int], Awaitable[T]]
 TRIES = 8  # conflicts with other processes before a change gives up
 
 
-class Cycle:
+class MatchKeeper:
     def __init__(self, engine: AsyncEngine, settings: Settings, publisher: Publisher) -> None:
         self.engine = engine
         self.settings = settings
@@ -74,7 +74,7 @@ class Cycle:
     def present(self, rec: Record, now_ms: int | None = None) -> dict[str, Any]:
         return rec.present(self.now_ms() if now_ms is None else now_ms, self.presence_ttl_ms)
 
-    async def settled(self, match_id: str, with_seats: bool = True) -> Record:
+    async def current(self, match_id: str, with_seats: bool = True) -> Record:
         """The stored match, with a fallen flag or a join timeout applied (R16)."""
         rec = await self.get(match_id, fresh=True, with_seats=with_seats)
         if rec.due(self.now_ms()):
@@ -92,7 +92,7 @@ class Cycle:
             for _ in range(TRIES):
                 now = self.now_ms()
                 draft = rec.draft()
-                self.settle(draft, now)
+                self.apply_due(draft, now)
                 error: ServiceError | None = None
                 try:
                     answer = await decide(draft, now)
@@ -129,7 +129,7 @@ class Cycle:
         except Exception:
             log.exception("publishing updates of match %s failed", match_id)
 
-    def settle(self, rec: Record, now: int) -> None:
+    def apply_due(self, rec: Record, now: int) -> None:
         """What falls due by itself: a flag (R16), a setup not made in time, an
         unjoined match's timeout."""
         if rec.status == "active" and rec.state.phase == SETUP:

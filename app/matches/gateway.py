@@ -1,4 +1,4 @@
-"""The one door: every way a seat acts on a match comes in here.
+"""The one gateway: every way a seat acts on a match comes in here.
 
     count the write → prove the seat → note it present → the verb
 
@@ -42,7 +42,7 @@ class Caller:
     counted: bool = False
 
 
-class Door:
+class Gateway:
     def __init__(self, service: MatchService, limiter: Limiter, hold_refused_seconds: float = 0.0) -> None:
         self.service = service
         self.limiter = limiter
@@ -74,7 +74,7 @@ class Door:
             await self.count_write(caller)
         seats = self.service.seats
         if caller.bot is not None:
-            rec = await self.service.cycle.get(match_id)
+            rec = await self.service.keeper.get(match_id)
             seat = rec.seats.get(caller.bot)
             if seat is None or seat.bot is None:
                 raise Unauthorized(f"{caller.bot} is not a bot's seat in this match")

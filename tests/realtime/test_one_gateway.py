@@ -1,4 +1,4 @@
-"""Every way an action comes in passes the one door (app/matches/door.py), and
+"""Every way an action comes in passes the one gateway (app/matches/gateway.py), and
 HTTP middleware wraps every route, the fast path included (issue 8)."""
 
 from __future__ import annotations
@@ -21,15 +21,15 @@ CHARSET = "application/json; charset=utf-8"  # JSON all the same, but handed on 
 
 async def test_rest_fast_path_declared_route_socket_and_bot_all_enter_by_the_door(
         app: Any, api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
-    door = app.state.parts.door
+    gateway = app.state.parts.gateway
     entered: list[tuple[str, Caller]] = []
-    real = door.enter
+    real = gateway.enter
 
     async def spy(match_id: str, caller: Caller, write: bool = True) -> str:
         entered.append((match_id, caller))
         return await real(match_id, caller, write)
 
-    monkeypatch.setattr(door, "enter", spy)
+    monkeypatch.setattr(gateway, "enter", spy)
     game = await api.start()
     await api.act(game, "white", SETUP)  # the fast path
     r = await api.client.post(f"{api.base}/{game.id}/draw", json={"offer": True}, headers=game.auth("white"))
@@ -64,7 +64,7 @@ async def test_a_refusal_at_the_door_holds_for_every_entry(app: Any, api: Api,
     def refuse(caller: Caller) -> None:
         raise RateLimited(7)
 
-    monkeypatch.setattr(app.state.parts.door, "count_write", refuse)
+    monkeypatch.setattr(app.state.parts.gateway, "count_write", refuse)
     fast = await api.post(game, "white", SETUP)
     declared = await api.client.post(
         f"{api.base}/{game.id}/actions", content=httpx.Request("POST", "/", json={
