@@ -38,19 +38,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, Final
 
 from app.rules import OVER, State, apply
 
 from .candidates import Action, candidates, ranked
 from .evaluate import WIN, score
 
-WIDTH = 8  # actions searched at a node with two or more plies left
-ROOT_WIDTH = 16  # root actions searched past the first ply, best of the shallower search
-MAX_DEPTH = 16
-CHECK_EVERY = 16  # nodes between looks at the clock
-INF = float("inf")
-EXACT, LOWER, UPPER = 0, 1, 2  # what a stored value is: exact, or a bound from a cut-off
+# Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
+WIDTH: Final = 8  # actions searched at a node with two or more plies left
+ROOT_WIDTH: Final = 16  # root actions searched past the first ply, best of the shallower search
+MAX_DEPTH: Final = 16
+CHECK_EVERY: Final = 16  # nodes between looks at the clock
+INF: Final = float("inf")
+# What a stored value is: exact, or a bound from a cut-off.
+EXACT: Final = 0
+LOWER: Final = 1
+UPPER: Final = 2
 
 
 class Timeout(Exception):

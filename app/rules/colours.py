@@ -10,9 +10,11 @@ form it is given.
 
 from __future__ import annotations
 
-from typing import overload
+from typing import Final, overload
 
-WHITE, BLACK = 0, 1
+# Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
+WHITE: Final = 0
+BLACK: Final = 1
 COLOURS = ("white", "black")
 # The position text form's letters (docs/notation.md).
 COLOUR_LETTERS = "wb"

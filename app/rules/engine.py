@@ -7,7 +7,7 @@ automatic actions (R11) that followed, as (colour, action) pairs.
 from __future__ import annotations
 
 from itertools import repeat
-from typing import Any
+from typing import Any, Final
 
 from . import powers as _powers
 from .actions import Action, parse_action
@@ -31,9 +31,10 @@ from .powers import may_place
 from .state import ACTION, DECISION, DRAW, OVER, REASONS, SETUP, State
 from .variants import VARIANT_RULES
 
-PASS: Action = ("pass",)
+# Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
+PASS: Final[Action] = ("pass",)
 Automatic = list[tuple[int, Action]]
-_MAGE_COUNT = len(MAGES)
+_MAGE_COUNT: Final = len(MAGES)
 
 
 # ---- reading the state -----------------------------------------------------

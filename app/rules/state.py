@@ -7,17 +7,21 @@ parts (seed, deck order); `view.public_view` is what clients may see.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .colours import COLOURS
 from .errors import BadPosition
 from .mages import MAGES
 from .variants import VARIANTS
 
-SETUP, DECISION, ACTION, OVER = range(4)
+# Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
+SETUP: Final = 0
+DECISION: Final = 1
+ACTION: Final = 2
+OVER: Final = 3
 PHASES = ("setup", "decision", "action", "over")
-DRAW = 2  # `winner` of a drawn match
-NO_WINNER = -1  # `winner` while the match runs
+DRAW: Final = 2  # `winner` of a drawn match
+NO_WINNER: Final = -1  # `winner` while the match runs
 
 REASONS = (
     "eliminated", "five_greater", "three_of_a_kind", "resigned", "timeout",
