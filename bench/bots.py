@@ -9,7 +9,11 @@ It reaches a fixed set of positions (greedy against greedy, every variant,
 both phases), then in this one process:
 
   (a) runs the strong level's search on each for --think CPU seconds and
-      reports nodes per CPU second (one core) and the depth completed;
+      reports nodes per CPU second (one core) and the depth completed; and the
+      same for the frozen search of 780ea97 (bench/strong_old) as it shipped,
+      on the pure-Python engine (a subprocess with MAGERY_PURE_PYTHON=1): the
+      issue's "original". The new search on the pure-Python engine, and the
+      old one on this process's engine, are reported too;
   (b) times `evaluate()` over 300 positions of one match from their JSON form
       (the replay's advantage graph): goal, under 1 s for all 300.
 
@@ -24,7 +28,9 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -93,27 +99,70 @@ def evaluate_speed() -> dict[str, object]:
     return {"positions": len(replay), "seconds": spent, "goal_seconds": 1.0, "pass": spent < 1.0}
 
 
+def engine() -> str:
+    """Which engine this process runs: the mypyc build (scripts/build_engine.py) or the sources."""
+    module = sys.modules["app.rules.engine"]
+    return "pure Python" if (module.__file__ or "").endswith(".py") else "compiled (mypyc)"
+
+
+def pure_python_speeds(states: list[State], think: float) -> dict[str, object]:
+    """The new and the old search on the pure-Python engine, in a subprocess."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump([s.to_json() for s in states], f)
+    try:
+        done = subprocess.run(
+            [sys.executable, __file__, "--pure-child", f.name, "--think", str(think)],
+            env={**os.environ, "MAGERY_PURE_PYTHON": "1"}, capture_output=True, text=True,
+            check=True)
+    finally:
+        os.unlink(f.name)
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def _pure_child(path: str, think: float) -> None:
+    with open(path) as f:
+        states = [State.from_json(data) for data in json.load(f)]
+    assert engine() == "pure Python"
+    print(json.dumps({"new": search_speed(states, think), "old": search_speed(states, think, OldSearch)}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--think", type=float, default=None)
+    parser.add_argument("--pure-child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     count = 8 if args.quick else 24
     think = args.think or (0.3 if args.quick else 1.0)
-    print(f"load average: {os.getloadavg()[0]:.1f} (CPU-clock budgets keep the figures fair)")
+    if args.pure_child:
+        _pure_child(args.pure_child, think)
+        return
+    print(f"load average: {os.getloadavg()[0]:.1f} (CPU-clock budgets keep the figures fair); "
+          f"engine: {engine()}")
     states = positions(count)
     speed = search_speed(states, think)
-    old = search_speed(states, think, OldSearch)
+    old_here = search_speed(states, think, OldSearch)
+    pure = pure_python_speeds(states, think)
+    old: dict[str, object] = pure["old"]  # type: ignore[assignment]
+    new_pure: dict[str, object] = pure["new"]  # type: ignore[assignment]
+    speed["engine"] = engine()
     speed["old"] = old
-    speed["ratio_to_old"] = speed["nodes_per_second_median"] / old["nodes_per_second_median"]
+    speed["old_on_this_engine"] = old_here
+    speed["new_on_pure_python"] = new_pure
+    speed["ratio_to_old"] = speed["nodes_per_second_median"] / old["nodes_per_second_median"]  # type: ignore[operator]
     ev = evaluate_speed()
-    print(f"search: {speed['nodes_per_second_median']:.0f} nodes per CPU second (median of "
-          f"{count} positions, range {speed['nodes_per_second_min']:.0f}-{speed['nodes_per_second_max']:.0f}); "
-          f"depth completed in {think:g} s: median {speed['depth_median']}, "
-          f"{speed['depth_min']}-{speed['depth_max']}")
-    print(f"the search of 780ea97 (bench/strong_old), same positions, same run: "
-          f"{old['nodes_per_second_median']:.0f} nodes per CPU second, depth median {old['depth_median']} "
-          f"({old['depth_min']}-{old['depth_max']}); new/old nodes per second: {speed['ratio_to_old']:.2f}x")
+
+    def line(r: dict[str, object]) -> str:
+        return (f"{r['nodes_per_second_median']:.0f} nodes per CPU second (median of {count} positions, "
+                f"range {r['nodes_per_second_min']:.0f}-{r['nodes_per_second_max']:.0f}); depth "
+                f"completed in {think:g} s: median {r['depth_median']}, {r['depth_min']}-{r['depth_max']}")
+
+    print(f"search, {engine()}: {line(speed)}")
+    print(f"the search of 780ea97 (bench/strong_old) on the pure-Python engine, as it shipped: {line(old)}")
+    print(f"  new/old nodes per second: {speed['ratio_to_old']:.2f}x (goal >= 3)")
+    print(f"for comparison: the new search on the pure-Python engine: {line(new_pure)}")
+    print(f"  the old search on this process's engine: {line(old_here)}")
     print(f"evaluate(): {ev['positions']} positions in {ev['seconds']:.3f} s "
           f"(goal < 1 s): {'PASS' if ev['pass'] else 'MISS'}")
     RESULTS.mkdir(exist_ok=True)

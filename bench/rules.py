@@ -6,6 +6,11 @@ Run from the project's root:
     .venv/bin/python bench/rules.py --quick    # a short run (about 15 seconds)
     .venv/bin/python bench/rules.py --profile  # cProfile of the Magery perft
     .venv/bin/python bench/rules.py --cpu-time # CPU time, not wall time: for a busy machine
+    MAGERY_PURE_PYTHON=1 .venv/bin/python bench/rules.py ...  # the pure-Python engine
+
+It runs the engine this venv loads: the mypyc build of scripts/install
+(scripts/build_engine.py) when there is one matching the sources, else the
+pure-Python sources; the header and the results say which.
 
 It measures, in one process on one core, on the same machine and in the same
 run as python-chess:
@@ -476,6 +481,12 @@ def report(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def engine() -> str:
+    """Which engine runs: the mypyc build (scripts/build_engine.py) or the sources."""
+    module = sys.modules["app.rules.engine"]
+    return "pure Python" if (module.__file__ or "").endswith(".py") else "compiled (mypyc)"
+
+
 def profile(positions: list[tuple[str, State]], depth: int, top: int) -> None:
     profiler = cProfile.Profile()
     profiler.enable()
@@ -513,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Magery rules benchmark ({'quick' if quick else 'full'} run), python "
           f"{platform.python_version()}, python-chess {chess.__version__}, "
           f"load average {load_before:.2f} on {os.cpu_count()} CPU(s), "
-          f"{'CPU' if args.cpu_time else 'wall'} time", flush=True)
+          f"{'CPU' if args.cpu_time else 'wall'} time, engine: {engine()}", flush=True)
 
     print("(a) perft ...", flush=True)
     perft = bench_perft(positions, args.depth, chess_depth, repeats)
@@ -529,6 +540,7 @@ def main(argv: list[str] | None = None) -> int:
         "commit": _git_commit(),
         "mode": "quick" if quick else "full",
         "clock": "cpu" if args.cpu_time else "wall",
+        "engine": engine(),
         "repeats": repeats,
         "machine": {"python": platform.python_version(), "implementation": platform.python_implementation(),
                     "python_chess": chess.__version__, "platform": platform.platform(),

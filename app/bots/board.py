@@ -12,14 +12,18 @@ a private chamber of White/Black.
 
 from __future__ import annotations
 
+from typing import Final
+
 from app.rules import action_json, new_match
 
 TYPES: tuple[str, ...] = tuple(action_json(("place", 0, k))["minion"] for k in range(8))
 TYPE = {name: k for k, name in enumerate(TYPES)}
 DRAGON, ELEMENTAL, CONSTRUCT = TYPE["dragon"], TYPE["elemental"], TYPE["construct"]
-FEY, SPIRIT, MYRMIDON = TYPE["fey"], TYPE["spirit"], TYPE["myrmidon"]
+# Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
+FEY: Final = TYPE["fey"]
+SPIRIT, MYRMIDON = TYPE["spirit"], TYPE["myrmidon"]
 UNDEAD, BEAST = TYPE["undead"], TYPE["beast"]
-GREATER = (DRAGON, ELEMENTAL, CONSTRUCT)
+GREATER: Final = (DRAGON, ELEMENTAL, CONSTRUCT)
 MINOR = (FEY, SPIRIT, MYRMIDON)
 
 
@@ -29,25 +33,30 @@ MAGE = {name: m for m, name in enumerate(MAGES)}
 MAGE_COUNT = len(MAGES)
 
 # The eight fixed mages that move or summon one type (R12), and the Animist.
-TYPE_OF_MAGE = {
+TYPE_OF_MAGE: Final[dict[int, int]] = {
     MAGE["necromancer"]: UNDEAD, MAGE["sorcerer"]: BEAST, MAGE["wizard"]: MYRMIDON,
     MAGE["warlock"]: SPIRIT, MAGE["druid"]: FEY, MAGE["artificer"]: CONSTRUCT,
     MAGE["elemental_master"]: ELEMENTAL, MAGE["dragon_lord"]: DRAGON,
 }
-MAGE_OF_TYPE = {k: m for m, k in TYPE_OF_MAGE.items()}
-ANIMIST, MYSTIC, ORACLE, MAGICIAN = MAGE["animist"], MAGE["mystic"], MAGE["oracle"], MAGE["magician"]
+MAGE_OF_TYPE: Final[dict[int, int]] = {k: m for m, k in TYPE_OF_MAGE.items()}
+ANIMIST: Final = MAGE["animist"]
+MAGICIAN: Final = MAGE["magician"]
+MYSTIC, ORACLE = MAGE["mystic"], MAGE["oracle"]
 SEER, MAGUS, ALCHEMIST = MAGE["seer"], MAGE["magus"], MAGE["alchemist"]
-MENTALIST, ENCHANTER, DREAM_LORD = MAGE["mentalist"], MAGE["enchanter"], MAGE["dream_lord"]
-FORCE_MAGE, ILLUSIONIST, SHADOW_MAGE = MAGE["force_mage"], MAGE["illusionist"], MAGE["shadow_mage"]
-RUNE_MASTER, CONJURER = MAGE["rune_master"], MAGE["conjurer"]
+ENCHANTER: Final = MAGE["enchanter"]
+MENTALIST, DREAM_LORD = MAGE["mentalist"], MAGE["dream_lord"]
+SHADOW_MAGE: Final = MAGE["shadow_mage"]
+FORCE_MAGE, ILLUSIONIST = MAGE["force_mage"], MAGE["illusionist"]
+CONJURER: Final = MAGE["conjurer"]
+RUNE_MASTER = MAGE["rune_master"]
 CHAOS_MAGES = tuple(range(MAGE["seer"], MAGE_COUNT))
 
-OFF = 0
-PRIVATE = (17, 18)
+OFF: Final = 0
+PRIVATE: Final = (17, 18)
 
 # What a minion is worth to its owner, in undead. Greater minions also count
 # towards the opponent's win (R15): evaluate.py adds that on top.
-VALUE = [0.0] * 8
+VALUE: Final[list[float]] = [0.0] * 8
 VALUE[DRAGON], VALUE[CONSTRUCT], VALUE[ELEMENTAL] = 9.0, 5.5, 4.5
 VALUE[FEY], VALUE[SPIRIT], VALUE[MYRMIDON] = 3.0, 3.0, 2.5
 VALUE[UNDEAD], VALUE[BEAST] = 1.2, 1.0
@@ -93,12 +102,12 @@ def _leaps(sq: int, steps: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
 
 _SLIDE_DIRS = {DRAGON: _ORTH + _DIAG, ELEMENTAL: _DIAG, CONSTRUCT: _ORTH}
 _LEAP_STEPS = {FEY: _KNIGHT, SPIRIT: _FAR, MYRMIDON: _TWO, UNDEAD: _ORTH, BEAST: _DIAG}
-SLIDES = tuple(tuple(_rays(s, _SLIDE_DIRS[k]) if k in _SLIDE_DIRS else () for s in range(64))
+SLIDES: Final[tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]] = tuple(tuple(_rays(s, _SLIDE_DIRS[k]) if k in _SLIDE_DIRS else () for s in range(64))
                for k in range(8))
-LEAPS = tuple(tuple(_leaps(s, _LEAP_STEPS[k]) if k in _LEAP_STEPS else () for s in range(64))
+LEAPS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(tuple(_leaps(s, _LEAP_STEPS[k]) if k in _LEAP_STEPS else () for s in range(64))
               for k in range(8))
-KNIGHT_LEAPS = tuple(_leaps(s, _KNIGHT) for s in range(64))
-NEIGHBOURS = tuple(_leaps(s, _ORTH) for s in range(64))
+KNIGHT_LEAPS: Final[tuple[tuple[int, ...], ...]] = tuple(_leaps(s, _KNIGHT) for s in range(64))
+NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = tuple(_leaps(s, _ORTH) for s in range(64))
 
 
 def reach(arena: tuple[int, ...] | list[int], sq: int, knight: bool) -> list[int]:

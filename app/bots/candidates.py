@@ -19,14 +19,14 @@ on the few that matter.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from app.rules import DECISION, State, legal_actions
 
 from .board import CONJURER, LEAPS, SLIDES, TYPE_OF_MAGE, VALUE, reach
 
 Action = tuple[Any, ...]
-PER_CHAMBER = 6
+PER_CHAMBER: Final = 6
 
 
 def filler(s: State, colour: int) -> int | None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import Final
 
 from app.rules import ACTION, DECISION, OVER, State
 
@@ -48,20 +49,22 @@ from .board import (
     VALUE,
 )
 
-WIN = 1000.0  # a won position, for the search
-WIN_GAIN = 60.0  # a capture that wins at once
-SCALE = 14.0  # `evaluate` = tanh(score / SCALE)
+# Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
+WIN: Final = 1000.0  # a won position, for the search
+WIN_GAIN: Final = 60.0  # a capture that wins at once
+SCALE: Final = 14.0  # `evaluate` = tanh(score / SCALE)
 
-DANGER_SUM = (0.0, 0.5, 1.5, 4.0, 11.0)  # by greater minions in one's dead pile
-DANGER_TYPE = (0.0, 1.0, 6.0)  # by the most of one greater type there
-OPEN = 0.4  # weight of an empty chamber in the decision phase
-TO_MOVE, WAITING = 0.7, 0.35  # weight of the best capture of each side, action phase
-POTENTIAL = 0.3  # weight of both sides' captures in the decision phase
-SECOND = 0.3  # weight of the second-best capture (another chamber may make it)
-RECAPTURE = 0.7  # how much of the attacker is counted lost to a recapture
-ORB = 0.4
-PRESENCE = 0.3  # per minion in the arena
-ADVANCE = 0.04  # per rank of a minor minion or pawn beyond its backrow
+DANGER_SUM: Final = (0.0, 0.5, 1.5, 4.0, 11.0)  # by greater minions in one's dead pile
+DANGER_TYPE: Final = (0.0, 1.0, 6.0)  # by the most of one greater type there
+OPEN: Final = 0.4  # weight of an empty chamber in the decision phase
+TO_MOVE: Final = 0.7
+WAITING: Final = 0.35  # weight of the best capture of each side, action phase
+POTENTIAL: Final = 0.3  # weight of both sides' captures in the decision phase
+SECOND: Final = 0.3  # weight of the second-best capture (another chamber may make it)
+RECAPTURE: Final = 0.7  # how much of the attacker is counted lost to a recapture
+ORB: Final = 0.4
+PRESENCE: Final = 0.3  # per minion in the arena
+ADVANCE: Final = 0.04  # per rank of a minor minion or pawn beyond its backrow
 
 
 # danger, loss and _material are pure functions of a dead pile, which few
@@ -273,8 +276,8 @@ def _chamber_potential(s: State, colour: int, counts: list[int], enemies: Pieces
     return out
 
 
-_SUMMONERS = tuple(TYPE_OF_MAGE.items())
-_SUMMON_WORTH = [0.15 * min(v, 3.0) for v in VALUE]
+_SUMMONERS: Final = tuple(TYPE_OF_MAGE.items())
+_SUMMON_WORTH: Final = [0.15 * min(v, 3.0) for v in VALUE]
 
 
 def evaluate(s: State) -> float:

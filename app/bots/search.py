@@ -36,21 +36,26 @@ one choice and hold nothing else.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, Final
 
 from app.rules import OVER, State, apply
 
 from .candidates import Action, candidates, ranked
 from .evaluate import WIN, score
 
-WIDTH = 8  # actions searched at a node with two or more plies left
-ROOT_WIDTH = 16  # root actions searched past the first ply, best of the shallower search
-MAX_DEPTH = 16
-CHECK_EVERY = 16  # nodes between looks at the clock
-INF = float("inf")
-EXACT, LOWER, UPPER = 0, 1, 2  # what a stored value is: exact, or a bound from a cut-off
+# Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
+WIDTH: Final = 8  # actions searched at a node with two or more plies left
+ROOT_WIDTH: Final = 16  # root actions searched past the first ply, best of the shallower search
+MAX_DEPTH: Final = 16
+CHECK_EVERY: Final = 16  # nodes between looks at the clock
+INF: Final = float("inf")
+# What a stored value is: exact, or a bound from a cut-off.
+EXACT: Final = 0
+LOWER: Final = 1
+UPPER: Final = 2
 
 
 class Timeout(Exception):
@@ -71,6 +76,20 @@ def position_key(s: State) -> Hashable:
 Children = list[tuple[Action, State]]
 
 
+class Entry:
+    """A position expanded: its actions and its value as far as it was searched."""
+
+    __slots__ = ("children", "by_value", "best_move", "depth", "value", "kind")
+
+    def __init__(self, children: Children) -> None:
+        self.children = children  # in ranked order, with the positions they lead to
+        self.by_value: Children | None = None  # by their evaluation, best first
+        self.best_move: Action | None = None  # the best action of the deepest search
+        self.depth = -1  # the depth searched (-1: not yet)
+        self.value = 0.0  # exact, or a bound from a cut-off:
+        self.kind = EXACT  # EXACT, LOWER or UPPER
+
+
 class Search:
     def __init__(self, think_seconds: float, clock: Clock = time.perf_counter,
                  max_depth: int = MAX_DEPTH) -> None:
@@ -81,12 +100,10 @@ class Search:
         self.deadline = self.start + think_seconds
         self.nodes = 0
         self.depth_done = 0
-        self.best_move: dict[Hashable, Action] = {}
-        self.scores: dict[Hashable, float] = {}
-        # (depth, value, EXACT/LOWER/UPPER) of each position searched
-        self.table: dict[Hashable, tuple[int, float, int]] = {}
-        self.children: dict[Hashable, Children] = {}  # in ranked order
-        self.by_value: dict[Hashable, Children] = {}  # by their evaluation, best first
+        self.scores: dict[Hashable, float] = {}  # the evaluation of each position met
+        # What is known of each position expanded, in one entry: one look-up of
+        # the key per node (hashing the key is a real part of a node's cost).
+        self.table: dict[Hashable, Entry] = {}
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -108,22 +125,22 @@ class Search:
             return value + depth if value > 0 else value - depth
         return value
 
-    def _children(self, s: State, key: Hashable) -> Children:
-        found = self.children.get(key)
-        if found is None:
-            found = self.children[key] = [(a, apply(s, a)[0]) for _, a in ranked(s)]
-        return found
+    def _entry(self, s: State, key: Hashable) -> Entry:
+        entry = self.table.get(key)
+        if entry is None:
+            entry = self.table[key] = Entry([(a, apply(s, a)[0]) for _, a in ranked(s)])
+        return entry
 
-    def _ordered(self, s: State, key: Hashable, depth: int) -> Children:
-        remembered = self.best_move.get(key)
-        children = self._children(s, key)
+    def _ordered(self, s: State, entry: Entry, depth: int) -> Children:
+        remembered = entry.best_move
+        children = entry.children
         if depth >= 2 and len(children) > 1:
-            best_first = self.by_value.get(key)
+            best_first = entry.by_value
             if best_first is None:
                 sign = 1.0 if s.to_move == 0 else -1.0
                 scored = [(sign * self._leaf(child, depth), k) for k, (_, child) in enumerate(children)]
                 scored.sort(key=lambda t: (-t[0], t[1]))
-                best_first = self.by_value[key] = [children[k] for _, k in scored]
+                best_first = entry.by_value = [children[k] for _, k in scored]
             out = best_first[:WIDTH]
         else:
             out = children
@@ -138,17 +155,16 @@ class Search:
         if depth == 0 or s.phase == OVER:
             return self._leaf(s, depth)
         self._tick()
-        key = position_key(s)
-        stored = self.table.get(key)
-        if stored is not None and stored[0] >= depth:
-            _, v, kind = stored
+        entry = self._entry(s, position_key(s))
+        if entry.depth >= depth:
+            v, kind = entry.value, entry.kind
             if kind == EXACT or (kind == LOWER and v >= beta) or (kind == UPPER and v <= alpha):
                 return v
         alpha0, beta0 = alpha, beta
         maximising = s.to_move == 0
         best = -INF if maximising else INF
         best_action = None
-        for action, child in self._ordered(s, key, depth):
+        for action, child in self._ordered(s, entry, depth):
             v = self.value(child, depth - 1, alpha, beta)
             if maximising:
                 if v > best:
@@ -161,13 +177,26 @@ class Search:
             if alpha >= beta:
                 break
         if best_action is not None:
-            self.best_move[key] = best_action
-        kind = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
-        self.table[key] = (depth, best, kind)
+            entry.best_move = best_action
+        entry.kind = LOWER if best >= beta0 else UPPER if best <= alpha0 else EXACT
+        entry.depth, entry.value = depth, best
         return best
 
     def root(self, s: State, actions: list[Action]) -> tuple[Action, dict[str, Any]]:
         """The best of `actions` (all legal in `s`) found before the deadline."""
+        # Python's cyclic collector pauses while the search runs: it would walk
+        # the tables' many thousand tuples again and again (about a tenth of
+        # the search's time, perf), and the search makes no reference cycles,
+        # so reference counting frees all it drops.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._root(s, actions)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _root(self, s: State, actions: list[Action]) -> tuple[Action, dict[str, Any]]:
         sign = 1.0 if s.to_move == 0 else -1.0
         first_guess = {a: g for g, a in ranked(s)}
         order = sorted(actions, key=lambda a: -first_guess.get(a, 0.0))

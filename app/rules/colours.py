@@ -10,9 +10,11 @@ form it is given.
 
 from __future__ import annotations
 
-from typing import overload
+from typing import Final, overload
 
-WHITE, BLACK = 0, 1
+# Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
+WHITE: Final = 0
+BLACK: Final = 1
 COLOURS = ("white", "black")
 # The position text form's letters (docs/notation.md).
 COLOUR_LETTERS = "wb"
@@ -26,15 +28,17 @@ def other(colour: int) -> int: ...
 def other(colour: str) -> str: ...
 
 
-def other(colour: int | str) -> int | str:
+def other(colour: object) -> int | str:
     """The opponent of `colour`: 0 <-> 1, or "white" <-> "black".
 
     Anything else raises ValueError rather than guessing.
     """
-    try:
-        return _OTHER[colour]  # one lookup for both forms: the engine calls this per action
-    except KeyError:
-        raise ValueError(f"not a colour: {colour!r}") from None
+    # Typed object, not int | str: anything else is a ValueError, and the
+    # compiled engine (mypyc) would raise TypeError at the call instead.
+    found = _OTHER.get(colour) if isinstance(colour, (int, str)) else None
+    if found is None:
+        raise ValueError(f"not a colour: {colour!r}")
+    return found
 
 
 _OTHER: dict[int | str, int | str] = {

@@ -7,7 +7,7 @@ automatic actions (R11) that followed, as (colour, action) pairs.
 from __future__ import annotations
 
 from itertools import repeat
-from typing import Any
+from typing import Any, Final
 
 from . import powers as _powers
 from .actions import Action, parse_action
@@ -31,9 +31,10 @@ from .powers import may_place
 from .state import ACTION, DECISION, DRAW, OVER, REASONS, SETUP, State
 from .variants import VARIANT_RULES
 
-PASS: Action = ("pass",)
+# Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
+PASS: Final[Action] = ("pass",)
 Automatic = list[tuple[int, Action]]
-_MAGE_COUNT = len(MAGES)
+_MAGE_COUNT: Final = len(MAGES)
 
 
 # ---- reading the state -----------------------------------------------------
@@ -122,12 +123,15 @@ def after_removal(s: State, mage: int, piece: int) -> State:
 
 # ---- applying an action ----------------------------------------------------
 
-def apply(s: State, action: Action | dict[str, Any]) -> tuple[State, Automatic]:
+def apply(s: State, action: Any) -> tuple[State, Automatic]:
     """The state after `action` by the player to move, and the automatic actions.
 
     `action` is an engine tuple or the contract's JSON form. Raises
     MalformedAction or IllegalAction (naming the rule) and changes nothing.
     """
+    # `action` is typed Any, not Action | dict: anything else must be refused
+    # as malformed, and the compiled engine (mypyc) would raise TypeError at
+    # the call for a value outside the declared type.
     # `apply_steps` without its list of steps: the search and perft call this
     # once per action tried.
     if isinstance(action, dict):
@@ -143,7 +147,7 @@ def apply(s: State, action: Action | dict[str, Any]) -> tuple[State, Automatic]:
 Step = tuple[int, Action, State]
 
 
-def apply_steps(s: State, action: Action | dict[str, Any]) -> list[Step]:
+def apply_steps(s: State, action: Any) -> list[Step]:
     """`action` and the automatic actions after it (R11), each with the state it
     leaves: [(colour, action, state), ...], the player's own action first."""
     if isinstance(action, dict):
@@ -165,7 +169,7 @@ def automatic_action(s: State) -> Action | None:
     return None
 
 
-def _apply_one(s: State, action: Action) -> State:
+def _apply_one(s: State, action: Any) -> State:
     if s.phase == OVER:
         raise MatchOver()
     kind = action[0] if isinstance(action, tuple) and action else None
@@ -277,7 +281,7 @@ def _after_decision_turn(s: State, mover: int) -> None:
     if (s.has_passed(WHITE) and s.has_passed(BLACK)) or _tower_full(s):
         _begin_action_phase(s)
         return
-    opponent = other(mover)
+    opponent = 1 - mover  # other(mover), spelled out: this runs per placement applied
     s.to_move = mover if s.has_passed(opponent) else opponent
 
 

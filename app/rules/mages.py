@@ -8,6 +8,8 @@ its record in fixed_mages.py or chaos_mages.py.
 
 from __future__ import annotations
 
+from typing import Final
+
 MAGES = (
     "necromancer", "sorcerer", "wizard", "warlock", "druid", "artificer",
     "elemental_master", "dragon_lord", "animist", "mystic", "oracle", "magician",
@@ -22,7 +24,7 @@ MAGE_INDEX = {name: i for i, name in enumerate(MAGES)}
 
 FIXED_MAGES = tuple(range(12))
 CHAOS_MAGES = tuple(range(12, 23))  # the deck of 11 cards (R6)
-TOP_FLOOR = 16
+TOP_FLOOR: Final = 16
 
 # Two-letter codes of the position text form.
 MAGE_CODES = (
@@ -32,8 +34,10 @@ MAGE_CODES = (
 MAGE_BY_CODE = {c: i for i, c in enumerate(MAGE_CODES)}
 
 # Where a mage is (`State.seat`): off the board, on a floor, or a private chamber.
-OFF = 0
-PRIVATE_WHITE, PRIVATE_BLACK = 17, 18
+# Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
+OFF: Final = 0
+PRIVATE_WHITE: Final = 17
+PRIVATE_BLACK: Final = 18
 
 
 def private_seat(colour: int) -> int:

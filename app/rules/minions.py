@@ -8,6 +8,8 @@ the arena or a chamber is the code ``1 + 8 * colour + type`` (0 is empty).
 
 from __future__ import annotations
 
+from typing import Final
+
 # The colours live in colours.py; they are named here too for older imports.
 from .colours import BLACK as BLACK
 from .colours import COLOUR_LETTERS as COLOUR_LETTERS
@@ -15,8 +17,16 @@ from .colours import COLOURS as COLOURS
 from .colours import WHITE as WHITE
 from .colours import other as other
 
-TYPES = ("dragon", "elemental", "construct", "fey", "spirit", "myrmidon", "undead", "beast")
-DRAGON, ELEMENTAL, CONSTRUCT, FEY, SPIRIT, MYRMIDON, UNDEAD, BEAST = range(8)
+TYPES: Final = ("dragon", "elemental", "construct", "fey", "spirit", "myrmidon", "undead", "beast")
+# Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
+DRAGON: Final = 0
+ELEMENTAL: Final = 1
+CONSTRUCT: Final = 2
+FEY: Final = 3
+SPIRIT: Final = 4
+MYRMIDON: Final = 5
+UNDEAD: Final = 6
+BEAST: Final = 7
 TYPE_INDEX = {name: i for i, name in enumerate(TYPES)}
 # Letters of the position text form: white upper case, black lower case.
 TYPE_LETTERS = "DECFSMUB"
@@ -24,7 +34,7 @@ TYPE_LETTERS = "DECFSMUB"
 GREATER, MINOR, PAWN = "greater", "minor", "pawn"
 RANK_OF = (GREATER, GREATER, GREATER, MINOR, MINOR, MINOR, PAWN, PAWN)
 GREATER_TYPES = (DRAGON, ELEMENTAL, CONSTRUCT)
-COPIES = 3  # of each type per player (R2)
+COPIES: Final = 3  # of each type per player (R2)
 
 
 # The helpers below are the one place the encodings are spelled out; the rest
@@ -44,7 +54,7 @@ def type_of(piece: int) -> int:
 
 
 # The minion codes of each colour, for set tests that run in C.
-CODES_OF = tuple(frozenset(code(colour, kind) for kind in range(8)) for colour in (WHITE, BLACK))
+CODES_OF: Final = tuple(frozenset(code(colour, kind) for kind in range(8)) for colour in (WHITE, BLACK))
 
 
 def owned_by(piece: int, colour: int) -> bool:
@@ -100,7 +110,7 @@ def square_name(square: int) -> str:
     return "abcdefgh"[file_of(square)] + str(rank_of(square) + 1)
 
 
-SQUARE_NAMES = tuple(square_name(s) for s in range(64))
+SQUARE_NAMES: Final = tuple(square_name(s) for s in range(64))
 SQUARE_INDEX = {name: s for s, name in enumerate(SQUARE_NAMES)}
 
 
@@ -142,21 +152,21 @@ TWO_STEP = tuple((2 * df, 2 * dr) for df, dr in ORTHOGONAL + DIAGONAL)
 _SLIDE_DIRS = {DRAGON: ORTHOGONAL + DIAGONAL, ELEMENTAL: DIAGONAL, CONSTRUCT: ORTHOGONAL}
 _LEAP_STEPS = {FEY: KNIGHT, SPIRIT: FAR_KNIGHT, MYRMIDON: TWO_STEP, UNDEAD: ORTHOGONAL, BEAST: DIAGONAL}
 
-SLIDES: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
+SLIDES: Final[tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]] = tuple(
     tuple(_rays(s, _SLIDE_DIRS[t]) if t in _SLIDE_DIRS else () for s in range(64))
     for t in range(8)
 )
-LEAPS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+LEAPS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(_leaps(s, _LEAP_STEPS[t]) if t in _LEAP_STEPS else () for s in range(64))
     for t in range(8)
 )
-KNIGHT_LEAPS: tuple[tuple[int, ...], ...] = tuple(_leaps(s, KNIGHT) for s in range(64))
+KNIGHT_LEAPS: Final[tuple[tuple[int, ...], ...]] = tuple(_leaps(s, KNIGHT) for s in range(64))
 # Squares sharing a side with each square (the Shadow Mage, R14).
-NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_leaps(s, ORTHOGONAL) for s in range(64))
+NEIGHBOURS: Final[tuple[tuple[int, ...], ...]] = tuple(_leaps(s, ORTHOGONAL) for s in range(64))
 
-BACKROW_SQUARES = (tuple(range(0, 8)), tuple(range(56, 64)))
-SIDE_SQUARES = (tuple(range(0, 32)), tuple(range(32, 64)))
-ALL_SQUARES = tuple(range(64))
+BACKROW_SQUARES: Final = (tuple(range(0, 8)), tuple(range(56, 64)))
+SIDE_SQUARES: Final = (tuple(range(0, 32)), tuple(range(32, 64)))
+ALL_SQUARES: Final = tuple(range(64))
 
 
 def summon_squares(colour: int, kind: int) -> tuple[int, ...]:

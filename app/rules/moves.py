@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from .colours import WHITE
 from .errors import IllegalAction
 from .minions import (
@@ -74,15 +76,15 @@ def destinations(
 # reach `target`, for every target on one of the type's rays from there; and
 # the leaps of each type as sets. They let `reaches` answer for one target
 # without listing every destination.
-BETWEEN: tuple[tuple[dict[int, tuple[int, ...]], ...], ...] = tuple(
+BETWEEN: Final[tuple[tuple[dict[int, tuple[int, ...]], ...], ...]] = tuple(
     tuple({ray[i]: ray[:i] for ray in SLIDES[kind][square] for i in range(len(ray))}
           for square in range(64))
     for kind in range(8)
 )
-LEAP_SETS: tuple[tuple[frozenset[int], ...], ...] = tuple(
+LEAP_SETS: Final[tuple[tuple[frozenset[int], ...], ...]] = tuple(
     tuple(frozenset(LEAPS[kind][square]) for square in range(64)) for kind in range(8)
 )
-KNIGHT_SETS: tuple[frozenset[int], ...] = tuple(frozenset(steps) for steps in KNIGHT_LEAPS)
+KNIGHT_SETS: Final[tuple[frozenset[int], ...]] = tuple(frozenset(steps) for steps in KNIGHT_LEAPS)
 
 
 def reaches(

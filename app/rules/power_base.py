@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Any
+from typing import Any, Final
 
 from .colours import COLOURS
 from .errors import IllegalAction
@@ -200,7 +200,7 @@ def check_move(s: State, a: int, b: int, knight: bool, capture: bool) -> None:
 
 
 # summon_squares as sets, for the check of every summon applied.
-_SUMMON_SETS = tuple(tuple(frozenset(summon_squares(colour, kind)) for kind in range(8))
+_SUMMON_SETS: Final = tuple(tuple(frozenset(summon_squares(colour, kind)) for kind in range(8))
                      for colour in (0, 1))
 
 

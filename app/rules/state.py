@@ -7,17 +7,21 @@ parts (seed, deck order); `view.public_view` is what clients may see.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .colours import COLOURS
 from .errors import BadPosition
 from .mages import MAGES
 from .variants import VARIANTS
 
-SETUP, DECISION, ACTION, OVER = range(4)
+# Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
+SETUP: Final = 0
+DECISION: Final = 1
+ACTION: Final = 2
+OVER: Final = 3
 PHASES = ("setup", "decision", "action", "over")
-DRAW = 2  # `winner` of a drawn match
-NO_WINNER = -1  # `winner` while the match runs
+DRAW: Final = 2  # `winner` of a drawn match
+NO_WINNER: Final = -1  # `winner` while the match runs
 
 REASONS = (
     "eliminated", "five_greater", "three_of_a_kind", "resigned", "timeout",
@@ -80,38 +84,66 @@ class State:
     winner: int
     reason: int
 
-    def __init__(self, **fields: Any) -> None:
-        for name in FIELD_NAMES:
-            setattr(self, name, fields[name])
+    def __init__(
+        self,
+        arena: tuple[int, ...],
+        reserve: tuple[int, ...],
+        dead: tuple[int, ...],
+        seat: tuple[int, ...],
+        occupant: tuple[int, ...],
+        phase: int,
+        to_move: int,
+        orb: int,
+        round: int,
+        passed: int,
+        runes: int,
+        wards: int,
+        owed: tuple[int, ...],
+        quiet: int,
+        captured: bool,
+        deck: tuple[int, ...],
+        discard: tuple[int, ...],
+        seed: str,
+        custom: bool,
+        variant: int,
+        no_progress_rounds: int,
+        winner: int,
+        reason: int,
+    ) -> None:
+        self.arena = arena
+        self.reserve = reserve
+        self.dead = dead
+        self.seat = seat
+        self.occupant = occupant
+        self.phase = phase
+        self.to_move = to_move
+        self.orb = orb
+        self.round = round
+        self.passed = passed
+        self.runes = runes
+        self.wards = wards
+        self.owed = owed
+        self.quiet = quiet
+        self.captured = captured
+        self.deck = deck
+        self.discard = discard
+        self.seed = seed
+        self.custom = custom
+        self.variant = variant
+        self.no_progress_rounds = no_progress_rounds
+        self.winner = winner
+        self.reason = reason
 
     def copy(self) -> State:
-        # Spelled out: the hot path copies a state per action applied, and a
-        # getattr/setattr loop over the fields costs twice as much.
-        new = State.__new__(State)
-        new.arena = self.arena
-        new.reserve = self.reserve
-        new.dead = self.dead
-        new.seat = self.seat
-        new.occupant = self.occupant
-        new.phase = self.phase
-        new.to_move = self.to_move
-        new.orb = self.orb
-        new.round = self.round
-        new.passed = self.passed
-        new.runes = self.runes
-        new.wards = self.wards
-        new.owed = self.owed
-        new.quiet = self.quiet
-        new.captured = self.captured
-        new.deck = self.deck
-        new.discard = self.discard
-        new.seed = self.seed
-        new.custom = self.custom
-        new.variant = self.variant
-        new.no_progress_rounds = self.no_progress_rounds
-        new.winner = self.winner
-        new.reason = self.reason
-        return new
+        # Plain construction, every field by position: the hot path copies a
+        # state per action applied. (State.__new__ with the fields set one by
+        # one is no faster here, and breaks when mypyc compiles this class.)
+        return State(
+            self.arena, self.reserve, self.dead, self.seat, self.occupant, self.phase,
+            self.to_move, self.orb, self.round, self.passed, self.runes, self.wards, self.owed,
+            self.quiet, self.captured, self.deck, self.discard, self.seed, self.custom,
+            self.variant, self.no_progress_rounds, self.winner, self.reason
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):

@@ -33,7 +33,7 @@ from .state import State
 from .view import state_from_view
 
 
-def describe(s: State, action: Action | dict[str, Any]) -> str:
+def describe(s: State, action: Any) -> str:
     """`action`, played by the player to move in `s`, as one sentence.
 
     `s` is the state *before* the action; `action` is an engine tuple or the
@@ -41,7 +41,8 @@ def describe(s: State, action: Action | dict[str, Any]) -> str:
     and says what the action does: "White removes a beast from the Sorcerer
     and takes Black's fey on c6 with the beast from b7." Raises what `apply`
     raises for an action that is malformed or illegal in `s`: the words only
-    tell what may happen.
+    tell what may happen. (`action` is typed Any, as in `apply`: anything
+    else is refused as malformed, never a TypeError.)
     """
     if isinstance(action, dict):
         action = parse_action(action)

@@ -8,9 +8,12 @@ unless a test gives them explicitly.
 
 from __future__ import annotations
 
+import ast
+import doctest
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -263,3 +266,29 @@ def seat_of(s: State, mage: str) -> int:
 
 def round_trip_text(s: State) -> None:
     assert from_text(to_text(s)) == s
+
+
+def run_source_examples(module: Any) -> doctest.TestResults:
+    """Run the `>>>` examples of every docstring in `module`'s source file.
+
+    Read from the .py file rather than through `doctest.testmod`: the compiled
+    engine (mypyc, scripts/install) keeps no docstrings, and the examples
+    must run on whichever engine is loaded.
+    """
+    import app.rules  # its __init__ is never compiled: it stands among the sources
+
+    sources = Path(app.rules.__file__).parent
+    name = module.__name__
+    path = sources / ("__init__.py" if name == "app.rules" else name.rsplit(".", 1)[1] + ".py")
+    source = path.read_text()
+    tree = ast.parse(source)
+    parser, runner = doctest.DocTestParser(), doctest.DocTestRunner(verbose=False)
+    nodes = [tree] + [n for n in ast.walk(tree)
+                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    for node in nodes:
+        text = ast.get_docstring(node, clean=False)
+        if text and ">>>" in text:
+            label = f"{name}.{getattr(node, 'name', '')}".rstrip(".")
+            test = parser.get_doctest(text, dict(vars(module)), label, str(path), 0)
+            runner.run(test)
+    return runner.summarize(verbose=False)

@@ -4,13 +4,13 @@ layer (README, "What is where"), and its docstring example runs."""
 from __future__ import annotations
 
 import ast
-import doctest
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import app.rules
+from tests.rules.helpers import run_source_examples
 
 RULES_DIR = Path(app.rules.__file__).parent
 FORBIDDEN = (
@@ -66,6 +66,6 @@ def test_importing_rules_pulls_in_no_framework_module():
 
 
 def test_rules_package_docstring_example_runs():
-    result = doctest.testmod(app.rules, verbose=False)
+    result = run_source_examples(app.rules)
     assert result.attempted >= 5
     assert result.failed == 0

@@ -126,6 +126,9 @@ def _definitions(name: str) -> list[str]:
                           for e in t.elts if isinstance(e, ast.Name)]
                 if name in names:
                     found.append(path.name)
+            elif (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                  and node.target.id == name):  # WHITE: Final = 0
+                found.append(path.name)
     return sorted(set(found))
 
 

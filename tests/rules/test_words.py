@@ -7,7 +7,6 @@ nothing secret (the deck order, the seed).
 
 from __future__ import annotations
 
-import doctest
 import random
 
 import pytest
@@ -26,7 +25,15 @@ from app.rules import (
 )
 from app.rules.mages import CHAOS_MAGES, MAGES
 from app.rules.minions import TYPES
-from tests.rules.helpers import BACKROW, PASS, place, position, remove, snapshot
+from tests.rules.helpers import (
+    BACKROW,
+    PASS,
+    place,
+    position,
+    remove,
+    run_source_examples,
+    snapshot,
+)
 
 TWO = {"a1": "C", "h8": "c"}
 
@@ -265,5 +272,5 @@ def test_power_words_refuses_an_unknown_mage():
 
 def test_the_words_and_colours_modules_examples_run():
     for module in (app.rules.words, app.rules.colours):
-        result = doctest.testmod(module, verbose=False)
+        result = run_source_examples(module)
         assert result.attempted >= 1 and result.failed == 0
