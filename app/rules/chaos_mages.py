@@ -1,11 +1,8 @@
-"""The eleven chaos mages of the deck (R6, R14), one `MagePower` record each.
+"""Ten of the eleven chaos mages of the deck (R6, R14), one `MagePower` record each.
 
 See power_base.py for what a record holds and the arguments its functions
-take. The Dream Lord, last, borrows the other records.
-
-Over 400 lines because it is the whole deck: eleven short sections of about
-35 lines, one per mage, each self-contained. A split would cut the deck in two
-along no line the game draws.
+take. The eleventh, the Dream Lord, borrows these records: it stands in
+dream_lord.py, and powers.py gathers the deck.
 """
 
 from __future__ import annotations
@@ -17,16 +14,13 @@ from .colours import other
 from .errors import IllegalAction
 from .mages import (
     ALCHEMIST,
-    CHAOS_MAGES,
     CONJURER,
-    DREAM_LORD,
     ENCHANTER,
     FORCE_MAGE,
     ILLUSIONIST,
     MAGES,
     MAGUS,
     MENTALIST,
-    OFF,
     RUNE_MASTER,
     SEER,
     SHADOW_MAGE,
@@ -395,52 +389,8 @@ CONJURER_POWER = MagePower(
 )
 
 
-# ---- Dream Lord: borrow a chaos mage that is not in play -----------------------------
-
-def _borrowable(s: State) -> list[MagePower]:
-    return [_BY_MAGE[m] for m in CHAOS_MAGES if m != DREAM_LORD and s.seat[m] == OFF]
-
-
-def _dream_lord_options(s: State, colour: int, left: int, piece: int) -> list[Payload]:
-    out: list[Payload] = []
-    for borrowed in _borrowable(s):
-        out += zip(repeat("dream"), repeat(borrowed.mage), borrowed.options(s, colour, left, piece))
-    return out
-
-
-def _dream_lord_check(s: State, colour: int, left: int, piece: int, power: Payload) -> None:
-    borrowed, inner = power[1], power[2]
-    if borrowed not in _BY_MAGE:
-        raise IllegalAction(
-            "R14", f"the Dream Lord borrows chaos mages only, not the {spaced(borrowed)}")
-    if borrowed == DREAM_LORD or s.seat[borrowed] != OFF:
-        raise IllegalAction("R14", f"the Dream Lord borrows a chaos mage not in play; "
-                                   f"the {spaced(borrowed)} is in play")
-    record = _BY_MAGE[borrowed]
-    record.check_form(inner)
-    # `left` stays the Dream Lord's chamber: a borrowed Magus may not send the minion back there.
-    record.check(s, colour, left, piece, inner)
-
-
-def _dream_lord_apply(s: State, colour: int, left: int, piece: int, power: Payload) -> None:
-    _BY_MAGE[power[1]].apply(s, colour, left, piece, power[2])
-
-
-def _dream_lord_tell(s: State, colour: int, left: int, piece: int, power: Payload) -> str:
-    told = _BY_MAGE[power[1]].tell(s, colour, left, piece, power[2])
-    return f"{told}, borrowing {title(power[1])}'s power"
-
-
-DREAM_LORD_POWER = MagePower(
-    DREAM_LORD, ("dream",),
-    "Use the power of a chaos mage that is not in play, on no floor and no private chamber.",
-    _dream_lord_options, _dream_lord_check, _dream_lord_apply, _dream_lord_tell,
-)
-
-
-CHAOS_POWERS = (
+# The ten whose power the Dream Lord may borrow (dream_lord.py), in deck order.
+BORROWABLE = (
     SEER_POWER, MAGUS_POWER, ALCHEMIST_POWER, MENTALIST_POWER, ENCHANTER_POWER,
-    DREAM_LORD_POWER, FORCE_MAGE_POWER, ILLUSIONIST_POWER, SHADOW_MAGE_POWER,
-    RUNE_MASTER_POWER, CONJURER_POWER,
+    FORCE_MAGE_POWER, ILLUSIONIST_POWER, SHADOW_MAGE_POWER, RUNE_MASTER_POWER, CONJURER_POWER,
 )
-_BY_MAGE = {record.mage: record for record in CHAOS_POWERS}

@@ -3,7 +3,7 @@
 A mage is an int: its index in `MAGES`. The twelve fixed mages are 0-11 and sit
 on floors 1-12 (floor = index + 1); the eleven chaos mages are 12-22 and are
 dealt onto floors 13-16 and private chambers. What each mage's power does is
-its record in fixed_mages.py or chaos_mages.py.
+its record in fixed_mages.py, chaos_mages.py or dream_lord.py.
 """
 
 from __future__ import annotations

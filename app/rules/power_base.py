@@ -1,7 +1,7 @@
 """What a mage's power is made of (R10, R12, R14): the record, and its parts.
 
 Each mage's power is one `MagePower` record, written once, in fixed_mages.py
-(R12) or chaos_mages.py (R14); powers.py gathers the records and derives the
+(R12), chaos_mages.py or dream_lord.py (R14); powers.py gathers the records and derives the
 engine's tables from them. A record holds the forms its payload takes, the
 power in plain words, and four functions. All four work on the state *after*
 the minion has left its chamber and gone to its owner's reserve (R10), and take

@@ -1,7 +1,7 @@
 """The mages' powers (R12, R14): the records gathered, and the engine's gateway to them.
 
 Every mage has exactly one `MagePower` record (power_base.py), in
-fixed_mages.py or chaos_mages.py; adding or changing a mage is an edit there.
+fixed_mages.py, chaos_mages.py or dream_lord.py; adding or changing a mage is an edit there.
 This module checks that each mage of `mages.MAGES` has one record, and derives
 from the records every table the engine reads (`POWERS`, `FORMS`,
 `TYPE_OF_MAGE`). The functions below work on the state *after* the minion has
@@ -11,9 +11,10 @@ left its chamber and gone to its owner's reserve (R10).
 from __future__ import annotations
 
 from .actions import Power
-from .chaos_mages import CHAOS_POWERS
+from .chaos_mages import BORROWABLE
+from .dream_lord import DREAM_LORD_POWER
 from .fixed_mages import FIXED_POWERS
-from .mages import MAGES
+from .mages import CHAOS_MAGES, MAGES
 from .power_base import SHAPES as SHAPES
 from .power_base import MagePower, Payload
 from .power_base import may_place as may_place
@@ -33,6 +34,7 @@ def _by_mage(records: tuple[MagePower, ...]) -> tuple[MagePower, ...]:
     return tuple(found[m] for m in range(len(MAGES)))
 
 
+CHAOS_POWERS = tuple(sorted((*BORROWABLE, DREAM_LORD_POWER), key=lambda r: CHAOS_MAGES.index(r.mage)))
 POWERS = _by_mage(FIXED_POWERS + CHAOS_POWERS)  # POWERS[mage]
 # The payload forms each mage takes.
 FORMS: dict[int, tuple[str, ...]] = {r.mage: r.forms for r in POWERS}

@@ -21,12 +21,11 @@ from app.rules import (
     other,
 )
 from app.rules import powers as powers_module
-from app.rules.chaos_mages import CHAOS_POWERS
 from app.rules.fixed_mages import FIXED_POWERS
 from app.rules.mages import CHAOS_MAGES, FIXED_MAGES, MAGE_INDEX, MAGES
 from app.rules.minions import TYPES
 from app.rules.power_base import SHAPES, MagePower
-from app.rules.powers import FORMS, POWERS, TYPE_OF_MAGE
+from app.rules.powers import CHAOS_POWERS, FORMS, POWERS, TYPE_OF_MAGE
 from tests.rules.helpers import position, powers, remove
 
 RULES_DIR = Path(app.rules.__file__).parent
