@@ -28,12 +28,14 @@ from starlette.types import ASGIApp
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import admin, api, bots, web
+from app.accounts import Accounts
 from app.api import ws
 from app.api.body_limit import BodyLimit
 from app.api.budget import Budgets
 from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
+from app.auth import PasswordChecks
 from app.bots.runner import BotRunner
 from app.config import Settings, get_settings
 from app.db import head, make_engine, revision, upgrade
@@ -65,6 +67,7 @@ class Parts:
     hub: Hub
     bots: BotRunner
     outage: OutageLog  # what every part reports when the database is out of reach
+    accounts: Accounts  # the players' accounts, sessions, tokens (app/accounts)
     metrics: Metrics | None = None  # None with METRICS=false
 
 
@@ -89,7 +92,10 @@ def build(settings: Settings) -> Parts:
     listeners.add(hub)
     listeners.add(runner)
     service.seats.returned = runner.seen  # a person back: a bot turn dropped while away is taken up
-    return Parts(settings, engine, service, gateway, hub, runner, outage, metrics)
+    # The players' passwords are checked in a small argon2 pool of their own (app/auth/checks.py).
+    accounts = Accounts(engine, settings, PasswordChecks(settings.admin_password_workers,
+                                                         settings.admin_password_waiting))
+    return Parts(settings, engine, service, gateway, hub, runner, outage, accounts, metrics)
 
 
 class MageryApp(FastAPI):
