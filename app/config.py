@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -95,6 +95,13 @@ class Settings(BaseSettings):
     # more may wait for a thread; a sign-in beyond those answers 503 at once.
     admin_password_workers: int = 1
     admin_password_waiting: int = 8
+    # argon2id's costs for every password hashed from now on (admins' and
+    # players'; app/auth/hashing.py): passes, memory in KiB, lanes. The defaults
+    # are argon2-cffi's own, RFC 9106's low-memory profile. A hash keeps the costs
+    # it was made with, so changing these never locks anyone out.
+    password_time_cost: int = Field(3, ge=1)
+    password_memory_kib: int = Field(65536, ge=8)
+    password_parallelism: int = Field(4, ge=1)
 
     # ---- players' accounts (issue 19; app/accounts) ----
     # How long a player's sign-in lasts.
@@ -150,6 +157,11 @@ class Settings(BaseSettings):
     # A warning is logged when this process's open files reach this share of
     # its limit (RLIMIT_NOFILE), once per crossing.
     open_files_warn_share: float = 0.8
+
+    @property
+    def password_costs(self) -> tuple[int, int, int]:
+        """argon2id's (time cost, memory in KiB, parallelism), for app.auth.use_password_costs."""
+        return self.password_time_cost, self.password_memory_kib, self.password_parallelism
 
     @field_validator("log_format", "log_level", mode="before")
     @classmethod

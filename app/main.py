@@ -35,7 +35,7 @@ from app.api.budget import Budgets
 from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
-from app.auth import PasswordChecks
+from app.auth import PasswordChecks, use_password_costs
 from app.bots.runner import BotRunner
 from app.config import Settings, get_settings
 from app.db import head, make_engine, revision, upgrade
@@ -167,6 +167,7 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     settings = settings or get_settings()
     configure_logs(settings.log_format, settings.log_level)  # JSON lines, secrets redacted
     install_redaction()  # seat tokens in websocket URLs never reach the logs
+    use_password_costs(*settings.password_costs)  # argon2id's costs, for the whole process
     parts = build(settings)
     app = MageryApp(
         title="Magery Online", version="1.0.0", description=DESCRIPTION, lifespan=_lifespan(parts),

@@ -8,6 +8,13 @@ migrated, emptied before each test and dropped at the end. When that server
 does not answer the PostgreSQL runs are skipped, except under CI=true, where
 they fail.
 
+argon2 runs at its cheapest costs in every test, and in every server a test
+starts (they inherit the environment): what the tests prove of a sign-in is
+what is done with a hash, not argon2's cost, which at the production costs made
+the sign-in tests the slowest of the suite on a busy machine.
+tests/test_password_costs.py proves the production costs are the ones used
+when nothing is set.
+
 Helpers for the other test files: the `api` fixture (an `Api`: create, join,
 start, setups, act, legal, play_random), `ROW` (a legal backrow), `FakeTime`
 (moves the service's clock) and `make_settings` (test settings with overrides).
@@ -32,6 +39,7 @@ import httpx
 import pytest
 from sqlalchemy.engine import make_url
 
+from app.auth import use_password_costs
 from app.config import Settings
 from app.db import make_engine, upgrade
 from app.main import create_app
@@ -72,6 +80,17 @@ async def _admin(sql: str) -> None:
         await conn.execute(sql)
     finally:
         await conn.close()
+
+
+# ---- argon2, at its cheapest -------------------------------------------------------
+
+# One pass over 8 KiB in one lane: the least argon2 accepts.
+CHEAP_PASSWORDS = {"password_time_cost": 1, "password_memory_kib": 8, "password_parallelism": 1}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ.update({name.upper(): str(value) for name, value in CHEAP_PASSWORDS.items()})
+    use_password_costs(*CHEAP_PASSWORDS.values())
 
 
 # ---- databases ------------------------------------------------------------------
@@ -141,14 +160,15 @@ def _start_the_shared_windows_now(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def make_settings(database_url: str, **overrides: Any) -> Settings:
     """Settings for tests: no write limit, no cap on bot matches, no bot delay, a
-    sweeper that waits, and a readiness probe that waits a minute for the
-    database, as long as tests/waiting.py waits for anything."""
+    sweeper that waits, a readiness probe that waits a minute for the database,
+    as long as tests/waiting.py waits for anything, and argon2 at its cheapest."""
     values: dict[str, Any] = {
         "database_url": database_url, "rate_limit_writes": 1_000_000, "rate_limit_reads": 1_000_000,
         "bot_delay_seconds": 0.0,
         "sweep_seconds": 3600.0, "touch_seconds": 0.0, "rate_limit_hold_seconds": 0.0,
         "ready_timeout_seconds": 60.0,
         "bot_matches_per_address": 0,  # no cap: every test client comes from one address
+        **CHEAP_PASSWORDS,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

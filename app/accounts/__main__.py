@@ -19,7 +19,7 @@ import getpass
 import os
 import sys
 
-from app.auth import PasswordChecks
+from app.auth import PasswordChecks, use_password_costs
 from app.config import get_settings
 from app.db import make_engine, upgrade
 
@@ -44,6 +44,7 @@ def _password() -> str:
 
 async def _run(args: argparse.Namespace) -> int:
     settings = get_settings()
+    use_password_costs(*settings.password_costs)  # as the server hashes
     engine = make_engine(settings.database_url, pool_size=1, max_overflow=0)
     try:
         await upgrade(engine)

@@ -19,6 +19,7 @@ import os
 import sys
 from datetime import UTC, datetime
 
+from app.auth import use_password_costs
 from app.config import get_settings
 from app.db import make_engine, upgrade
 
@@ -40,6 +41,7 @@ def _password() -> str:
 
 
 async def _run(args: argparse.Namespace) -> int:
+    use_password_costs(*get_settings().password_costs)  # as the server hashes
     engine = make_engine(get_settings().database_url, pool_size=1, max_overflow=0)
     try:
         await upgrade(engine)

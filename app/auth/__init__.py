@@ -6,6 +6,8 @@ framework: the wings and app.accounts store and serve; this only computes.
 
 from .checks import Busy, PasswordChecks
 from .hashing import DUMMY_HASH, hash_password, matches
+from .hashing import use as use_password_costs
 from .tokens import digest, new_token, same
 
-__all__ = ["DUMMY_HASH", "Busy", "PasswordChecks", "digest", "hash_password", "matches", "new_token", "same"]
+__all__ = ["DUMMY_HASH", "Busy", "PasswordChecks", "digest", "hash_password", "matches", "new_token", "same",
+           "use_password_costs"]

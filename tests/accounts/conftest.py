@@ -1,7 +1,6 @@
 """Fixtures for the account tests: the account service and the match service
-on a fresh database (SQLite, then PostgreSQL), with argon2 at its lowest
-costs so that a test may make many accounts (the costs are the library's
-own concern; what is tested here is what the service does with a hash)."""
+on a fresh database (SQLite, then PostgreSQL); argon2 runs at its lowest costs
+in every test (tests/conftest.py), so a test may make many accounts."""
 
 from __future__ import annotations
 
@@ -9,7 +8,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from argon2 import PasswordHasher
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.accounts import Account, Accounts
@@ -19,13 +17,6 @@ from app.matches import MatchService
 from tests.conftest import make_settings
 
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(autouse=True)
-def quick_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.auth import hashing
-
-    monkeypatch.setattr(hashing, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
 
 
 @pytest.fixture

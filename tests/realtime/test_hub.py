@@ -14,6 +14,7 @@ from app.realtime.bus import Announcement, MemoryBus, Presence, decode
 from app.realtime.hub import Hub
 
 from ..waiting import until
+from .conftest import RealtimeClock
 
 
 class Log:
@@ -268,11 +269,14 @@ async def test_a_room_too_far_behind_the_log_starts_its_sockets_afresh() -> None
     await there.close()
 
 
-async def test_a_process_that_vanished_stops_counting_and_a_live_one_keeps_counting() -> None:
+async def test_a_process_that_vanished_stops_counting_and_a_live_one_keeps_counting(
+        realtime_clock: RealtimeClock) -> None:
     log = Log()
-    # Refreshes every 0.3 s, not 0.1: a seat is judged silent after 1.5 rounds, and at
-    # 0.1 s the 50 ms between was a stall a loaded machine could make.
-    ping = 0.3
+    # The hubs' clock moves only when the test moves it, a refresh round at a time:
+    # however late the machine runs the heartbeats, no process misses a round it
+    # had time for, and a process is silent only when the test says so. (A quarter
+    # second: a sum of them is exact in binary, so a round is never a hair short.)
+    ping = 0.25
     here, there, channel = await two_processes(log, ping_seconds=ping, dead_after_seconds=100)
     watcher = Socket()
     here.join("m1", watcher, None, None)
@@ -298,8 +302,16 @@ async def test_a_process_that_vanished_stops_counting_and_a_live_one_keeps_count
 
     channel.append(count)
     shown_from = len(watcher.got)
-    await until(lambda: min(refreshes.values()) >= 4, "four refresh rounds of each process")
-    channel.remove(count)
+
+    async def round_of(origin: str) -> None:
+        """The clock moves one round on; wait for `origin` to refresh in it."""
+        before = refreshes[origin]
+        realtime_clock.now += ping
+        await until(lambda: refreshes[origin] > before, "a refresh round")
+
+    for _ in range(4):
+        await round_of(here.origin)
+        await until(lambda: refreshes[there.origin] >= refreshes[here.origin], "there's refresh in the round")
     assert shown() == (4, True)
     later = [m for m in watcher.got[shown_from:] if m.get("type") == "presence"]
     assert all(m["spectators"] == 4 and m["players"]["black"]["connected"] for m in later), later
@@ -307,7 +319,22 @@ async def test_a_process_that_vanished_stops_counting_and_a_live_one_keeps_count
     assert there._heartbeat is not None
     there._heartbeat.cancel()
     channel.remove(there.bus._mine)  # type: ignore[attr-defined]
+
+    def counted() -> tuple[bool, bool, int]:
+        """What `here` counts (white, black, spectators), read when its heartbeat's
+        refresh has been heard: against this Log a beat runs to its end without
+        pausing, so its judgement of silent seats is made by then too."""
+        totals: tuple[bool, bool, int] = here.rooms["m1"].headcount.totals()
+        return totals
+
+    await round_of(here.origin)  # one round unsaid: not yet silent
+    assert counted() == (False, True, 4)
+    await round_of(here.origin)  # two: its seat is the database's to judge (it says: gone)
+    assert counted() == (False, False, 4)
+    await until(lambda: shown() == (4, False), "4 spectators, black gone")
+    realtime_clock.now += ping + 0.01  # past three: its spectators are forgotten too
     await until(lambda: shown() == (1, False), "1 spectator and no black")
+    channel.remove(count)
     await here.close()
 
 
