@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from app.bots import LEVELS, choose, evaluate, random_bot
+from app.bots import LEVELS, choose, choose_with_info, evaluate, random_bot
 from app.bots.hidden import determinize
 from app.rules import ACTION, OVER, State, apply, new_match
 from tests.rules.helpers import position
@@ -31,10 +31,13 @@ def busy_position() -> State:
 
 @pytest.mark.parametrize("think", [0.05, 0.4])
 def test_strong_answers_within_its_think_time(think: float) -> None:
+    """Counted in this process's CPU seconds, by the search's own clock and by the
+    test's (as the arena counts): the search's deadline is what is tested, and a
+    busy machine's stalls, which a wall clock counts, are not the search's."""
     s = busy_position()
-    began = time.perf_counter()
-    action = choose("strong", s.to_json(), 3, think)
-    spent = time.perf_counter() - began
+    began = time.process_time()
+    action, _ = choose_with_info("strong", s.to_json(), 3, think, clock="cpu")
+    spent = time.process_time() - began
     apply(s, action)
     assert spent < 3 * think + 1.0
 
