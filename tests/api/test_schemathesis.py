@@ -19,6 +19,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.waiting import DEADLINE
+
 from ..realtime.test_processes import Server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +30,7 @@ ST = Path(sys.executable).with_name("st")
 def _seats(base: str) -> list[list[str]]:
     """Four matches: three with both seats taken, one waiting; every seat's token."""
     seats = []
-    with httpx.Client(base_url=base, timeout=10) as http:
+    with httpx.Client(base_url=base, timeout=DEADLINE) as http:
         for i in range(4):
             made = http.post("/api/v1/matches", json={"seat": "white", "name": "W"}).json()
             seats.append([made["match"]["id"], made["token"]])

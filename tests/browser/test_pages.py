@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.waiting import DEADLINE
+
 from .conftest import (
     AXE,
     ROW,
@@ -89,7 +91,7 @@ def test_a_phone_needs_no_sideways_scrolling(contexts: Contexts, where: str) -> 
 
 
 def _headers(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=5) as answer:
+    with urllib.request.urlopen(url, timeout=DEADLINE) as answer:
         return answer.headers
 
 

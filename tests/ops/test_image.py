@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from tests.ops.conftest import ROOT, Server, free_port
+from tests.waiting import DEADLINE
 
 ENV_EXAMPLE = ROOT / "deploy" / "magery.env.example"
 
@@ -149,15 +150,15 @@ async def test_the_final_stages_files_start_the_server(tmp_path: Path) -> None:
     server = Server(f"sqlite+aiosqlite:///{srv}/var/magery.sqlite3", tmp_path / "server.log", cwd=srv)
     try:
         await asyncio.to_thread(server.wait_ready)
-        async with httpx.AsyncClient(base_url=server.base, timeout=10) as http:
+        async with httpx.AsyncClient(base_url=server.base, timeout=DEADLINE) as http:
             assert (await http.post("/api/v1/matches", json={"options": {}})).status_code == 201
         check = [sys.executable, str(srv / "scripts" / "healthcheck")]
-        alive = subprocess.run(check, env={**os.environ, "PORT": str(server.port)}, timeout=10)
+        alive = subprocess.run(check, env={**os.environ, "PORT": str(server.port)}, timeout=DEADLINE)
         assert alive.returncode == 0
-        ready = subprocess.run([*check, "/readyz"], env={**os.environ, "PORT": str(server.port)}, timeout=10)
+        ready = subprocess.run([*check, "/readyz"], env={**os.environ, "PORT": str(server.port)}, timeout=DEADLINE)
         assert ready.returncode == 0
         dead = subprocess.run(check, env={**os.environ, "PORT": str(free_port())}, capture_output=True,
-                              timeout=10)
+                              timeout=DEADLINE)
         assert dead.returncode == 1
     finally:
         server.stop()

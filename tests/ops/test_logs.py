@@ -24,7 +24,7 @@ from app.ops import REQUEST_ID
 from app.ops.logs import JsonLines, TextLines
 from tests.conftest import ROW, Api, Game, _asyncpg_dsn
 from tests.ops.conftest import Server
-from tests.waiting import until
+from tests.waiting import DEADLINE, until
 
 
 async def _past(api: Api, game: Game, version: int) -> bool:
@@ -89,7 +89,7 @@ async def test_a_real_server_at_debug_logs_json_and_no_secret(database_url: str,
     tokens: list[str] = []
     try:
         await asyncio.to_thread(server.wait_ready)
-        async with httpx.AsyncClient(base_url=server.base, timeout=10) as http:
+        async with httpx.AsyncClient(base_url=server.base, timeout=DEADLINE) as http:
             made = (await http.post("/api/v1/matches", json={"options": {}, "seat": "white"})).json()
             match_id = made["match"]["id"]
             joined = (await http.post(f"/api/v1/matches/{match_id}/join", json={"name": "Bo"})).json()

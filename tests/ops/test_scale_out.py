@@ -21,7 +21,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from tests.conftest import ROW
 from tests.ops.conftest import ROOT, Server, free_port, metric, need
-from tests.waiting import until, until_sync
+from tests.waiting import DEADLINE, until, until_sync
 
 
 class Proxy:
@@ -79,7 +79,7 @@ def stack(postgres_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
 
 
 async def seats_on(server: Server) -> int:
-    async with httpx.AsyncClient(timeout=5) as http:
+    async with httpx.AsyncClient(timeout=DEADLINE) as http:
         return int(metric((await http.get(f"{server.base}/metrics")).text, "magery_open_sockets", kind="seat"))
 
 
@@ -99,7 +99,7 @@ async def next_message(ws: ClientConnection, kind: str, timeout: float = 10) -> 
 async def test_players_on_two_replicas_see_each_other_through_the_proxy(
         stack: tuple[Proxy, Server, Server]) -> None:
     proxy, a, b = stack
-    async with httpx.AsyncClient(base_url=proxy.base, timeout=10) as http:
+    async with httpx.AsyncClient(base_url=proxy.base, timeout=DEADLINE) as http:
         made = (await http.post("/api/v1/matches", json={"options": {}, "seat": "white", "name": "A"})).json()
         match_id = made["match"]["id"]
         joined = (await http.post(f"/api/v1/matches/{match_id}/join", json={"name": "B"})).json()
