@@ -192,10 +192,13 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     ops = Ops(parts.engine, parts.hub, head(), parts.metrics, lambda: app.routes,
               lambda: app.openapi().get("paths", {}), settings.ready_timeout_seconds)
     app.state.ops = ops  # for tests, as app.state.parts
-    app.add_front(OpsOutermost, ops)
-    app.add_front(ws.SocketsInFront, socket)
     wing = admin.Admin(parts.engine, parts.service, parts.gateway, settings)
     app.state.admin = wing  # for tests (its clock), as app.state.parts
+    # Sign-in tries of a locked address refused ahead of the whole stack, one try per
+    # address let in at a time (app/admin/front.py); inside the request ids and metrics.
+    app.add_front(admin.SignInsInFront, wing)
+    app.add_front(OpsOutermost, ops)
+    app.add_front(ws.SocketsInFront, socket)
     admin.install(app, wing)
     web.install(app, bot_levels=lambda: bots.LEVELS, read_match=parts.service.reads.get)  # pages, /static, headers
     if settings.trusted_proxies:  # outermost: every route and socket sees the client it names

@@ -15,6 +15,16 @@ PASS: at most ADMIN_LOCK_AFTER passwords checked per burst; the right
 password, sent in a burst after the lock, refused; no answer but 303, 401,
 429 and 503, nothing logged at ERROR; the other match's p99 in a burst window
 at most 2x the quiet window's before it (the median over the pairs).
+
+Beside the verdicts, each window gives what judges them: how far its p99
+could have landed (the 5th-95th percentiles of the p99 of bootstrap
+resamples of its own samples: a --quick window's p99 is its third-worst of
+~290 requests), the CPU per second of each server's event loop (its main
+thread: what every other request of that process waits behind) and of the
+whole process, and the sender's own CPU (it shares this machine's cores). The
+servers' event-loop CPU per burst, beyond what the probe's requests cost at
+the quiet window's rate, leaves the probe's timing out (though at loads of
+13-31 it was as noisy as the ratio). The probe's samples are kept in the JSON.
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing as mp
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -32,6 +43,7 @@ from typing import Any
 
 import httpx
 
+from bench.api import cpu_seconds
 from bench.proofs import FLOOD_GOAL, ROOT, Pair, _ready, load, ms, now, p99, probe
 
 PASSWORD = "a long enough password for the bench"
@@ -98,7 +110,32 @@ def burst_window(ports: list[int], first: int, seconds: float) -> list[dict[str,
             await asyncio.sleep(max(0.0, 1.0 - (now() - started)))
         return bursts
 
-    return asyncio.run(window())
+    cpu0 = sum(os.times()[:2])
+    bursts = asyncio.run(window())
+    if bursts:  # the sender's own CPU, niced: it shares this machine's cores with the servers
+        bursts[-1]["sender_cpu_s_in_window"] = round(sum(os.times()[:2]) - cpu0, 3)
+    return bursts
+
+
+def main_thread_cpu(pid: int) -> float:
+    """CPU seconds the process's main thread (its event loop) has run, from
+    /proc/<pid>/task/<pid>/schedstat: what a burst takes from every other
+    request of that process, argon2's threads left out."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/schedstat") as f:
+            return int(f.read().split()[0]) / 1e9
+    except OSError:
+        return float("nan")
+
+
+def p99_spread(values: list[float], rounds: int = 400) -> tuple[float | None, float | None]:
+    """The 5th and 95th percentiles of the p99 over bootstrap resamples of one
+    window's samples: how far that window's p99 alone could have landed."""
+    if len(values) < 20:
+        return None, None
+    rng = random.Random(1)
+    got = sorted(p99(rng.choices(values, k=len(values))) or 0.0 for _ in range(rounds))
+    return ms(got[int(0.05 * rounds)]), ms(got[int(0.95 * rounds)])
 
 
 async def run_signin(pair: Pair, args: Any) -> dict[str, Any]:
@@ -114,22 +151,49 @@ async def run_signin(pair: Pair, args: Any) -> dict[str, Any]:
         await loop.run_in_executor(pool, _ready, args.flood_nice)  # started and imported before any window
         prober = asyncio.create_task(probe(pair.ports, phase, samples, stop, args.probe_rate))
         await asyncio.sleep(8.0)  # the probe's first seconds (caches filling) are left out
+        pids = [proc.pid for proc in pair.procs if proc is not None]
         for n, kind in enumerate(plan):
             phase[0] = f"{kind}{n // 2}"
+            main0, cpu0, started = [main_thread_cpu(p) for p in pids], [cpu_seconds(p) for p in pids], now()
+            got: list[dict[str, Any]] = []
             if kind == "burst":
-                bursts += await loop.run_in_executor(pool, burst_window, pair.ports, len(bursts), args.flood_window)
+                got = await loop.run_in_executor(pool, burst_window, pair.ports, len(bursts), args.flood_window)
+                bursts += got
             else:
                 await asyncio.sleep(args.flood_window)
+            took = now() - started
             taken = samples.get(phase[0], [])
-            windows.append({"phase": phase[0], "requests": len(taken), "p50_ms": ms(statistics.median(taken)) if taken
-                            else None, "p99_ms": ms(p99(taken)), "load": load()})
-            print(f"  {phase[0]:7}: {len(taken)} requests of the other match, p50 {windows[-1]['p50_ms']} ms, "
-                  f"p99 {windows[-1]['p99_ms']} ms (load {load()[0]})", flush=True)
+            spread = p99_spread(taken)
+            windows.append({
+                "phase": phase[0], "requests": len(taken), "p50_ms": ms(statistics.median(taken)) if taken else None,
+                "p99_ms": ms(p99(taken)), "p99_bootstrap_5_95_ms": spread, "load": load(), "bursts": len(got),
+                "seconds": round(took, 2),  # a burst window ends when its last burst is answered
+                # per second of the window, each server: its event loop's CPU, and the whole process's
+                "server_main_thread_ms_per_s": [round(1000 * (main_thread_cpu(p) - c) / took, 1)
+                                                for p, c in zip(pids, main0, strict=True)],
+                "server_cpu_ms_per_s": [round(1000 * (cpu_seconds(p) - c) / took, 1)
+                                        for p, c in zip(pids, cpu0, strict=True)],
+                "sender_cpu_ms_per_s": round(1000 * got[-1].get("sender_cpu_s_in_window", 0) / took, 1) if got
+                else None,
+                "samples_ms": [ms(x) for x in taken]})
+            w = windows[-1]
+            print(f"  {phase[0]:7}: {len(taken)} requests of the other match, p50 {w['p50_ms']} ms, "
+                  f"p99 {w['p99_ms']} ms (a resample's p99: {spread[0]}-{spread[1]} ms; load {load()[0]}); "
+                  f"CPU ms/s: event loops {w['server_main_thread_ms_per_s']}, servers {w['server_cpu_ms_per_s']}, "
+                  f"sender {w['sender_cpu_ms_per_s']}", flush=True)
         stop.set()
         await asyncio.gather(prober, return_exceptions=True)
     per_window = {k: [w["p99_ms"] for w in windows if w["phase"].startswith(k)] for k in ("quiet", "burst")}
     pairs = [b / q for q, b in zip(per_window["quiet"], per_window["burst"], strict=False) if q and b]
     paired = statistics.median(pairs) if pairs else None
+    # Each burst window's event-loop CPU beyond what its probe requests cost at the
+    # quiet window's rate (the probe makes more of them in a longer window), per burst.
+    loop_ms_per_burst = []
+    for q, b in zip(windows[0::2], windows[1::2], strict=False):
+        if b["bursts"] and q["requests"]:
+            per_request = sum(q["server_main_thread_ms_per_s"]) * q["seconds"] / q["requests"]
+            extra = sum(b["server_main_thread_ms_per_s"]) * b["seconds"] - per_request * b["requests"]
+            loop_ms_per_burst.append(round(extra / b["bursts"], 1))
     answers: Counter[str] = Counter()
     for b in bursts:
         answers.update(b["answers"])
@@ -143,10 +207,13 @@ async def run_signin(pair: Pair, args: Any) -> dict[str, Any]:
           f"burst window over the quiet one before it {[round(x, 2) for x in pairs]}, median "
           f"{f'{paired:.2f}x' if paired else '?'} (goal <= {FLOOD_GOAL:g}x); probe errors "
           f"{len(samples.get('probe_errors', []))}", flush=True)
+    print(f"  the servers' event loops' CPU per burst, beyond the probe's at the quiet rate: {loop_ms_per_burst} "
+          "ms (both processes together)", flush=True)
     return {
         "windows": windows, "bursts": bursts, "answers": dict(answers), "p99_per_window_ms": per_window,
         "ratios_to_the_quiet_window_before": [round(x, 2) for x in pairs],
         "ratio": round(paired, 2) if paired else None, "server_log": trouble,
+        "event_loop_ms_per_burst": loop_ms_per_burst,
         "probe_errors": len(samples.get("probe_errors", [])),
         "verdicts": {
             f"a burst of {BURST} sign-ins from one address checks at most {LOCK_AFTER} passwords": bool(

@@ -8,7 +8,9 @@ out (app/matches/finisher.py) like any other ending.
 
 `install(app, admin)` adds the routes, built by `pages.router(admin)` and
 `api.router(admin)` for the parts app/main.py hands in, the static files under
-/static/admin and the redirect to the sign-in page.
+/static/admin and the redirect to the sign-in page. app/main.py puts
+`SignInsInFront` ahead of the whole stack: the sign-in tries of a locked
+address are refused there (app/admin/front.py).
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from fastapi.staticfiles import StaticFiles
 
 from . import api, pages
 from .context import Admin
+from .front import SignInsInFront
 from .guard import LoginRequired
 from .render import STATIC
 
-__all__ = ["Admin", "install"]
+__all__ = ["Admin", "SignInsInFront", "install"]
 
 
 def install(app: FastAPI, admin: Admin) -> None:

@@ -35,7 +35,7 @@ def _https(request: Request) -> bool:
     return request.url.scheme == "https"
 
 
-def _safe_next(target: str | None) -> str:
+def safe_next(target: str | None) -> str:
     """Only a path of this dashboard: never another site (`//host`, `/\\host`)."""
     if target and target.startswith("/admin") and not target.startswith(("//", "/\\")) and "\\" not in target:
         return target
@@ -56,6 +56,18 @@ def _login_form(request: Request, status: int = 200, error: str | None = None,
     if retry_after:
         response.headers["Retry-After"] = str(retry_after)
     return response
+
+
+def locked_form(request: Request, locked: int, target: str, name: str) -> HTMLResponse:
+    """The answer to a try from a locked address (here and in app/admin/front.py)."""
+    return _login_form(request, 429, f"Too many failed sign-ins. Try again in {locked} seconds.", target, name,
+                       retry_after=locked)
+
+
+def busy_form(request: Request, target: str, name: str) -> HTMLResponse:
+    """The answer to a try that finds no room to wait (here and in app/admin/front.py)."""
+    return _login_form(request, 503, "The server is busy checking other sign-ins. Try again in a moment.",
+                       target, name, retry_after=BUSY_RETRY)
 
 
 async def _checked_form(request: Request, session: Session) -> dict[str, str]:
@@ -115,7 +127,7 @@ def router(admin: Admin) -> APIRouter:
 
     @routes.get("/login", response_class=HTMLResponse)
     async def login_page(request: Request) -> Response:
-        target = _safe_next(request.query_params.get("next"))
+        target = safe_next(request.query_params.get("next"))
         if await sessions.find(admin.engine, request.cookies.get(sessions.COOKIE), admin.now()) is not None:
             return RedirectResponse(target, status_code=303)
         return _login_form(request, next_path=target)
@@ -125,7 +137,7 @@ def router(admin: Admin) -> APIRouter:
         form = await request.form()
         name = str(form.get("username") or "").strip()
         password = str(form.get("password") or "")
-        target = _safe_next(str(form.get("next") or ""))
+        target = safe_next(str(form.get("next") or ""))
         if not sessions.same(str(form.get(sessions.CSRF_FIELD) or ""), request.cookies.get(sessions.LOGIN_COOKIE) or "\0"):
             return _login_form(request, 403, "This form had expired. Please sign in again.", target,
                                name if accounts.NAME.fullmatch(name) else "")
@@ -139,8 +151,7 @@ def router(admin: Admin) -> APIRouter:
             try:
                 admin.passwords.admit()
             except Busy:
-                return _login_form(request, 503, "The server is busy checking other sign-ins. Try again in a moment.",
-                                   target, name, retry_after=BUSY_RETRY)
+                return busy_form(request, target, name)
             try:
                 async with tries.one_at_a_time(key):
                     # The try before this one may have learnt the lock while this one waited.
@@ -154,8 +165,7 @@ def router(admin: Admin) -> APIRouter:
                 admin.passwords.release()
         if locked:
             await tries.failures.record("sign_in_failure", now, name, address=where, locked=True)
-            return _login_form(request, 429, f"Too many failed sign-ins. Try again in {locked} seconds.",
-                               target, name, retry_after=locked)
+            return locked_form(request, locked, target, name)
         if account is None:  # counted already, by the reservation
             await tries.failures.record("sign_in_failure", now, name, address=where)
             return _login_form(request, 401, "Wrong username or password.", target, name)

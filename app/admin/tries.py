@@ -12,6 +12,12 @@ and once the database has said the address is locked, the process answers
 that address's next tries from memory (no reservation; the audit entry is
 still written, in a batch) until the lock ends or `TRUST_SECONDS` pass, after
 which it asks the database again (a success elsewhere may have cleared it).
+
+In front of the whole stack (app/admin/front.py), the same process lets one
+try per address at a time in at all (`in_line`): the others wait in line,
+at most `LINE_MOST` of them, until the one inside is answered, so that once
+the lock is known they are refused there, before any middleware, routing or
+form parsing.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from .audit import Batch
 
 TRUST_SECONDS = 10.0  # how long a lock read from the database is taken as still running
 MOST_REMEMBERED = 4096  # addresses whose lock is remembered; the oldest is forgotten first
+LINE_MOST = 32  # tries of one address waiting in line in front; one more is answered 503 at once
 
 
 @dataclass(slots=True)
@@ -42,23 +49,22 @@ class SignIns:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.failures = Batch(engine)
-        self._turns: dict[str, _Turn] = {}
+        self._turns: dict[str, _Turn] = {}  # reservations, one at a time per address
+        self._line: dict[str, _Turn] = {}  # tries let in from the front, one at a time per address
         self._locked: dict[str, tuple[datetime, datetime]] = {}  # address: (locked until, trusted until)
 
-    @contextlib.asynccontextmanager
-    async def one_at_a_time(self, address: str) -> AsyncIterator[None]:
+    def one_at_a_time(self, address: str) -> contextlib.AbstractAsyncContextManager[None]:
         """Hold the address's turn: its tries in this process reserve one after another."""
-        turn = self._turns.get(address)
-        if turn is None:
-            turn = self._turns[address] = _Turn()
-        turn.users += 1
-        try:
-            async with turn.lock:
-                yield
-        finally:
-            turn.users -= 1
-            if not turn.users:
-                del self._turns[address]
+        return _hold(self._turns, address)
+
+    def in_line(self, address: str) -> contextlib.AbstractAsyncContextManager[None]:
+        """Hold the address's place in front: its tries in this process go in one after another."""
+        return _hold(self._line, address)
+
+    def line_full(self, address: str) -> bool:
+        """Are `LINE_MOST` of the address's tries waiting in line already (besides the one inside)?"""
+        turn = self._line.get(address)
+        return turn is not None and turn.users > LINE_MOST
 
     def wait(self, address: str, now: datetime) -> int:
         """Seconds the address is known to be locked for (0: ask the database)."""
@@ -85,3 +91,19 @@ class SignIns:
     def forget(self, address: str) -> None:
         """The address signed in: no lock of its is remembered."""
         self._locked.pop(address, None)
+
+
+@contextlib.asynccontextmanager
+async def _hold(turns: dict[str, _Turn], address: str) -> AsyncIterator[None]:
+    """The address's turn in `turns`, made when first asked and dropped when no try holds or awaits it."""
+    turn = turns.get(address)
+    if turn is None:
+        turn = turns[address] = _Turn()
+    turn.users += 1
+    try:
+        async with turn.lock:
+            yield
+    finally:
+        turn.users -= 1
+        if not turn.users:
+            del turns[address]

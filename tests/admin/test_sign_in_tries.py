@@ -8,6 +8,7 @@ reported from memory (no reservation, still audited) for at most
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -27,8 +28,16 @@ from tests.conftest import make_settings
 async def roomy(database_url: str) -> AsyncIterator[Any]:
     """Every try of a burst may wait for the password pool: only the locks refuse."""
     app = create_app(make_settings(database_url, admin_password_waiting=1000))
+    _stop_clock(app)
     async with app.router.lifespan_context(app):
         yield app
+
+
+def _stop_clock(app: Any) -> None:
+    """The wing's clock stands still: on a busy machine a lock's real seconds
+    could run out before the tries it must refuse."""
+    stopped = time.time()
+    app.state.admin.clock = lambda: stopped
 
 
 def _admin(app: Any) -> Any:
@@ -79,6 +88,7 @@ async def test_a_burst_reserves_one_try_at_a_time_until_the_lock(roomy: Any, mon
 
 async def test_a_known_lock_is_answered_without_a_reservation(app: Any, client: httpx.AsyncClient,
                                                                monkeypatch: Any) -> None:
+    _stop_clock(app)
     await add_admin(app)
     for _ in range(app.state.parts.settings.admin_lock_after):
         assert (await sign_in(client, password="wrong guess")).status_code == 401
