@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bot_store import Owner
-from .errors import RateLimited, Unauthorized
+from .errors import Forbidden, RateLimited, Unauthorized
 from .limits import Limiter
-from .lobby import Seated
+from .lobby import RATED_RULE, Seated
 from .mover import Acted
 from .rematch import Rematched
 from .seats import hash_token
@@ -97,8 +97,12 @@ class Gateway:
 
     async def create(self, caller: Caller, options: dict[str, Any], seat: str = "random",
                      opponent: str = "human", name: str = "anonymous", rated: bool = False) -> Seated:
-        """A signed-in caller's seat is its account's, named as the account is."""
+        """A signed-in caller's seat is its account's, named as the account is. A
+        guest asking for a rated match is refused as a guest joining one is: 403,
+        a matter of who asks (the same body is fine from an account)."""
         await self.count_write(caller)
+        if rated and caller.account_id is None:
+            raise Forbidden(f"{RATED_RULE}: sign in (an account token or session) to create a rated match")
         cap = self.service.settings.bot_matches_per_address
         owner = Owner(f"addr:{caller.address or '-'}", cap or None)
         return await self.service.lobby.create(options, seat=seat, opponent=opponent, name=caller.account or name,

@@ -84,7 +84,7 @@ async def test_an_account_plays_a_rated_match_through_tokens_and_is_rated_once(
 async def test_rated_needs_two_accounts_or_an_account_and_a_computer(
         client: httpx.AsyncClient, ada: Member, bea: Member) -> None:
     guest = await client.post(BASE, json={"rated": True})
-    assert guest.status_code == 400 and RATED_RULE in guest.json()["detail"], guest.text
+    assert guest.status_code == 403 and RATED_RULE in guest.json()["detail"], guest.text
     rated = await made(client, ada, rated=True)
     assert rated["match"]["players"]["white"]["account"] == "Ada"
     refused = await client.post(f"{BASE}/{rated['id']}/join", json={})  # a guest
@@ -178,3 +178,12 @@ async def test_a_socket_by_session_cookie_is_the_accounts_seat(
     error, _ = await watcher.receive_until(lambda m: m["type"] in ("ack", "error"))
     assert error["error"] == "unauthorized"
     await watcher.close()
+
+
+def test_a_seat_token_never_reads_as_an_account_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The API tells the two apart by the prefix: a seat token drawn with it is drawn again."""
+    from app.matches import seats
+
+    drawn = iter(["mgo_looks-like-an-account", "a-seat-token"])
+    monkeypatch.setattr(seats.secrets, "token_urlsafe", lambda _: next(drawn))
+    assert seats.new_seat_token() == "a-seat-token"
