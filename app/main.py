@@ -49,7 +49,8 @@ from app.redact import install as install_redaction
 DESCRIPTION = """Magery Online: play Magery, the chess variant with worker placement, over HTTP.
 
 A seat is proved by `Authorization: Bearer <token>`, the token handed out once by
-create or join. Errors are JSON `{"error": code, "detail": sentence}`. Every action
+create or join, or by the account holding it (an account token `mgo_...`, or a
+signed-in session). Errors are JSON `{"error": code, "detail": sentence}`. Every action
 names the `version` it was chosen on; a resend of one that landed is answered as
 before and applies nothing twice.
 """
@@ -176,8 +177,8 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     app.state.parts = parts
     install_errors(app, parts.outage)
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
-    app.include_router(api.router(parts.gateway, parts.service.reads))
-    socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage)
+    app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts))
+    socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage, parts.accounts)
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:
         app.add_middleware(FastPlay, gateway=parts.gateway, outage=parts.outage)  # added first: the innermost middleware

@@ -2,17 +2,21 @@
 
 from fastapi import APIRouter
 
+from app.accounts import Accounts
 from app.matches import Gateway
 from app.matches.reads import Reads
 
-from . import matches, replays, vocabulary
+from . import account, matches, replays, vocabulary
+from .caller import Callers
 
 
-def router(gateway: Gateway, reads: Reads) -> APIRouter:
+def router(gateway: Gateway, reads: Reads, accounts: Accounts) -> APIRouter:
     api = APIRouter(prefix="/api/v1")
-    api.include_router(matches.router(gateway, reads))
+    callers = Callers(accounts)  # who calls: a seat's token, an account's token or session
+    api.include_router(matches.router(gateway, reads, callers))
     api.include_router(replays.router(reads))
     api.include_router(vocabulary.router())
+    api.include_router(account.router(accounts, callers))
     return api
 
 

@@ -30,6 +30,10 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
     400: {"bad_request": {"error": "bad_request", "detail": "body.version: Field required"}},
     401: {"unauthorized": {"error": "unauthorized", "detail": "this token holds no seat of this match"}},
     403: {"not_your_turn": {"error": "not_your_turn", "detail": "it is black's turn, not white's"},
+          "csrf_failed": {"error": "csrf_failed", "detail": "a change made with the session cookie needs the "
+                                                            "header X-CSRF-Token (the page's csrf-token)"},
+          "insufficient_scope": {"error": "insufficient_scope",
+                                 "detail": "this account token lacks the 'play' scope this call needs"},
           "forbidden": {"error": "forbidden", "detail": "the match waits for an opponent to join"}},
     404: {"not_found": {"error": "not_found", "detail": "no match 'x1y2z3'"}},
     409: {"stale_version": {"error": "stale_version",
@@ -49,7 +53,9 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
     503: {"unavailable": {"error": "unavailable", "detail": UNAVAILABLE}},
 }
 _DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or unknown fields",
-                 401: "Missing or wrong seat token", 403: "Not this seat's turn, or not allowed now",
+                 401: "Missing or wrong seat token, or an account token unknown, revoked or of a closed account",
+                 403: "Not this seat's turn, not allowed now, an account token without the scope, "
+                      "no X-CSRF-Token with the session cookie, or a seat the account does not hold",
                  404: "No such match", 409: "Stale version, seat taken, match over, action id taken, or a match still running",
                  422: "An action the rules forbid; the detail names the rule",
                  429: "Too many writes (see Retry-After), or too many running bot matches",
@@ -81,7 +87,11 @@ def service_error_response(exc: ServiceError) -> JSONResponse:
     extra = dict(exc.extra)
     if isinstance(exc, RateLimited):
         extra["retry_after"] = exc.retry_after
-    return error_response(exc.status, exc.code, exc.detail, **extra)
+    response = error_response(exc.status, exc.code, exc.detail, **extra)
+    headers = getattr(exc, "headers", None)  # WWW-Authenticate, for a refused account token (caller.py)
+    if headers:
+        response.headers.update(headers)
+    return response
 
 
 def internal_error_response() -> JSONResponse:

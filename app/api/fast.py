@@ -9,9 +9,10 @@ metrics, limits) wraps it like any route. It only reads HTTP: an ordinary
 request — a JSON body that the route's own schema (`Play`) accepts, and a
 Bearer token — becomes one call of the gateway, the same call the declared route
 makes, and the gateway's answer or refusal is written as the route would write it.
-Anything else (a body the schema refuses, another content type, no token) goes
-on to the router with its body intact, so every other refusal is the route's
-own. tests/api/test_fast_path.py plays each case both ways and compares.
+Anything else (a body the schema refuses, another content type, no token, an
+account's token `mgo_...`) goes on to the router with its body intact, so every
+other refusal is the route's own, and an account's call is the declared route's
+(app/api/caller.py: its scopes, its closing, the session's CSRF check). tests/api/test_fast_path.py plays each case both ways and compares.
 bench/api.py measures the server with and without it (`FAST_PATH=false`).
 """
 
@@ -23,6 +24,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from app.accounts.tokens import PREFIX
 from app.db.outage import OutageLog
 from app.matches import Caller, Gateway
 from app.matches.errors import ServiceError
@@ -60,7 +62,7 @@ class FastPlay:
         content_type, authorization = _headers(scope)
         token = _bearer(authorization)
         play = None
-        if content_type == b"application/json" and token is not None:
+        if content_type == b"application/json" and token is not None and not token.startswith(PREFIX):
             try:
                 play = Play.model_validate(json.loads(body))
             except (ValueError, ValidationError, RecursionError):  # the route says why

@@ -1,19 +1,21 @@
 """`/api/v1/matches`: the REST calls of the contract. Reads go to the service's
-reads; everything a seat does, and create and join, goes through the gateway."""
+reads; everything a seat does, and create and join, goes through the gateway.
 
-from __future__ import annotations
+No `from __future__ import annotations` here: the routes' annotations name the
+callers bound in `router()`, which FastAPI can read only as evaluated objects."""
+
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse, Response
 
-from app.matches import Gateway, ids
+from app.matches import Caller, Gateway, ids
 from app.matches.cursor import CURSOR, CURSOR_MAX
 from app.matches.reads import Reads
 from app.rules import VARIANTS
 
-from .deps import AnonymousCaller, SeatCaller
+from .caller import Callers
 from .errors import responses
 from .schemas import (
     Claim,
@@ -31,14 +33,18 @@ from .schemas import (
 )
 
 
-def router(gateway: Gateway, reads: Reads) -> APIRouter:
-    """The routes, bound to this app's gateway and reads."""
+def router(gateway: Gateway, reads: Reads, callers: Callers) -> APIRouter:
+    """The routes, bound to this app's gateway, reads and callers (app/api/caller.py)."""
     routes = APIRouter(prefix="/matches", tags=["matches"])
+    # A seat's token, or an account (token with `play`, or session) holding the seat.
+    SeatCaller = Annotated[Caller, Depends(callers.seat)]
+    # A guest, or an account (token with `play`, or session): create and join.
+    AnonymousCaller = Annotated[Caller, Depends(callers.open)]
 
     @routes.post(
         "", status_code=201, response_model=None,
         responses={201: {"model": SeatBody, "description": "The match, your seat and its token (shown once)"},
-                   **responses(400, 429)},
+                   **responses(400, 401, 403, 429)},
         summary="Create a match and take a seat",
     )
     async def create_match(caller: AnonymousCaller, body: CreateMatch | None = None) -> JSONResponse:
@@ -46,10 +52,13 @@ def router(gateway: Gateway, reads: Reads) -> APIRouter:
         `no_progress_rounds` (R16), `time_control` (null, real-time
         `{"type": "realtime", "minutes", "increment"}` or `{"type": "correspondence", "days"}`),
         `seed` and/or `chaos` (a custom match: its seed is public, R20), `join_timeout_seconds`,
-        `abandon_seconds`. `opponent` is `human` or `bot:<level>`."""
+        `abandon_seconds`. `opponent` is `human` or `bot:<level>`. `rated` (default false):
+        the match moves ratings; only two accounts, or an account and a computer level,
+        play rated. An account's seat (Authorization: Bearer mgo_... or a signed-in
+        session) is the account's, named as the account is."""
         body = body or CreateMatch()
         seated = await gateway.create(caller, body.options.model_dump(exclude_none=True), seat=body.seat,
-                                   opponent=body.opponent, name=body.name)
+                                      opponent=body.opponent, name=body.name, rated=body.rated)
         return JSONResponse({"match": seated.match, "seat": seated.seat, "token": seated.token},
                             status_code=201)
 
@@ -80,16 +89,18 @@ def router(gateway: Gateway, reads: Reads) -> APIRouter:
 
     @routes.post(
         "/{match_id}/join", response_model=None,
-        responses={200: {"model": SeatBody}, **responses(400, 404, 409, 429)},
+        responses={200: {"model": SeatBody}, **responses(400, 401, 403, 404, 409, 429)},
         summary="Take the free seat",
     )
     async def join_match(match_id: str, caller: AnonymousCaller, body: JoinMatch | None = None) -> JSONResponse:
+        """As an account, the seat is the account's; nobody joins as an account the
+        other seat of a match the account holds, and only an account joins a rated match."""
         seated = await gateway.join(match_id, caller, (body or JoinMatch()).name)
         return JSONResponse({"match": seated.match, "seat": seated.seat, "token": seated.token})
 
     @routes.get(
         "/{match_id}/legal", response_model=None,
-        responses={200: {"model": Legal}, **responses(401, 404)},
+        responses={200: {"model": Legal}, **responses(401, 403, 404)},
         summary="Your legal actions now",
     )
     async def legal_actions(match_id: str, caller: SeatCaller) -> JSONResponse:

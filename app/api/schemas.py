@@ -113,7 +113,9 @@ class CreateMatch(Strict):
     # The schema admits exactly the levels the server plays (issue 12, defect 5).
     opponent: str = Field("human", pattern=rf"^(human|bot:({'|'.join(LEVELS)}))$",
                           examples=["human", "bot:random"])
-    name: Name = "anonymous"
+    name: Name = Field("anonymous", description="the seat's name; an account's seat is named as the account is")
+    rated: bool = Field(False, description="the match moves ratings: two accounts, or an account and a "
+                                           "computer level (create as an account)")
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
         "options": {"variant": "standard", "no_progress_rounds": 10,
@@ -122,7 +124,7 @@ class CreateMatch(Strict):
 
 
 class JoinMatch(Strict):
-    name: Name = "anonymous"
+    name: Name = Field("anonymous", description="the seat's name; an account's seat is named as the account is")
 
 
 class Play(Strict):
@@ -157,8 +159,8 @@ MATCH_EXAMPLE: dict[str, Any] = {
     "options": {"variant": "standard", "no_progress_rounds": 10,
                 "time_control": {"type": "realtime", "minutes": 10, "increment": 5},
                 "join_timeout_seconds": 86400, "abandon_seconds": 60},
-    "players": {"white": {"name": "Ada", "connected": True, "bot": None},
-                "black": {"name": "Bo", "connected": False, "bot": None}},
+    "players": {"white": {"name": "Ada", "connected": True, "bot": None, "account": "Ada", "computer": False},
+                "black": {"name": "Bo", "connected": False, "bot": None, "account": None, "computer": False}},
     "round": 1, "phase": "setup", "to_move": "black", "orb": "white",
     "arena": {"a1": {"owner": "white", "minion": "construct"}},
     "reserve": {"white": {"dragon": 2}, "black": {"dragon": 3}},
@@ -174,6 +176,23 @@ MATCH_EXAMPLE: dict[str, Any] = {
 }
 
 
+class Player(BaseModel):
+    """Who sits at a seat (all null and false at an empty seat)."""
+
+    model_config = ConfigDict(extra="allow")
+    name: str | None
+    connected: bool
+    bot: str | None = Field(description="the computer level playing this seat, if a computer plays it")
+    account: str | None = Field(None, description="the account's name; null for a guest (never an account's id)")
+    computer: bool = Field(False, description="a computer level plays this seat")
+
+
+class Players(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    white: Player
+    black: Player
+
+
 class MatchState(BaseModel):
     """The public match state of the contract (no secret is ever in it, R20)."""
 
@@ -181,6 +200,7 @@ class MatchState(BaseModel):
     id: str
     version: int
     status: Literal["waiting", "active", "finished"]
+    players: Players
 
 
 class MatchBody(BaseModel):
@@ -227,6 +247,16 @@ class LogEntry(BaseModel):
     action: dict[str, Any]
     automatic: bool
     at: str = Field(examples=["2026-11-21T15:00:03.120Z"], description="RFC 3339, UTC, milliseconds")
+
+
+class AccountBody(BaseModel):
+    """Who the credential speaks for (GET /api/v1/account)."""
+
+    name: str = Field(examples=["Ada"])
+    created_at: str = Field(examples=["2026-11-21T15:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
+    computer: bool = Field(description="a computer level's account (nobody signs in as one)")
+    scopes: list[Literal["play", "read"]] = Field(
+        examples=[["play", "read"]], description="the token's scopes; a signed-in session has both")
 
 
 class ErrorBody(BaseModel):

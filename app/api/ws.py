@@ -1,7 +1,11 @@
 """`/api/v1/matches/{match_id}/ws`: a match, live (the contract's Websocket section).
 
 A raw ASGI endpoint: it hands the hub the server's own `send`, so one encoded
-update is shared by every socket of the match. It uses only the hub's face
+update is shared by every socket of the match. A seat is proved by `?token=`
+(the seat's token), or by the account holding it: `Authorization: Bearer mgo_...`
+on the upgrade, or a signed-in browser's session cookie from the page's own
+origin. The account's credential is checked again at each action it sends, so a
+closed account or a revoked token stops at once. It uses only the hub's face
 (app/realtime/hub.py); the socket's handle it holds is given back to the hub,
 never read. See docs/api.md, "Websocket".
 """
@@ -14,11 +18,16 @@ import json
 import logging
 import re
 import time
+from dataclasses import dataclass
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from starlette.routing import WebSocketRoute
 
+from app.accounts import Accounts
+from app.accounts.sessions import COOKIE
+from app.accounts.tokens import PREFIX
 from app.config import Settings
 from app.db.outage import OutageLog, database_unavailable
 from app.matches import Caller, Gateway
@@ -31,6 +40,49 @@ from .errors import UNAVAILABLE
 log = logging.getLogger("magery.realtime")
 PATH = "/api/v1/matches/{match_id}/ws"
 BUDGET_WINDOW = 10.0  # seconds; `ws_messages_per_10s` messages allowed in each
+
+
+@dataclass(frozen=True, slots=True)
+class AccountKey:
+    """The account credential a socket was opened with: an account token, or a
+    session cookie's token; checked again before each action."""
+
+    token: str | None
+    session: str | None
+    account_id: int
+    name: str
+    scopes: tuple[str, ...]
+
+
+def _cookie(headers: dict[bytes, bytes]) -> str | None:
+    raw = headers.get(b"cookie")
+    if not raw:
+        return None
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(raw.decode("latin-1"))
+    except CookieError:
+        return None
+    found = jar.get(COOKIE)
+    return found.value if found is not None else None
+
+
+def _bearer(headers: dict[bytes, bytes]) -> str | None:
+    scheme, _, param = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+    return param.strip() if scheme.lower() == "bearer" and param.strip() else None
+
+
+def same_origin(headers: dict[bytes, bytes], allowed: list[str]) -> bool:
+    """A cookie is taken only from the page's own host or an origin listed by
+    name: "*" lets any site watch, never act as the browser's account."""
+    origin = headers.get(b"origin")
+    if origin is None:
+        return True
+    text = origin.decode("latin-1").rstrip("/")
+    if text in (o.rstrip("/") for o in allowed if o != "*"):
+        return True
+    host = headers.get(b"host", b"").decode("latin-1")
+    return bool(host) and urlsplit(text).netloc == host
 
 
 def origin_allowed(headers: dict[bytes, bytes], allowed: list[str]) -> bool:
@@ -49,9 +101,42 @@ class MatchSocket:
     """One socket's life: check, accept, join the hub, read until it closes.
     An action it carries goes through the gateway like a REST one."""
 
-    def __init__(self, hub: Hub, gateway: Gateway, settings: Settings, outage: OutageLog | None = None) -> None:
+    def __init__(self, hub: Hub, gateway: Gateway, settings: Settings, outage: OutageLog | None = None,
+                 accounts: Accounts | None = None) -> None:
         self.hub, self.gateway, self.settings = hub, gateway, settings
         self.outage = outage if outage is not None else OutageLog()
+        self.accounts = accounts  # None: seat tokens only
+
+    async def _account(self, headers: dict[bytes, bytes]) -> AccountKey | None:
+        """The account the upgrade proves, or None; ValueError for an account
+        token that proves nothing (refused, never taken for a watcher)."""
+        accounts = self.accounts
+        if accounts is None:
+            return None
+        token = _bearer(headers)
+        if token is not None and token.startswith(PREFIX):
+            holder = await accounts.verify_token(token)
+            if holder is None:
+                raise ValueError("unauthorized: this account token is unknown or revoked, or its account is closed")
+            return AccountKey(token, None, holder.account_id, holder.account, holder.scopes)
+        if token is not None:
+            return None  # the header names no account: a seat is proved by ?token=
+        cookie = _cookie(headers)
+        if cookie is None or not same_origin(headers, self.settings.allowed_origins):
+            return None
+        session = await accounts.session(cookie)
+        if session is None:
+            return None  # signed out or closed: a watcher, as a guest would be
+        return AccountKey(None, cookie, session.account_id, session.name, ("play", "read"))
+
+    async def still(self, key: AccountKey) -> bool:
+        """The socket's account credential still holds (not revoked, not signed out, open)."""
+        accounts = self.accounts
+        if accounts is None:
+            return False
+        if key.token is not None:
+            return await accounts.verify_token(key.token) is not None
+        return await accounts.session(key.session) is not None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         await self.serve(scope, receive, send, scope["path_params"]["match_id"])
@@ -70,7 +155,7 @@ class MatchSocket:
                 hub.release(address)
         if admitted is None:
             return
-        sub, seat, token = admitted
+        sub, seat, token, key = admitted
         del admitted
         try:
             await hub.note_seat(sub)
@@ -92,7 +177,9 @@ class MatchSocket:
                 if len(data) > settings.ws_max_frame_bytes:
                     return await hub.close_socket(
                         sub, 1009, f"frame over {settings.ws_max_frame_bytes} bytes")
-                await self._handle(hub, sub, seat, match_id, token, address, text)
+                if await self._handle(hub, sub, seat, match_id, token, address, text, key):
+                    return await hub.close_socket(sub, 1008, "unauthorized: the account's token was revoked, "
+                                                             "its session ended or the account closed")
         except asyncio.CancelledError:
             if not hub.dropped(sub):  # not the hub's doing: let it through
                 raise
@@ -111,7 +198,8 @@ class MatchSocket:
                               "from one address; close one first"})
 
     async def _admit(self, scope: dict[str, Any], receive: Any, send: Any, hub: Hub,
-                     match_id: str, address: str) -> tuple[Subscriber, str | None, str | None] | None:
+                     match_id: str, address: str,
+                     ) -> tuple[Subscriber, str | None, str | None, AccountKey | None] | None:
         """Check the Origin and the token, accept, and join the hub; None if refused."""
         if (await receive())["type"] != "websocket.connect":
             return None
@@ -127,17 +215,20 @@ class MatchSocket:
         token = query.get("token", [None])[0]
         since: int | None = None
         refusal = None
+        key = None
         try:
             if not is_match_id(match_id):
                 raise ValueError("not_found: no such match")
             since = int(query["since"][0]) if "since" in query else None
-            known = hub.known_version(match_id) if token is None else None
+            if token is None:  # ?token= is a seat's, whatever else comes with it
+                key = await self._account(dict(scope["headers"]))
+            known = hub.known_version(match_id) if token is None and key is None else None
             if known is not None:
                 seat, version = None, known  # watched here already: no database read
             else:
-                seat, version = await self.gateway.watch(match_id, token)
+                seat, version = await self.gateway.watch(match_id, token, key.account_id if key else None)
         except ValueError as bad:
-            refusal = str(bad) if str(bad).startswith("not_found") else \
+            refusal = str(bad) if str(bad).startswith(("not_found", "unauthorized")) else \
                 "bad_request: since must be a version number"
         except ServiceError as exc:
             refusal = f"{exc.code}: {exc.detail}"
@@ -155,24 +246,29 @@ class MatchSocket:
             return None
         if since is not None and since > version:
             since = None  # a version from the future: start again from a snapshot
-        return hub.join(match_id, send, seat, since, address, asyncio.current_task()), seat, token
+        if seat is None:
+            key = None  # the account holds no seat here: a watcher, with nothing to check again
+        return hub.join(match_id, send, seat, since, address, asyncio.current_task()), seat, token, key
 
     async def _handle(self, hub: Hub, sub: Subscriber, seat: str | None, match_id: str,
-                      token: str | None, address: str, text: str | None) -> None:
+                      token: str | None, address: str, text: str | None, key: AccountKey | None = None) -> bool:
+        """Answer one message; True when the socket's account credential no longer holds."""
         try:
             message = json.loads(text) if text is not None else None
         except ValueError:
             message = None
         except RecursionError:  # deeper than the parser's stack: refused like any bad JSON
-            return await self._error(hub, sub, match_id, None, "bad_request", "the JSON is nested too deeply")
+            await self._error(hub, sub, match_id, None, "bad_request", "the JSON is nested too deeply")
+            return False
         if not isinstance(message, dict):
-            return await self._error(hub, sub, match_id, None, "bad_request",
-                                     "a message is a JSON object, sent as text")
+            await self._error(hub, sub, match_id, None, "bad_request", "a message is a JSON object, sent as text")
+            return False
         kind, ref = message.get("type"), message.get("id")
         if ref is not None and not is_client_id(ref):
             # Never echo it: it may not even encode (a lone surrogate).
-            return await self._error(hub, sub, match_id, None, "bad_request",
-                                     "id is 1-64 printable ASCII characters without spaces")
+            await self._error(hub, sub, match_id, None, "bad_request",
+                              "id is 1-64 printable ASCII characters without spaces")
+            return False
         if kind == "ping":
             hub.reply(sub, {"type": "pong"})
         elif kind == "pong":
@@ -182,28 +278,50 @@ class MatchSocket:
             if isinstance(version, float) and version.is_integer():
                 version = int(version)  # 3.0 is the integer 3, as the REST schema says
             if not isinstance(action, dict) or not isinstance(version, int) or isinstance(version, bool):
-                return await self._error(hub, sub, match_id, ref, "bad_request",
-                                         'an action message is {"type": "action", "action": {...}, '
-                                         '"version": n, "id": "..."}')
+                await self._error(hub, sub, match_id, ref, "bad_request",
+                                  'an action message is {"type": "action", "action": {...}, '
+                                  '"version": n, "id": "..."}')
+                return False
             if seat is None:
-                return await self._error(hub, sub, match_id, ref, "unauthorized",
-                                         "this socket watches; connect with ?token= to play")
-            try:
-                acted = await self.gateway.play(match_id, Caller(token, address), action, version, ref)
-            except ServiceError as exc:
-                return await self._error(hub, sub, match_id, ref, exc.code, exc.detail,
-                                         exc.extra.get("version"))
-            except Exception as exc:  # REST would answer 503 or 500: say so, live on
-                if database_unavailable(exc):
-                    self.outage.failed("an action over a websocket", exc)
-                    return await self._error(hub, sub, match_id, ref, "unavailable", UNAVAILABLE)
-                log.exception("action over a websocket failed")
-                return await self._error(hub, sub, match_id, ref, "internal_error",
-                                         "the server failed to handle this action; try again")
-            hub.reply(sub, {"type": "ack", "id": ref, "version": acted.version})
+                await self._error(hub, sub, match_id, ref, "unauthorized",
+                                  "this socket watches; connect with ?token= to play")
+                return False
+            return await self._act(hub, sub, match_id, token, address, key, action, version, ref)
         else:
             await self._error(hub, sub, match_id, ref, "bad_request",
                               f"unknown message type {str(kind)[:40]!r}")
+        return False
+
+    async def _act(self, hub: Hub, sub: Subscriber, match_id: str, token: str | None, address: str,
+                   key: AccountKey | None, action: dict[str, Any], version: int, ref: Any) -> bool:
+        try:
+            if key is None:
+                caller = Caller(token, address)
+            elif not await self.still(key):
+                await self._error(hub, sub, match_id, ref, "unauthorized",
+                                  "the account's token was revoked, its session ended or the account closed")
+                return True
+            elif "play" not in key.scopes:
+                await self._error(hub, sub, match_id, ref, "insufficient_scope",
+                                  "this account token lacks the 'play' scope this call needs")
+                return False
+            else:
+                caller = Caller(None, address, account_id=key.account_id, account=key.name)
+            acted = await self.gateway.play(match_id, caller, action, version, ref)
+        except ServiceError as exc:
+            await self._error(hub, sub, match_id, ref, exc.code, exc.detail, exc.extra.get("version"))
+            return False
+        except Exception as exc:  # REST would answer 503 or 500: say so, live on
+            if database_unavailable(exc):
+                self.outage.failed("an action over a websocket", exc)
+                await self._error(hub, sub, match_id, ref, "unavailable", UNAVAILABLE)
+                return False
+            log.exception("action over a websocket failed")
+            await self._error(hub, sub, match_id, ref, "internal_error",
+                              "the server failed to handle this action; try again")
+            return False
+        hub.reply(sub, {"type": "ack", "id": ref, "version": acted.version})
+        return False
 
     async def _error(self, hub: Hub, sub: Subscriber, match_id: str, ref: Any, code: str,
                      detail: str, version: int | None = None) -> None:

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bot_store import Owner
-from .errors import RateLimited, Unauthorized
+from .errors import Forbidden, RateLimited, Unauthorized
 from .limits import Limiter
-from .lobby import Seated
+from .lobby import RATED_RULE, Seated
 from .mover import Acted
 from .rematch import Rematched
 from .seats import hash_token
@@ -34,12 +34,17 @@ class Caller:
     """Who knocks. `token`: the Bearer token given, if any; `address`: the client
     address the write limit counts; `bot`: the colour of a bot seat, when the
     server's bot runner acts (never set from a request); `counted`: the write
-    was counted already, before its body was read (app/api/budget.py)."""
+    was counted already, before its body was read (app/api/budget.py);
+    `account_id`, `account`: the signed-in account (its id and name) the API
+    proved by an account token or a session (app/api/caller.py): it acts in
+    any seat of its own with no seat token, and creates and joins as itself."""
 
     token: str | None = None
     address: str | None = None
     bot: str | None = None
     counted: bool = False
+    account_id: int | None = None
+    account: str | None = None
 
 
 class Gateway:
@@ -61,6 +66,8 @@ class Gateway:
         keys = [f"addr:{caller.address or '-'}"]
         if caller.token is not None:
             keys.append(f"seat:{hash_token(caller.token)[:24]}")
+        elif caller.account_id is not None:
+            keys.append(f"account:{caller.account_id}")
         try:
             await self.limiter.hit(*keys)
         except RateLimited as over:
@@ -79,22 +86,33 @@ class Gateway:
             if seat is None or seat.bot is None:
                 raise Unauthorized(f"{caller.bot} is not a bot's seat in this match")
             return caller.bot
-        colour = await seats.authenticate(match_id, caller.token)
+        if caller.token is None and caller.account_id is not None:
+            colour = await seats.of_account(match_id, caller.account_id)
+        else:
+            colour = await seats.authenticate(match_id, caller.token)
         await seats.touch(match_id, colour)
         return colour
 
     # ---- what a caller may do -----------------------------------------------------
 
     async def create(self, caller: Caller, options: dict[str, Any], seat: str = "random",
-                     opponent: str = "human", name: str = "anonymous") -> Seated:
+                     opponent: str = "human", name: str = "anonymous", rated: bool = False) -> Seated:
+        """A signed-in caller's seat is its account's, named as the account is. A
+        guest asking for a rated match is refused as a guest joining one is: 403,
+        a matter of who asks (the same body is fine from an account)."""
         await self.count_write(caller)
+        if rated and caller.account_id is None:
+            raise Forbidden(f"{RATED_RULE}: sign in (an account token or session) to create a rated match")
         cap = self.service.settings.bot_matches_per_address
         owner = Owner(f"addr:{caller.address or '-'}", cap or None)
-        return await self.service.lobby.create(options, seat=seat, opponent=opponent, name=name, owner=owner)
+        return await self.service.lobby.create(options, seat=seat, opponent=opponent, name=caller.account or name,
+                                               owner=owner, rated=rated, account_id=caller.account_id,
+                                               account=caller.account)
 
     async def join(self, match_id: str, caller: Caller, name: str = "anonymous") -> Seated:
         await self.count_write(caller)
-        return await self.service.lobby.join(match_id, name)
+        return await self.service.lobby.join(match_id, caller.account or name, account_id=caller.account_id,
+                                             account=caller.account)
 
     async def play(self, match_id: str, caller: Caller, action: Any, version: int,
                    client_id: str | None = None) -> Acted:
@@ -135,12 +153,16 @@ class Gateway:
         log.info("match %s ended by admin %s: %s", match_id, admin, verdict)
         return state
 
-    async def watch(self, match_id: str, token: str | None) -> tuple[str | None, int]:
+    async def watch(self, match_id: str, token: str | None,
+                    account_id: int | None = None) -> tuple[str | None, int]:
         """A socket's admission: the seat `token` proves (None without one: a
         watcher) and the match's version now. Raises NotFound, or Unauthorized
-        for a token that proves no seat."""
+        for a token that proves no seat. With no token, a signed-in account's
+        (`account_id`) socket is its seat's in this match, or a watcher's."""
         state = await self.service.reads.get(match_id)
         if token is None:
+            if account_id is not None:
+                return await self.service.seats.held_by(match_id, account_id), int(state["version"])
             return None, int(state["version"])
         if not token:
             raise Unauthorized("an empty token proves no seat; leave it out to watch")

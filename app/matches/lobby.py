@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.accounts import computer_account
+from app.accounts import COMPUTER_LEVELS, computer_account
 from app.ratings import may_play_rated
 from app.rules import MalformedAction, commitment
 
@@ -20,7 +20,7 @@ from .errors import BadRequest, Forbidden, MatchIsOver, SeatTaken
 from .keeper import MatchKeeper, setup_seconds
 from .record import COLOURS, Record, SeatInfo, moment, other
 from .replay import initial_state
-from .seats import Seats, hash_token
+from .seats import Seats, hash_token, new_seat_token
 
 RATED_RULE = "a rated match is played by two accounts, or an account and a computer level"
 
@@ -56,12 +56,13 @@ class Lobby:
     async def create(
         self, options: dict[str, Any], seat: str = "random", opponent: str = "human", name: str = "anonymous",
         owner: Owner | None = None, rated: bool = False, account_id: int | None = None,
+        account: str | None = None,
     ) -> Seated:
         """Make a match. With a bot opponent, `owner` is who it counts against
         (TooManyBotMatches once they hold `owner.cap` running ones). `account_id`:
         the signed-in creator's account (None: a guest); `rated`: the match moves
         ratings, which only two accounts, or an account and a computer level, may
-        play (the joining player's account is checked at join)."""
+        play (the joining player's account is checked at join); `account`: its name."""
         keeper = self.keeper
         # guard
         bot = self._bot_level(opponent)
@@ -85,10 +86,12 @@ class Lobby:
         except MalformedAction as error:
             raise BadRequest(str(error)) from None
         now = keeper.now_ms()
-        token = secrets.token_urlsafe(32)
-        seats = {colour: SeatInfo(name, hash_token(token), None, False, now, now, account_id)}
+        token = new_seat_token()
+        seats = {colour: SeatInfo(name, hash_token(token), None, False, now, now, account_id,
+                                  account if account_id is not None else None)}
         if bot:
-            seats[other(colour)] = SeatInfo(f"{bot} bot", None, bot, True, now, now, computer)
+            seats[other(colour)] = SeatInfo(f"{bot} bot", None, bot, True, now, now, computer,
+                                            COMPUTER_LEVELS.get(bot) if computer is not None else None)
         rec = Record(
             id=new_match_id(), status="waiting", options=opts, seed=seed,
             seed_commitment=commitment(seed), custom=custom, chaos=chaos, state=state, version=0,
@@ -159,11 +162,13 @@ class Lobby:
             "setup_seconds": _whole(setup_seconds({"time_control": time_control}, settings.setup_seconds)),
         }
 
-    async def join(self, match_id: str, name: str = "anonymous", account_id: int | None = None) -> Seated:
-        """Take the free seat; `account_id`: the signed-in player's account (None: a guest)."""
+    async def join(self, match_id: str, name: str = "anonymous", account_id: int | None = None,
+                   account: str | None = None) -> Seated:
+        """Take the free seat; `account_id`: the signed-in player's account (None: a
+        guest), `account` its name. Nobody takes both seats of a match as one account."""
         keeper = self.keeper
         text.check("name", name, line_breaks=False)
-        token = secrets.token_urlsafe(32)
+        token = new_seat_token()
 
         async def decide(rec: Record, now: int) -> str:
             if rec.status == "finished":
@@ -172,12 +177,12 @@ class Lobby:
             if not free:
                 raise SeatTaken("both seats of this match are taken")
             colour = free[0]
-            if rec.rated:
-                if account_id is None:
-                    raise Forbidden(f"{RATED_RULE}: sign in to join this rated match")
-                if account_id in rec.seat_accounts().values():
-                    raise Forbidden("nobody plays themselves in a rated match")
-            rec.seats[colour] = SeatInfo(name, hash_token(token), None, False, now, now, account_id)
+            if rec.rated and account_id is None:
+                raise Forbidden(f"{RATED_RULE}: sign in to join this rated match")
+            if account_id is not None and account_id in rec.seat_accounts().values():
+                raise Forbidden("your account holds the other seat of this match: nobody plays themselves")
+            rec.seats[colour] = SeatInfo(name, hash_token(token), None, False, now, now, account_id,
+                                         account if account_id is not None else None)
             rec.new_seats.append(colour)
             keeper.begin(rec, now)
             keeper.log(rec, colour, {"type": "join"}, False, now)

@@ -47,6 +47,7 @@ class SeatInfo:
     last_seen_ms: int
     joined_ms: int
     account_id: int | None = None  # the account playing it (a computer level's, for a rated bot); None: a guest
+    account: str | None = None  # that account's name (read with the seat: names never change); never its id
 
     def here(self, now_ms: int, ttl_ms: int) -> bool:
         return seat_here(self.bot, self.connected, self.last_seen_ms, now_ms, ttl_ms)
@@ -154,10 +155,13 @@ class Record:
         for colour in COLOURS:
             seat = self.seats.get(colour)
             # An empty seat keeps the contract's shape: nobody there, not connected.
-            players[colour] = {"name": None, "connected": False, "bot": None} if seat is None else {
+            players[colour] = {"name": None, "connected": False, "bot": None, "account": None,
+                               "computer": False} if seat is None else {
                 "name": seat.name,
                 "connected": seat.here(now_ms, presence_ttl_ms),
                 "bot": seat.bot,
+                "account": seat.account,  # the name only: an account's id is never public
+                "computer": seat.bot is not None,
             }
         out = {"id": self.id, "version": self.version, "status": self.status}
         out.update(view)
@@ -219,7 +223,7 @@ def seat_from_row(row: Any, prefix: str = "") -> SeatInfo:
         return getattr(row, prefix + name)
 
     return SeatInfo(col("name"), col("token_hash"), col("bot"), col("connected"), ms_of(col("last_seen")),
-                    ms_of(col("joined_at")), col("account_id"))
+                    ms_of(col("joined_at")), col("account_id"), getattr(row, prefix + "account", None))
 
 
 def record_from_rows(row: Any, seat_rows: Any, state: State) -> Record:

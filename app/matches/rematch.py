@@ -30,7 +30,7 @@ from .keeper import MatchKeeper
 from .lobby import new_match_id
 from .record import Record, SeatInfo, other
 from .replay import initial_state
-from .seats import Seats, hash_token
+from .seats import Seats, hash_token, new_seat_token
 
 
 @dataclass(slots=True)
@@ -62,7 +62,7 @@ class Rematches:
                 raise Forbidden(f"{other(colour)} declined the rematch")
             if state.get("offered_by") == colour:
                 return None, None  # the offer stands; its token went out with it
-            token = secrets.token_urlsafe(32)
+            token = new_seat_token()
             if state.get("offered_by") == other(colour) or opponent.bot is not None:
                 new = self._new_match(rec, colour, hash_token(token), now)
                 rec.rematch = {"offered_by": state.get("offered_by") or colour, "declined_by": None,
@@ -120,7 +120,7 @@ class Rematches:
             else:
                 token_hash = old.rematch_token
             seats[other(colour)] = SeatInfo(seat.name, token_hash, seat.bot, seat.bot is not None, now, now,
-                                            seat.account_id)
+                                            seat.account_id, seat.account)
         rec = Record(
             id=new_match_id(), status="waiting", options=options, seed=seed,
             seed_commitment=commitment(seed), custom=bool(chaos), chaos=chaos,

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 from collections.abc import Callable
 from typing import Any
 
 from . import store
-from .errors import Unauthorized
+from .errors import Forbidden, Unauthorized
 from .keeper import MatchKeeper
 from .record import ms_of, seat_here
 
@@ -17,8 +18,20 @@ def _nobody(match_id: str) -> None:
     return None
 
 
+ACCOUNT_TOKEN_PREFIX = "mgo_"  # app.accounts.tokens.PREFIX: an account's API token, never a seat's
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_seat_token() -> str:
+    """A seat's token (256 bits). Never one that begins as an account's API token
+    does: the API tells the two apart by that prefix (app/api/caller.py)."""
+    while True:
+        token = secrets.token_urlsafe(32)
+        if not token.startswith(ACCOUNT_TOKEN_PREFIX):
+            return token
 
 
 class Seats:
@@ -40,6 +53,23 @@ class Seats:
                 if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
                     return colour
         raise Unauthorized("this token holds no seat of this match")
+
+    async def held_by(self, match_id: str, account_id: int) -> str | None:
+        """The colour of the seat the account holds in this match (the side to
+        move if it held both), or None: it holds none."""
+        for fresh in (False, True):  # a seat taken or claimed on another process is not cached here yet
+            rec = await self.keeper.get(match_id, fresh=fresh)
+            mine = [c for c, seat in rec.seats.items() if seat.account_id == account_id and seat.bot is None]
+            if mine:
+                return rec.seat_to_move() if len(mine) > 1 and rec.seat_to_move() else mine[0]
+        return None
+
+    async def of_account(self, match_id: str, account_id: int) -> str:
+        """The colour of the account's seat; Forbidden when it holds none."""
+        colour = await self.held_by(match_id, account_id)
+        if colour is None:
+            raise Forbidden("your account holds no seat of this match")
+        return colour
 
     def seen(self, match_id: str, colour: str, now_ms: int) -> None:
         """The seat was just written as present (create, join): no touch needed soon."""

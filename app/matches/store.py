@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.accounts import rate_ending
 from app.db import raw
+from app.db.account_models import accounts
 from app.db.models import actions, draw_offers, matches, seats
 from app.rules import State
 
@@ -32,7 +33,10 @@ class ClientIdTaken(Exception):
 
 
 # The seat columns of a load, named apart from the match's own.
-_SEAT_COLUMNS = [c.label(f"seat_{c.name}") for c in seats.c if c.name != "match_id"]
+# The seat's account is read by name with it (names never change): the public
+# state shows the name, never the id.
+_SEAT_COLUMNS = [*(c.label(f"seat_{c.name}") for c in seats.c if c.name != "match_id"),
+                 accounts.c.name.label("seat_account")]
 
 
 async def load(
@@ -52,7 +56,8 @@ async def load(
     query = select(*_ROW_COLUMNS, state).where(matches.c.id == match_id)
     if with_seats or cached is None or len(cached.seats) < 2:
         query = query.add_columns(*_SEAT_COLUMNS).select_from(
-            matches.outerjoin(seats, seats.c.match_id == matches.c.id))
+            matches.outerjoin(seats, seats.c.match_id == matches.c.id)
+            .outerjoin(accounts, accounts.c.id == seats.c.account_id))
         seat_rows = True
     else:
         seat_rows = False
@@ -332,7 +337,8 @@ async def page(
     chosen = q.order_by(matches.c.created_at.desc(), matches.c.id.desc()).limit(limit).subquery()
     joined = (
         select(chosen, *_SEAT_COLUMNS)
-        .select_from(chosen.outerjoin(seats, seats.c.match_id == chosen.c.id))
+        .select_from(chosen.outerjoin(seats, seats.c.match_id == chosen.c.id)
+                     .outerjoin(accounts, accounts.c.id == seats.c.account_id))
         .order_by(chosen.c.created_at.desc(), chosen.c.id.desc())
     )
     async with engine.connect() as conn:

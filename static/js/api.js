@@ -1,6 +1,8 @@
 // The public REST API (docs/api.md), as the page calls it. A seat is proved by
-// its token in an Authorization header; no cookie is ever used, so no request
-// of this page can be forged by another site.
+// its token in an Authorization header. Without one, a signed-in browser's
+// session cookie speaks for its account, and every change must carry the
+// session's CSRF token (the page's <meta name="csrf-token">, which another
+// site cannot read), so no request of this page can be forged by another site.
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -16,6 +18,8 @@ const BASE = "/api/v1";
 export async function call(method, path, { token = null, body = undefined } = {}) {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
+  const csrf = document.querySelector('meta[name="csrf-token"]');
+  if (!token && csrf && method !== "GET") headers["X-CSRF-Token"] = csrf.content;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {

@@ -45,6 +45,8 @@ CASES: dict[str, Any] = {
     "malformed action": lambda g: ({"action": {"type": "fly"}, "version": 1}, g.auth("white")),
     "wrong token": lambda g: ({"action": SETUP, "version": 1}, {"Authorization": "Bearer nope"}),
     "no token": lambda g: ({"action": SETUP, "version": 1}, {}),
+    # An account's token is the declared route's (app/api/caller.py): refused there alike.
+    "unknown account token": lambda g: ({"action": SETUP, "version": 1}, {"Authorization": "Bearer mgo_nope"}),
     "basic auth": lambda g: ({"action": SETUP, "version": 1}, {"Authorization": "Basic eDp5"}),
     "unknown field": lambda g: ({"action": SETUP, "version": 1, "extra": 1}, g.auth("white")),
     "string version": lambda g: ({"action": SETUP, "version": "1"}, g.auth("white")),

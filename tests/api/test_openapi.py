@@ -19,6 +19,7 @@ ROUTES = {
     ("/api/v1/matches/{match_id}/abort", "post"): {401, 403, 404, 409, 429},
     ("/api/v1/matches/{match_id}/rematch", "post"): {401, 403, 404, 409, 429},
     ("/api/v1/matches/{match_id}/rematch/decline", "post"): {401, 403, 404, 409, 429},
+    ("/api/v1/account", "get"): {401},
 }
 
 

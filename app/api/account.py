@@ -1,0 +1,39 @@
+"""`/api/v1/account`: who the caller's account credential speaks for (issue 19).
+
+The other account calls of the API (public profiles, /api/v1/users) live in
+their own router; the pages (sign up, sign in, tokens) are the web wing's. No
+`from __future__ import annotations`: the route names the callers bound in `router()`.
+"""
+
+
+from datetime import UTC
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import JSONResponse
+
+from app.accounts import Accounts
+from app.matches.record import ms_of, stamp
+
+from .caller import Callers, NotSignedIn, Signed
+from .errors import responses
+from .schemas import AccountBody
+
+
+def router(accounts: Accounts, callers: Callers) -> APIRouter:
+    routes = APIRouter(prefix="/account", tags=["accounts"])
+
+    @routes.get(
+        "", response_model=None, responses={200: {"model": AccountBody}, **responses(401)},
+        summary="Who am I: the account of the token or session",
+    )
+    async def who_am_i(who: Annotated[Signed, Depends(callers.account)]) -> JSONResponse:
+        """Any scope of an account token will do, as will a signed-in session (both scopes)."""
+        found = await accounts.by_id(who.account_id)
+        if found is None or found.closed:  # closed between the check and now
+            raise NotSignedIn("this account is closed")
+        made = found.created_at if found.created_at.tzinfo else found.created_at.replace(tzinfo=UTC)
+        return JSONResponse({"name": found.name, "created_at": stamp(ms_of(made)),
+                             "computer": found.computer is not None, "scopes": list(who.scopes)})
+
+    return routes
