@@ -5,12 +5,17 @@ import { ApiError, matches } from "./api.js";
 import { checkFields, placeRefusal } from "./fields.js";
 import { resultWords } from "./results.js";
 import { loadSeat, saveName, savedName, saveSeat } from "./seat.js";
+import { accountName } from "./session.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("create");
 const VARIANT = { standard: "Standard", rotating: "Rotating", archmage: "Archmage", ultimate_archmage: "Ultimate archmage" };
 
-$("name").value = savedName();
+// Signed in, the account plays under its own name (a hidden field holds it); a
+// guest's name is remembered from one visit to the next.
+const member = accountName();
+if (!member) $("name").value = savedName();
+const keepName = (name) => { if (!member) saveName(name); };
 
 function showTimeFields() {
   const kind = $("time-control").value;
@@ -48,8 +53,10 @@ form.addEventListener("submit", async (event) => {
   }
   button.disabled = true;
   try {
-    const made = await matches.create({ options: options(), seat: $("colour").value, opponent: $("opponent").value, name });
-    saveName(name);
+    const body = { options: options(), seat: $("colour").value, opponent: $("opponent").value, name };
+    if ($("rated") && $("rated").checked) body.rated = true; // the box is there only when signed in
+    const made = await matches.create(body);
+    keepName(name);
     saveSeat(made.match.id, made.seat, made.token);
     window.location.assign(`/matches/${encodeURIComponent(made.match.id)}`);
   } catch (error) {
@@ -106,7 +113,7 @@ async function join(m, button) {
   const name = $("name").value.trim() || "anonymous";
   try {
     const joined = await matches.join(m.id, name);
-    saveName(name);
+    keepName(name);
     saveSeat(m.id, joined.seat, joined.token);
     window.location.assign(`/matches/${encodeURIComponent(m.id)}`);
   } catch (error) {
