@@ -48,6 +48,7 @@ def install(app: Any, bot_levels: Callable[[], Iterable[str]], read_match: ReadM
     app.include_router(make_router(bot_levels, read_match, accounts))
     app.include_router(sign_pages.make_router(accounts, gateway))
     app.include_router(account_page.make_router(accounts))
+    app.add_exception_handler(account_page.SignInFirst, account_page.to_sign_in)
     app.mount("/static", StaticFiles(ROOT / "static"), name="static")
     app.add_middleware(_PagesCompressed)
     app.add_middleware(SecurityHeaders)

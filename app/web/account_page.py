@@ -8,9 +8,10 @@ changes nothing. No `from __future__ import annotations`: FastAPI reads the
 routes' annotations.
 """
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.accounts import Account, AccountError, Accounts
@@ -23,6 +24,25 @@ from .render import page
 EXPIRED = "This form had expired: reload the page and try again."
 
 
+class SignInFirst(Exception):
+    """An account page asked for by nobody signed in: answered by a redirect to
+    the sign-in page (web.install adds the handler)."""
+
+    def __init__(self, location: str) -> None:
+        self.location = location
+
+
+async def to_sign_in(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, SignInFirst)
+    return RedirectResponse(exc.location, status_code=303)
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    session: Session
+    account: Account
+
+
 def make_router(accounts: Accounts) -> APIRouter:
     router = APIRouter(include_in_schema=False)
 
@@ -32,14 +52,15 @@ def make_router(accounts: Accounts) -> APIRouter:
         return page("account.html", status=status, session=session, back=signed.here(request), account=account,
                     tokens=live, scopes=SCOPES, most=MAX_LIVE, title="Your account", **shown)
 
-    async def _signed(request: Request) -> tuple[Session, Account] | Response:
-        """The session and its account, or the way to the sign-in page."""
+    async def member(request: Request) -> Member:
+        """The session and its open account; SignInFirst for anyone else."""
         session = await signed.viewer(accounts, request)
         account = None if session is None else await accounts.by_id(session.account_id)
         if session is None or account is None or account.closed:
-            target = "/login?next=%2Faccount" if request.method != "GET" else signed.login_location(request)
-            return RedirectResponse(target, status_code=303)
-        return session, account
+            raise SignInFirst(signed.login_location(request) if request.method == "GET" else "/login?next=%2Faccount")
+        return Member(session, account)
+
+    Signed = Annotated[Member, Depends(member)]
 
     async def _form(request: Request, session: Session) -> dict[str, Any] | None:
         """The posted form, or None when its CSRF token is not the session's."""
@@ -49,19 +70,13 @@ def make_router(accounts: Accounts) -> APIRouter:
         return {"name": form.get("name"), "scopes": form.getlist("scopes")}
 
     @router.get("/account", response_class=HTMLResponse)
-    async def account_page(request: Request) -> Response:
-        found = await _signed(request)
-        if isinstance(found, Response):
-            return found
+    async def account_page(request: Request, me: Signed) -> Response:
         notice = "The token is revoked." if request.query_params.get("revoked") else None
-        return await _account_page(request, *found, notice=notice)
+        return await _account_page(request, me.session, me.account, notice=notice)
 
     @router.post("/account/tokens", response_class=HTMLResponse)
-    async def create_token(request: Request) -> Response:
-        found = await _signed(request)
-        if isinstance(found, Response):
-            return found
-        session, account = found
+    async def create_token(request: Request, me: Signed) -> Response:
+        session, account = me.session, me.account
         form = await _form(request, session)
         if form is None:
             return await _account_page(request, session, account, 403, error=EXPIRED)
@@ -76,11 +91,8 @@ def make_router(accounts: Accounts) -> APIRouter:
         return await _account_page(request, session, account, new_token=plain, new_token_name=token.name)
 
     @router.post("/account/tokens/{token_id}/revoke")
-    async def revoke_token(request: Request, token_id: int) -> Response:
-        found = await _signed(request)
-        if isinstance(found, Response):
-            return found
-        session, account = found
+    async def revoke_token(request: Request, token_id: int, me: Signed) -> Response:
+        session, account = me.session, me.account
         if await _form(request, session) is None:
             return await _account_page(request, session, account, 403, error=EXPIRED)
         if not await accounts.revoke_token(account, token_id):
@@ -89,20 +101,14 @@ def make_router(accounts: Accounts) -> APIRouter:
         return RedirectResponse("/account?revoked=1", status_code=303)
 
     @router.get("/account/close", response_class=HTMLResponse)
-    async def close_page(request: Request) -> Response:
-        found = await _signed(request)
-        if isinstance(found, Response):
-            return found
-        session, account = found
+    async def close_page(request: Request, me: Signed) -> Response:
+        session, account = me.session, me.account
         return page("close.html", session=session, back=signed.here(request), account=account,
                     title="Close your account")
 
     @router.post("/account/close", response_class=HTMLResponse)
-    async def close(request: Request) -> Response:
-        found = await _signed(request)
-        if isinstance(found, Response):
-            return found
-        session, account = found
+    async def close(request: Request, me: Signed) -> Response:
+        session, account = me.session, me.account
         if await _form(request, session) is None:
             return page("close.html", status=403, session=session, back="/account/close", account=account,
                         title="Close your account", error=EXPIRED)

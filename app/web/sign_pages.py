@@ -11,6 +11,8 @@ account service decides, app/accounts/service.py).
 No `from __future__ import annotations`: FastAPI reads the routes' annotations.
 """
 
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
@@ -47,13 +49,39 @@ def _form_page(request: Request, kind: str, status: int = 200, error: str | None
                retry_after: int | None = None) -> HTMLResponse:
     """The sign-in or sign-up form (`kind` is "login" or "signup"), with a new form token."""
     token = signed.new_token()
-    response = page(f"{kind}.html", status=status, session=None, csrf=token, error=error, field=field,
+    response = page("sign.html", status=status, session=None, kind=kind, csrf=token, error=error, field=field,
                     username=username, next=next_path, name_rule=NAME_RULE, min_password=MIN_PASSWORD,
                     title="Sign in" if kind == "login" else "Sign up")
     signed.hand_form_token(response, request, f"/{kind}", token)
     if retry_after:
         response.headers["Retry-After"] = str(retry_after)
     return response
+
+
+@dataclass(frozen=True, slots=True)
+class _Tried:
+    """A sign-in or sign-up form as posted."""
+
+    request: Request
+    kind: str  # "login" or "signup"
+    name: str
+    password: object
+    target: str  # where to go on once signed in
+
+    @classmethod
+    async def read(cls, request: Request, kind: str) -> "_Tried | Response":
+        """The form, or the form again (403) when its token is not the one handed out with it."""
+        form = await request.form()
+        tried = cls(request, kind, str(form.get("username") or "").strip(), form.get("password"),
+                    signed.safe_next(str(form.get("next") or "")))
+        if not signed.form_token_matches(request, form.get(signed.CSRF_FIELD)):
+            return tried.refused(403, "This form had expired. Please try again.")
+        return tried
+
+    def refused(self, status: int, words: str, field: str | None = None,
+                retry_after: int | None = None) -> HTMLResponse:
+        """The form again, saying why, the name kept (never the password)."""
+        return _form_page(self.request, self.kind, status, words, field, self.name[:20], self.target, retry_after)
 
 
 def _json_error(status: int, code: str, detail: str) -> JSONResponse:
@@ -93,62 +121,51 @@ def make_router(accounts: Accounts, gateway: Gateway) -> APIRouter:
 
     # ---- signing up and in --------------------------------------------------------
 
-    @router.get("/signup", response_class=HTMLResponse)
-    async def signup_page(request: Request) -> Response:
-        target = signed.safe_next(request.query_params.get("next"))
-        if await signed.viewer(accounts, request) is not None:
-            return RedirectResponse(target, status_code=303)
-        return _form_page(request, "signup", next_path=target)
+    def blank_form(kind: str) -> Callable[[Request], Awaitable[Response]]:
+        async def form_page(request: Request) -> Response:
+            target = signed.safe_next(request.query_params.get("next"))
+            if await signed.viewer(accounts, request) is not None:
+                return RedirectResponse(target, status_code=303)
+            return _form_page(request, kind, next_path=target)
+        return form_page
+
+    for kind in ("signup", "login"):
+        router.add_api_route(f"/{kind}", blank_form(kind), methods=["GET"], response_class=HTMLResponse)
 
     @router.post("/signup", response_class=HTMLResponse)
     async def signup(request: Request) -> Response:
-        form = await request.form()
-        name, password = str(form.get("username") or "").strip(), form.get("password")
-        target = signed.safe_next(str(form.get("next") or ""))
-        shown = name[:20]
-        if not signed.form_token_matches(request, form.get(signed.CSRF_FIELD)):
-            return _form_page(request, "signup", 403, "This form had expired. Please try again.", None, shown, target)
+        tried = await _Tried.read(request, "signup")
+        if isinstance(tried, Response):
+            return tried
         try:
-            account = await accounts.sign_up(name, password, _address(request))
+            account = await accounts.sign_up(tried.name, tried.password, _address(request))
         except Busy:
-            return _form_page(request, "signup", 503, "The server is busy. Try again in a moment.", None, shown,
-                              target, BUSY_RETRY)
+            return tried.refused(503, "The server is busy. Try again in a moment.", retry_after=BUSY_RETRY)
         except TooMany as error:
-            return _form_page(request, "signup", 429, "Too many accounts were made from this address lately: "
-                              f"try again in {error.retry_after} seconds.", None, shown, target, error.retry_after)
+            return tried.refused(429, "Too many accounts were made from this address lately: "
+                                 f"try again in {error.retry_after} seconds.", retry_after=error.retry_after)
         except AccountError as error:
-            return _form_page(request, "signup", error.status, _said(error), error.field, shown, target)
-        return await _open(request, account, target)
-
-    @router.get("/login", response_class=HTMLResponse)
-    async def login_page(request: Request) -> Response:
-        target = signed.safe_next(request.query_params.get("next"))
-        if await signed.viewer(accounts, request) is not None:
-            return RedirectResponse(target, status_code=303)
-        return _form_page(request, "login", next_path=target)
+            return tried.refused(error.status, _said(error), error.field)
+        return await _open(request, account, tried.target)
 
     @router.post("/login", response_class=HTMLResponse)
     async def login(request: Request) -> Response:
-        form = await request.form()
-        name, password = str(form.get("username") or "").strip(), form.get("password")
-        target = signed.safe_next(str(form.get("next") or ""))
-        shown = name[:20]
-        if not signed.form_token_matches(request, form.get(signed.CSRF_FIELD)):
-            return _form_page(request, "login", 403, "This form had expired. Please sign in again.", None, shown,
-                              target)
+        tried = await _Tried.read(request, "login")
+        if isinstance(tried, Response):
+            return tried
         try:
-            account = await accounts.sign_in(name, password, _address(request))
+            account = await accounts.sign_in(tried.name, tried.password, _address(request))
         except Busy:
-            return _form_page(request, "login", 503, "The server is busy checking other sign-ins. "
-                              "Try again in a moment.", None, shown, target, BUSY_RETRY)
+            return tried.refused(503, "The server is busy checking other sign-ins. Try again in a moment.",
+                                 retry_after=BUSY_RETRY)
         except TooMany as error:
-            return _form_page(request, "login", 429, f"Too many failed sign-ins: try again in {error.retry_after} "
-                              "seconds.", None, shown, target, error.retry_after)
+            return tried.refused(429, f"Too many failed sign-ins: try again in {error.retry_after} seconds.",
+                                 retry_after=error.retry_after)
         except SignInFailed:
-            return _form_page(request, "login", 401, "Wrong username or password.", None, shown, target)
+            return tried.refused(401, "Wrong username or password.")
         except AccountClosed:
-            return _form_page(request, "login", 403, "This account is closed.", None, shown, target)
-        return await _open(request, account, target)
+            return tried.refused(403, "This account is closed.")
+        return await _open(request, account, tried.target)
 
     @router.post("/logout")
     async def logout(request: Request) -> Response:
