@@ -57,7 +57,7 @@ form.addEventListener("submit", async (event) => {
     if ($("rated") && $("rated").checked) body.rated = true; // the box is there only when signed in
     const made = await matches.create(body);
     keepName(name);
-    saveSeat(made.match.id, made.seat, made.token);
+    if (made.token) saveSeat(made.match.id, made.seat, made.token); // an account's seat may come without one
     window.location.assign(`/matches/${encodeURIComponent(made.match.id)}`);
   } catch (error) {
     const field = error instanceof ApiError ? placeRefusal(error.message) : null;
@@ -114,7 +114,7 @@ async function join(m, button) {
   try {
     const joined = await matches.join(m.id, name);
     keepName(name);
-    saveSeat(m.id, joined.seat, joined.token);
+    if (joined.token) saveSeat(m.id, joined.seat, joined.token);
     window.location.assign(`/matches/${encodeURIComponent(m.id)}`);
   } catch (error) {
     button.disabled = false;
@@ -138,9 +138,15 @@ async function fill(listId, status, make, query = {}) {
   list.replaceChildren(...items);
 }
 
+/** A seat of this match is this browser's: its token kept here, or the signed-in account's (the state names it). */
+function mine(m) {
+  if (loadSeat(m.id)) return true;
+  return Boolean(member) && ["white", "black"].some((c) => m.players[c] && m.players[c].account === member);
+}
+
 function refreshLists() {
   fill("open-list", "waiting", (m) => {
-    if (loadSeat(m.id)) return link("Open", `/matches/${encodeURIComponent(m.id)}`, `Open your match ${names(m)}`);
+    if (mine(m)) return link("Open", `/matches/${encodeURIComponent(m.id)}`, `Open your match ${names(m)}`);
     const b = document.createElement("button");
     b.type = "button";
     b.className = "primary";
@@ -149,7 +155,7 @@ function refreshLists() {
     b.addEventListener("click", () => join(m, b));
     return b;
   }, { here: true }); // a seek whose creator left is not open to anyone (docs/web.md)
-  fill("live-list", "active", (m) => link(loadSeat(m.id) ? "Play" : "Watch", `/matches/${encodeURIComponent(m.id)}`, `${loadSeat(m.id) ? "Play" : "Watch"} ${names(m)}`), { here: true });
+  fill("live-list", "active", (m) => link(mine(m) ? "Play" : "Watch", `/matches/${encodeURIComponent(m.id)}`, `${mine(m) ? "Play" : "Watch"} ${names(m)}`), { here: true });
   fill("recent-list", "finished", (m) => link("Replay", `/matches/${encodeURIComponent(m.id)}`, `Replay ${names(m)}`));
 }
 

@@ -324,9 +324,9 @@ $("join").addEventListener("click", async () => {
   try {
     const joined = await matches.join(page.id, name);
     if (!accountName()) saveName(name);
-    saveSeat(page.id, joined.seat, joined.token);
-    page.seat = { seat: joined.seat, token: joined.token };
-    live.restart(joined.token);
+    if (joined.token) saveSeat(page.id, joined.seat, joined.token); // an account's seat may come without one
+    page.seat = { seat: joined.seat, token: joined.token || null };
+    live.restart(joined.token || null);
     applyMatch(joined.match);
   } catch (error) {
     refuse(error);
