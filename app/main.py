@@ -201,7 +201,8 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     app.add_front(OpsOutermost, ops)
     app.add_front(ws.SocketsInFront, socket)
     admin.install(app, wing)
-    web.install(app, bot_levels=lambda: bots.LEVELS, read_match=parts.service.reads.get)  # pages, /static, headers
+    web.install(app, bot_levels=lambda: bots.LEVELS, read_match=parts.service.reads.get,  # pages, /static, headers
+                accounts=parts.accounts, gateway=parts.gateway)  # and the players' account pages
     if settings.trusted_proxies:  # outermost: every route and socket sees the client it names
         app.add_front(ProxyHeadersMiddleware, settings.trusted_proxies)
 

@@ -1,5 +1,6 @@
 """Signed-in browsers: a random token in the cookie, its sha256 in
-`account_sessions`, and a CSRF token per session.
+`account_sessions`, and a CSRF token per session, kept by the store both
+wings share (app/db/sessions.py).
 
 The cookie is set HttpOnly and SameSite=Lax, and Secure over https (the
 pages' part, COOKIE names it). A session lives in the database, so signing
@@ -13,62 +14,42 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.auth import digest, new_token
+from app.db import sessions as stored
 from app.db.account_models import account_sessions, accounts
+from app.db.sessions import MAX_TOKEN as MAX_TOKEN  # re-exported: what a cookie may hold
 
 COOKIE = "magery_session"
-MAX_TOKEN = 128  # longer than any token made here: not looked up at all
 
 
 @dataclass(frozen=True, slots=True)
-class Session:
-    id: str  # the token's digest
-    account_id: int
-    name: str
-    csrf_token: str
-    expires_at: datetime
+class Session(stored.Session):
+    @property
+    def account_id(self) -> int:
+        return self.owner_id
+
+
+# Players are many: opening a session sweeps only that account's expired ones.
+STORE = stored.SessionStore(account_sessions, accounts, "account_id", Session, live=accounts.c.closed_at.is_(None))
 
 
 async def open_session(engine: AsyncEngine, account_id: int, address: str | None, now: datetime,
                        days: float) -> tuple[str, Session]:
     """A new session: (the cookie's token, shown this once; the session)."""
-    token, csrf = new_token(), new_token()
-    expires = now + timedelta(days=days)
-    async with engine.begin() as conn:
-        # The account's sessions past their time go here: the table stays small.
-        await conn.execute(delete(account_sessions).where(account_sessions.c.account_id == account_id,
-                                                          account_sessions.c.expires_at <= now))
-        await conn.execute(account_sessions.insert().values(
-            id=digest(token), account_id=account_id, csrf_token=csrf, address=(address or "")[:64] or None,
-            created_at=now, expires_at=expires))
-        name = (await conn.execute(select(accounts.c.name).where(accounts.c.id == account_id))).scalar_one()
-    return token, Session(digest(token), account_id, name, csrf, expires)
+    return await STORE.open(engine, account_id, address, now, timedelta(days=days))
 
 
 async def find(engine: AsyncEngine, token: str | None, now: datetime) -> Session | None:
     """The live session the cookie's `token` holds: not expired, its account open."""
-    if not token or len(token) > MAX_TOKEN:
-        return None
-    async with engine.connect() as conn:
-        row = (await conn.execute(
-            select(account_sessions.c.id, account_sessions.c.account_id, account_sessions.c.csrf_token,
-                   account_sessions.c.expires_at, accounts.c.name)
-            .join(accounts, accounts.c.id == account_sessions.c.account_id)
-            .where(account_sessions.c.id == digest(token), accounts.c.closed_at.is_(None)))).first()
-    if row is None or row.expires_at <= now:
-        return None
-    return Session(row.id, row.account_id, row.name, row.csrf_token, row.expires_at)
+    return await STORE.find(engine, token, now)
 
 
 async def end(engine: AsyncEngine, session_id: str) -> None:
     """Sign this browser out."""
-    async with engine.begin() as conn:
-        await conn.execute(delete(account_sessions).where(account_sessions.c.id == session_id))
+    await STORE.end(engine, session_id)
 
 
 async def end_all(conn: AsyncConnection, account_id: int) -> None:
     """Sign every browser of the account out, in the caller's transaction."""
-    await conn.execute(delete(account_sessions).where(account_sessions.c.account_id == account_id))
+    await STORE.end_all(conn, account_id)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .bot_store import Owner
+from .claims import Claimed
 from .errors import Forbidden, RateLimited, Unauthorized
 from .limits import Limiter
 from .lobby import RATED_RULE, Seated
@@ -146,6 +147,13 @@ class Gateway:
     async def decline_rematch(self, match_id: str, caller: Caller) -> dict[str, Any]:
         colour = await self.enter(match_id, caller)
         return await self.service.rematches.decline(match_id, colour)
+
+    async def claim_seats(self, caller: Caller, account_id: int, handed: list[tuple[str, str]]) -> Claimed:
+        """A signed-in player's browser hands over the guest seats it kept (match
+        id, seat token): each whose token proves it becomes the account's. One
+        write, however many seats (at most claims.MOST_SEATS are looked at)."""
+        await self.count_write(caller)
+        return await self.service.claims.claim(account_id, handed)
 
     async def moderate(self, match_id: str, verdict: str, reason: str, admin: str) -> dict[str, Any]:
         """A server admin (already signed in by the admin wing) ends a match."""

@@ -7,6 +7,7 @@
     mover     play an action, answer a resend (mover.py)
     finisher  resign, draw, claim, abort, and what falls due by itself (finisher.py)
     rematches offer, accept and decline playing again (rematch.py)
+    claims    a guest's seats become an account's (claims.py)
 
 Callers outside this layer act through the gateway (gateway.py), which proves the
 seat before it hands the verb to one of these.
@@ -20,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
 
+from .claims import Claims
 from .finisher import Finisher
 from .keeper import MatchKeeper
 from .lobby import Lobby
@@ -40,6 +42,7 @@ class MatchService:
         self.mover = Mover(self.keeper, self.reads)
         self.finisher = Finisher(self.keeper)
         self.rematches = Rematches(self.keeper, self.seats)
+        self.claims = Claims(self.keeper)
 
     @property
     def engine(self) -> AsyncEngine:

@@ -1,5 +1,7 @@
 """The browser's wing: the home and match pages (templates/), their scripts and
-pictures (static/), and the security headers every answer carries.
+pictures (static/), and the security headers every answer carries; and the
+players' account pages (issue 19): signing up, in and out (sign_pages.py),
+the account's own page (account_page.py), who a page is for (signed.py).
 
 The pages are clients of the public API like any other: they draw the states the
 server sends and offer only what `GET /legal` lists. See docs/web.md.
@@ -12,6 +14,10 @@ from typing import Any
 
 from starlette.middleware.gzip import GZipMiddleware
 
+from app.accounts import Accounts
+from app.matches import Gateway
+
+from . import account_page, sign_pages
 from .headers import SecurityHeaders
 from .pages import ROOT, ReadMatch, make_router
 from .static import StaticFiles
@@ -33,11 +39,16 @@ class _PagesCompressed:
             await self.app(scope, receive, send)
 
 
-def install(app: Any, bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch) -> None:
+def install(app: Any, bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch, accounts: Accounts,
+            gateway: Gateway) -> None:
     """Add the pages, /static, gzip for them, and the security headers to `app`.
     `bot_levels` names the computer opponent's levels (asked at each home page);
-    `read_match` gives a match's public state, for the match page's first drawing."""
-    app.include_router(make_router(bot_levels, read_match))
+    `read_match` gives a match's public state, for the match page's first drawing;
+    `accounts` signs players up, in and out; `gateway` claims a guest's seats."""
+    app.include_router(make_router(bot_levels, read_match, accounts))
+    app.include_router(sign_pages.make_router(accounts, gateway))
+    app.include_router(account_page.make_router(accounts))
+    app.add_exception_handler(account_page.SignInFirst, account_page.to_sign_in)
     app.mount("/static", StaticFiles(ROOT / "static"), name="static")
     app.add_middleware(_PagesCompressed)
     app.add_middleware(SecurityHeaders)

@@ -8,25 +8,21 @@ so the arena shows at once, before the websocket has said anything.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
-from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from app.accounts import Accounts
 from app.matches.errors import NotFound
 from app.matches.ids import is_match_id
 from app.rules import VARIANTS
-from app.rules.vocabulary import move_table, vocabulary
+from app.rules.vocabulary import move_table
 
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = Environment(
-    loader=FileSystemLoader(ROOT / "templates"),
-    autoescape=select_autoescape(["html"], default=True),  # every name a player typed is text
-    trim_blocks=True, lstrip_blocks=True,
-)
-TEMPLATES.globals["vocabulary"] = vocabulary()  # the engine's words, carried by every page
+from . import signed
+from .render import ROOT, TEMPLATES, page
+
+__all__ = ["ROOT", "TEMPLATES", "ReadMatch", "make_router"]
 VARIANT_NAMES = {
     "standard": "Standard", "rotating": "Rotating chaos lords (R17)",
     "archmage": "Archmage: one private chamber each (R18)",
@@ -36,43 +32,45 @@ VARIANT_NAMES = {
 # fetches them side by side instead of one import after another.
 MATCH_MODULES = ["match.js", "api.js", "seat.js", "live.js", "board.js", "pieces.js", "mages.js", "panels.js",
                  "chooser.js", "controls.js", "timeline.js", "results.js", "focus.js",
-                 "guide.js", "explain.js", "rematch.js", "alerts.js"]
-HOME_MODULES = ["home.js", "api.js", "seat.js", "fields.js", "results.js", "first-match.js", "guide.js", "mages.js"]
-LEARN_MODULES = ["learn.js", "mages.js", "pieces.js", "first-match.js", "guide.js", "api.js", "seat.js"]
-
-
-def _page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    return HTMLResponse(TEMPLATES.get_template(name).render(**context), status_code=status)
+                 "guide.js", "explain.js", "rematch.js", "alerts.js", "session.js"]
+HOME_MODULES = ["home.js", "api.js", "seat.js", "fields.js", "results.js", "first-match.js", "guide.js", "mages.js",
+                "session.js"]
+LEARN_MODULES = ["learn.js", "mages.js", "pieces.js", "first-match.js", "guide.js", "api.js", "seat.js", "session.js"]
 
 
 ReadMatch = Callable[[str], Awaitable[dict[str, Any]]]
 
 
-def make_router(bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch) -> APIRouter:
+def make_router(bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch, accounts: Accounts) -> APIRouter:
     """The pages' routes; `read_match` gives a match's public state (the service's
-    reads, handed in by app/main.py like every other part)."""
+    reads, handed in by app/main.py like every other part); `accounts` says who
+    is signed in, for the header of every page."""
     router = APIRouter(include_in_schema=False)
 
+    async def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        session = await signed.viewer(accounts, request)
+        return page(name, status, session=session, back=signed.here(request), **context)
+
     @router.get("/", response_class=HTMLResponse)
-    async def home() -> HTMLResponse:
-        return _page("home.html", variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
-                     levels=list(bot_levels()), modules=HOME_MODULES)
+    async def home(request: Request) -> HTMLResponse:
+        return await _page(request, "home.html", variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
+                           levels=list(bot_levels()), modules=HOME_MODULES)
 
     @router.get("/learn", response_class=HTMLResponse)
-    async def learn() -> HTMLResponse:
+    async def learn(request: Request) -> HTMLResponse:
         """The rules in our words, every word about the game the engine's."""
-        return _page("learn.html", moves=move_table(), modules=LEARN_MODULES, here="learn")
+        return await _page(request, "learn.html", moves=move_table(), modules=LEARN_MODULES, here="learn")
 
     @router.get("/matches/{match_id}", response_class=HTMLResponse)
-    async def match_page(match_id: str) -> HTMLResponse:
+    async def match_page(request: Request, match_id: str) -> HTMLResponse:
         if not is_match_id(match_id):
-            return _page("not_found.html", 404, what="That is not a match address.")
+            return await _page(request, "not_found.html", 404, what="That is not a match address.")
         try:
             match = await read_match(match_id)
         except NotFound:
-            return _page("not_found.html", 404, what="There is no match at this address.")
+            return await _page(request, "not_found.html", 404, what="There is no match at this address.")
         players = match["players"]
         title = f"{players['white']['name'] or '…'} v {players['black']['name'] or '…'}"
-        return _page("match.html", match=match, title=title, modules=MATCH_MODULES)
+        return await _page(request, "match.html", match=match, title=title, modules=MATCH_MODULES)
 
     return router

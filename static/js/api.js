@@ -1,8 +1,10 @@
 // The public REST API (docs/api.md), as the page calls it. A seat is proved by
-// its token in an Authorization header. Without one, a signed-in browser's
-// session cookie speaks for its account, and every change must carry the
-// session's CSRF token (the page's <meta name="csrf-token">, which another
-// site cannot read), so no request of this page can be forged by another site.
+// its token in an Authorization header. A signed-in player's browser also sends
+// the session cookie (same origin); a change made with the cookie alone counts
+// only with the session's CSRF token in X-CSRF-Token, which another site cannot
+// read, so no request of this page can be forged by another site.
+
+import { csrfToken } from "./session.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -18,8 +20,8 @@ const BASE = "/api/v1";
 export async function call(method, path, { token = null, body = undefined } = {}) {
   const headers = { Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const csrf = document.querySelector('meta[name="csrf-token"]');
-  if (!token && csrf && method !== "GET") headers["X-CSRF-Token"] = csrf.content;
+  const csrf = csrfToken();
+  if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {

@@ -5,12 +5,17 @@ import { ApiError, matches } from "./api.js";
 import { checkFields, placeRefusal } from "./fields.js";
 import { resultWords } from "./results.js";
 import { loadSeat, saveName, savedName, saveSeat } from "./seat.js";
+import { accountName } from "./session.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("create");
 const VARIANT = { standard: "Standard", rotating: "Rotating", archmage: "Archmage", ultimate_archmage: "Ultimate archmage" };
 
-$("name").value = savedName();
+// Signed in, the account plays under its own name (a hidden field holds it); a
+// guest's name is remembered from one visit to the next.
+const member = accountName();
+if (!member) $("name").value = savedName();
+const keepName = (name) => { if (!member) saveName(name); };
 
 function showTimeFields() {
   const kind = $("time-control").value;
@@ -48,9 +53,11 @@ form.addEventListener("submit", async (event) => {
   }
   button.disabled = true;
   try {
-    const made = await matches.create({ options: options(), seat: $("colour").value, opponent: $("opponent").value, name });
-    saveName(name);
-    saveSeat(made.match.id, made.seat, made.token);
+    const body = { options: options(), seat: $("colour").value, opponent: $("opponent").value, name };
+    if ($("rated") && $("rated").checked) body.rated = true; // the box is there only when signed in
+    const made = await matches.create(body);
+    keepName(name);
+    if (made.token) saveSeat(made.match.id, made.seat, made.token); // an account's seat may come without one
     window.location.assign(`/matches/${encodeURIComponent(made.match.id)}`);
   } catch (error) {
     const field = error instanceof ApiError ? placeRefusal(error.message) : null;
@@ -106,8 +113,8 @@ async function join(m, button) {
   const name = $("name").value.trim() || "anonymous";
   try {
     const joined = await matches.join(m.id, name);
-    saveName(name);
-    saveSeat(m.id, joined.seat, joined.token);
+    keepName(name);
+    if (joined.token) saveSeat(m.id, joined.seat, joined.token);
     window.location.assign(`/matches/${encodeURIComponent(m.id)}`);
   } catch (error) {
     button.disabled = false;
@@ -131,9 +138,15 @@ async function fill(listId, status, make, query = {}) {
   list.replaceChildren(...items);
 }
 
+/** A seat of this match is this browser's: its token kept here, or the signed-in account's (the state names it). */
+function mine(m) {
+  if (loadSeat(m.id)) return true;
+  return Boolean(member) && ["white", "black"].some((c) => m.players[c] && m.players[c].account === member);
+}
+
 function refreshLists() {
   fill("open-list", "waiting", (m) => {
-    if (loadSeat(m.id)) return link("Open", `/matches/${encodeURIComponent(m.id)}`, `Open your match ${names(m)}`);
+    if (mine(m)) return link("Open", `/matches/${encodeURIComponent(m.id)}`, `Open your match ${names(m)}`);
     const b = document.createElement("button");
     b.type = "button";
     b.className = "primary";
@@ -142,7 +155,7 @@ function refreshLists() {
     b.addEventListener("click", () => join(m, b));
     return b;
   }, { here: true }); // a seek whose creator left is not open to anyone (docs/web.md)
-  fill("live-list", "active", (m) => link(loadSeat(m.id) ? "Play" : "Watch", `/matches/${encodeURIComponent(m.id)}`, `${loadSeat(m.id) ? "Play" : "Watch"} ${names(m)}`), { here: true });
+  fill("live-list", "active", (m) => link(mine(m) ? "Play" : "Watch", `/matches/${encodeURIComponent(m.id)}`, `${mine(m) ? "Play" : "Watch"} ${names(m)}`), { here: true });
   fill("recent-list", "finished", (m) => link("Replay", `/matches/${encodeURIComponent(m.id)}`, `Replay ${names(m)}`));
 }
 

@@ -14,6 +14,7 @@ import { Live } from "./live.js";
 import { myTurn, paintClaim, paintClocks, paintEnd, paintPlayers, paintSeatPanel, paintTools, statusWords } from "./panels.js";
 import { Rematch } from "./rematch.js";
 import { forgetSeat, loadSeat, saveName, savedName, saveSeat, seatLink, takeSeatFromFragment } from "./seat.js";
+import { accountName } from "./session.js";
 import { Timeline } from "./timeline.js";
 
 const $ = (id) => document.getElementById(id);
@@ -32,7 +33,17 @@ const page = {
   online: true,
   flipped: false, // "Flip board": the arena seen from the other side
 };
-page.seat = takeSeatFromFragment(page.id) || loadSeat(page.id);
+page.seat = takeSeatFromFragment(page.id) || loadSeat(page.id) || accountSeat(page.match);
+
+/** A signed-in player holding no seat token here acts with the session cookie
+ * in a seat the state says is their account's ({seat, token: null}: api.js then
+ * sends no Authorization header, and the cookie with its CSRF header speaks). */
+function accountSeat(match) {
+  const me = accountName();
+  if (!me) return null;
+  const mine = COLOURS.find((c) => match.players[c] && match.players[c].account === me);
+  return mine ? { seat: mine, token: null } : null;
+}
 
 const boardHost = $("board");
 const controls = new Controls({
@@ -60,6 +71,7 @@ const rematch = new Rematch({ matchId: page.id, getPage: () => page, onMatch: (m
 
 function applyMatch(match, action, player) {
   if (match.version < page.match.version) return;
+  if (!page.seat) page.seat = accountSeat(match); // joined as the account elsewhere (another tab, a client)
   announcer.changed(page.match, match, action, player);
   rematch.follow(match);
   const changed = match.version !== page.match.version;
@@ -146,7 +158,7 @@ const live = new Live(page.id, page.seat && page.seat.token, {
     refresh();
   },
   onLine(up, detail, retrying) {
-    if (!up && !retrying && page.seat && /^unauthorized/.test(detail)) {
+    if (!up && !retrying && page.seat && page.seat.token && /^unauthorized/.test(detail)) {
       // The token this browser kept holds no seat here (any more): watch instead.
       forgetSeat(page.id);
       page.seat = null;
@@ -305,16 +317,16 @@ $("copy-seat").addEventListener("click", () => {
   field.value = seatLink(page.id, page.seat);
   copy(field.value, $("copy-seat"));
 });
-$("join-name").value = savedName();
+$("join-name").value = accountName() || savedName();
 $("join").addEventListener("click", async () => {
   const name = $("join-name").value.trim() || "anonymous";
   $("refusal").textContent = "";
   try {
     const joined = await matches.join(page.id, name);
-    saveName(name);
-    saveSeat(page.id, joined.seat, joined.token);
-    page.seat = { seat: joined.seat, token: joined.token };
-    live.restart(joined.token);
+    if (!accountName()) saveName(name);
+    if (joined.token) saveSeat(page.id, joined.seat, joined.token); // an account's seat may come without one
+    page.seat = { seat: joined.seat, token: joined.token || null };
+    live.restart(joined.token || null);
     applyMatch(joined.match);
   } catch (error) {
     refuse(error);

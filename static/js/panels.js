@@ -104,7 +104,7 @@ export function paintSeatPanel(page) {
   $("withdraw-draw").hidden = !(active && mine);
   $("draw-note").hidden = !(active && offer);
   $("draw-note").textContent = mine ? "You offered a draw." : offer ? `${colourName(offer)} offers a draw.` : "";
-  $("seat-link-box").hidden = !(seat && m.status !== "finished");
+  $("seat-link-box").hidden = !(seat && seat.token && m.status !== "finished"); // an account's seat has no link
   paintClaim(page);
   const panel = $("seat-panel");
   panel.hidden = [...panel.children].every((child) => child.hidden);

@@ -17,6 +17,19 @@ export function loadSeat(matchId) {
   return null;
 }
 
+/** Every seat this browser keeps, as {match, token} (for claiming them into an account). */
+export function heldSeats(store = localStorage) {
+  const held = [];
+  for (let i = 0; i < store.length; i += 1) {
+    const key = store.key(i);
+    if (!key || !key.startsWith("magery.seat.")) continue;
+    const matchId = key.slice("magery.seat.".length);
+    const seat = loadSeat(matchId);
+    if (seat) held.push({ match: matchId, token: seat.token });
+  }
+  return held;
+}
+
 export function saveSeat(matchId, seat, token) {
   localStorage.setItem(KEY(matchId), JSON.stringify({ seat, token }));
 }

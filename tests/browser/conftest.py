@@ -80,7 +80,9 @@ def run_server(folder: Path, **env_extra: str) -> Iterator[Server]:
     (also used by scripts/screenshots.py and bench/web.py)."""
     database_url = f"sqlite+aiosqlite:///{folder / 'magery.sqlite3'}"
     env = {**os.environ, "DATABASE_URL": database_url,
-           "RATE_LIMIT_WRITES": "100000", "RATE_LIMIT_READS": "100000", "BOT_DELAY_SECONDS": "0.05", "SWEEP_SECONDS": "1", **env_extra}
+           "RATE_LIMIT_WRITES": "100000", "RATE_LIMIT_READS": "100000", "BOT_DELAY_SECONDS": "0.05", "SWEEP_SECONDS": "1",
+           # Every browser signs up from 127.0.0.1: the per-address limit is route-tested (tests/web).
+           "ACCOUNT_SIGNUPS_PER_ADDRESS": "100000", **env_extra}
     log = (folder / "server.log").open("w")
     with listening_socket() as listener:  # handed to uvicorn (--fd): see tests/serving.py
         port = int(listener.getsockname()[1])

@@ -1,0 +1,103 @@
+"""A guest's seats become an account's (issue 19): after signing up or in, a
+browser hands over the seat tokens it kept, and each seat whose token proves it
+is written as the account's.
+
+Only `seats.account_id` changes: not the match's version, its log nor its
+state, so nobody watching hears of it and a finished match's record stays as it
+ended. A seat is claimed only if its token proves it, it belongs to no account
+yet, and the match's other seat is not this account's (one account never holds
+both seats of a match: a player who played themselves in two tabs keeps the
+first seat it hands over). The conditions are written into the UPDATE itself,
+after the match's row is locked, so two claims racing on two processes cannot
+both land.
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass, field
+
+from sqlalchemy import and_, exists, select
+
+from app.db.models import matches, seats
+
+from .errors import NotFound
+from .ids import is_match_id
+from .keeper import MatchKeeper
+from .seats import hash_token
+
+MOST_SEATS = 200  # seats one claim may hand over (the contract's limit)
+
+
+@dataclass(slots=True)
+class Claimed:
+    """What a claim answers: the matches whose seat is now the account's, and why each other was refused."""
+
+    claimed: list[str] = field(default_factory=list)
+    refused: list[dict[str, str]] = field(default_factory=list)
+
+    def refuse(self, match_id: str, reason: str) -> None:
+        self.refused.append({"match": match_id, "reason": reason})
+
+
+class Claims:
+    def __init__(self, keeper: MatchKeeper) -> None:
+        self.keeper = keeper
+
+    async def claim(self, account_id: int, handed: list[tuple[str, str]]) -> Claimed:
+        """Claim for `account_id` the seats `handed` as (match id, seat token)
+        pairs; each is answered, claimed or refused with its reason."""
+        answer = Claimed()
+        seen: set[str] = set()
+        for match_id, token in handed[:MOST_SEATS]:
+            if match_id in seen:
+                answer.refuse(match_id, "this match was handed over twice in one claim")
+                continue
+            seen.add(match_id)
+            reason = await self._one(account_id, match_id, token)
+            if reason is None:
+                answer.claimed.append(match_id)
+            else:
+                answer.refuse(match_id, reason)
+        for match_id, _ in handed[MOST_SEATS:]:
+            answer.refuse(match_id, f"a claim hands over at most {MOST_SEATS} seats")
+        return answer
+
+    async def _one(self, account_id: int, match_id: str, token: str) -> str | None:
+        """None once the seat is the account's; else why not."""
+        if not is_match_id(match_id):
+            return "there is no such match"
+        keeper = self.keeper
+        async with keeper.locks.hold(match_id):  # this process's changes of the match, one at a time
+            try:
+                rec = await keeper.get(match_id, fresh=True)
+            except NotFound:
+                return "there is no such match"
+            digest = hash_token(token)
+            colour = next((c for c, s in rec.seats.items()
+                           if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest)), None)
+            if colour is None:
+                return "this token holds no seat of this match"
+            seat = rec.seats[colour]
+            if seat.account_id == account_id:
+                return "the seat is this account's already"
+            if seat.account_id is not None:
+                return "the seat is another account's"
+            if account_id in rec.seat_accounts().values():
+                return "the other seat of this match is this account's: one account never holds both"
+            if not await self._write(account_id, match_id, colour):
+                return "the seat was claimed meanwhile"
+            seat.account_id = account_id  # the cached record's seat (the draft copies share it)
+        return None
+
+    async def _write(self, account_id: int, match_id: str, colour: str) -> bool:
+        other = seats.alias("other")
+        async with self.keeper.engine.begin() as conn:
+            # The match's row locked first (PostgreSQL): two claims of its two
+            # seats by one account, on two processes, go one after the other.
+            await conn.execute(select(matches.c.id).where(matches.c.id == match_id).with_for_update())
+            done = await conn.execute(seats.update().where(and_(
+                seats.c.match_id == match_id, seats.c.colour == colour, seats.c.account_id.is_(None),
+                ~exists().where(other.c.match_id == match_id, other.c.account_id == account_id),
+            )).values(account_id=account_id))
+        return bool(done.rowcount)
