@@ -29,6 +29,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import admin, api, bots, web
 from app.accounts import Accounts
+from app.accounts.profiles import Profiles
 from app.api import ws
 from app.api.body_limit import BodyLimit
 from app.api.budget import Budgets
@@ -175,7 +176,8 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     app.state.parts = parts
     install_errors(app, parts.outage)
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
-    app.include_router(api.router(parts.gateway, parts.service.reads))
+    profiles = Profiles(parts.engine)  # the players' public read side (issue 19): API and pages
+    app.include_router(api.router(parts.gateway, parts.service.reads, profiles))
     socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage)
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:

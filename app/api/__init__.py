@@ -2,17 +2,19 @@
 
 from fastapi import APIRouter
 
+from app.accounts.profiles import Profiles
 from app.matches import Gateway
 from app.matches.reads import Reads
 
-from . import matches, replays, vocabulary
+from . import matches, replays, users, vocabulary
 
 
-def router(gateway: Gateway, reads: Reads) -> APIRouter:
+def router(gateway: Gateway, reads: Reads, profiles: Profiles) -> APIRouter:
     api = APIRouter(prefix="/api/v1")
     api.include_router(matches.router(gateway, reads))
     api.include_router(replays.router(reads))
     api.include_router(vocabulary.router())
+    api.include_router(users.router(profiles))  # issue 19: players' public profiles
     return api
 
 
