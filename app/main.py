@@ -198,7 +198,8 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     wing = admin.Admin(parts.engine, parts.service, parts.gateway, settings)
     app.state.admin = wing  # for tests (its clock), as app.state.parts
     admin.install(app, wing)
-    web.install(app, bot_levels=lambda: bots.LEVELS, read_match=parts.service.reads.get)  # pages, /static, headers
+    web.install(app, bot_levels=lambda: bots.LEVELS, read_match=parts.service.reads.get,
+                profiles=profiles)  # pages, /static, headers
     if settings.trusted_proxies:  # outermost: every route and socket sees the client it names
         app.add_front(ProxyHeadersMiddleware, settings.trusted_proxies)
 

@@ -242,17 +242,18 @@ class Profiles:
         return [Leader(r.name, NEW_SHOWN if r.variant is None else shown(r.rating, r.rd, r.games), r.computer,
                        r.variant or "") for r in rows]
 
-async def ratings_in(engine: AsyncEngine, account_ids: list[int], variant: str) -> dict[int, Shown]:
-    """These accounts' ratings in `variant` (a new player's for one never rated in
-    it), in one statement: what a seat taken by an account shows."""
+async def ratings_in(engine: AsyncEngine, account_ids: list[int], variant: str) -> dict[int, tuple[str, Shown]]:
+    """{account: (its name, its rating in `variant`: a new player's for one never
+    rated in it)}, in one statement: what a seat taken by an account shows."""
     if not account_ids:
         return {}
-    query = select(ratings.c.account_id, ratings.c.rating, ratings.c.rd, ratings.c.games).where(
-        ratings.c.variant == variant, ratings.c.account_id.in_(sorted(set(account_ids))))
+    query = (select(accounts.c.id, accounts.c.name, ratings.c.rating, ratings.c.rd, ratings.c.games)
+             .select_from(accounts.outerjoin(ratings, and_(ratings.c.account_id == accounts.c.id,
+                                                           ratings.c.variant == variant)))
+             .where(accounts.c.id.in_(sorted(set(account_ids)))))
     async with engine.connect() as conn:
         rows = (await conn.execute(query)).all()
-    found = {r.account_id: shown(r.rating, r.rd, r.games) for r in rows}
-    return {a: found.get(a, NEW_SHOWN) for a in account_ids}
+    return {r.id: (r.name, NEW_SHOWN if r.rating is None else shown(r.rating, r.rd, r.games)) for r in rows}
 
 
 def change_of(before: float, after: float) -> int:

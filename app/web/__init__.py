@@ -12,8 +12,11 @@ from typing import Any
 
 from starlette.middleware.gzip import GZipMiddleware
 
+from app.accounts.profiles import Profiles
+
+from . import profile_pages
 from .headers import SecurityHeaders
-from .pages import ROOT, ReadMatch, make_router
+from .pages import ROOT, TEMPLATES, VARIANT_NAMES, ReadMatch, make_router
 from .static import StaticFiles
 
 
@@ -33,11 +36,13 @@ class _PagesCompressed:
             await self.app(scope, receive, send)
 
 
-def install(app: Any, bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch) -> None:
+def install(app: Any, bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch, profiles: Profiles) -> None:
     """Add the pages, /static, gzip for them, and the security headers to `app`.
     `bot_levels` names the computer opponent's levels (asked at each home page);
-    `read_match` gives a match's public state, for the match page's first drawing."""
+    `read_match` gives a match's public state, for the match page's first drawing;
+    `profiles` the players' profiles and leaderboard (issue 19)."""
     app.include_router(make_router(bot_levels, read_match))
+    app.include_router(profile_pages.make_router(TEMPLATES, profiles, VARIANT_NAMES))
     app.mount("/static", StaticFiles(ROOT / "static"), name="static")
     app.add_middleware(_PagesCompressed)
     app.add_middleware(SecurityHeaders)
