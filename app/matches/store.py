@@ -5,22 +5,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import and_, case, func, null, or_, select, tuple_, type_coerce
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.accounts import Change, rate_ending
+from app.accounts import rate_ending
 from app.db import raw
 from app.db.account_models import accounts, rating_changes, ratings
 from app.db.models import actions, draw_offers, matches, seats
 from app.rules import State
 
 from . import bot_store
-from .record import Record, moment, record_from_rows, seat_rating
+from .record import Record, moment, record_from_rows
 from .replay import replay
+from .shown_ratings import show_changes
 
 _ROW_COLUMNS = [c for c in matches.c if c.name != "state"]
 
@@ -204,7 +204,7 @@ async def _save_core(engine: AsyncEngine, before_version: int, rec: Record) -> N
                 assert rec.result is not None and rec.finished_ms is not None
                 changes = await rate_ending(conn, rec.id, rec.options["variant"], rec.result,
                                             rec.seat_accounts(), moment(rec.finished_ms))
-                await _show_changes(conn, rec, changes)
+                await show_changes(conn, rec, changes)  # the end panel's "+12"
             if rec.rematch_new is not None:  # in the same transaction: both land, or neither
                 await _insert(conn, rec.rematch_new)
                 if any(seat.bot is not None for seat in rec.rematch_new.seats.values()):
@@ -213,25 +213,6 @@ async def _save_core(engine: AsyncEngine, before_version: int, rec: Record) -> N
         if any(e.client_id for e in rec.entries) and "client_id" in str(error.orig).lower():
             raise ClientIdTaken() from None
         raise Conflict() from None
-
-
-async def _show_changes(conn: AsyncConnection, rec: Record, changes: list[Change]) -> None:
-    """A rated ending's changes, shown: each seat's rating as the match began and
-    its change, on the draft's seats (copies: the cached record stays as it was
-    should the transaction fail) and in the ending's public state, whose log row
-    is written again with them (issue 19: the end panel's "+12")."""
-    if not changes or not rec.entries:
-        return
-    last = rec.entries[-1]
-    players = last.public.get("players", {})
-    for change in changes:
-        rating, moved = seat_rating(None, None, change.before.rating, change.before.rd, change.after.rating)
-        rec.seats[change.colour] = replace(rec.seats[change.colour], rating=rating, rating_change=moved)
-        if change.colour in players:
-            players[change.colour] = {**players[change.colour], "rating": rating, "rating_change": moved}
-    last.public_json = None
-    await conn.execute(actions.update().where(actions.c.match_id == rec.id, actions.c.version == last.version)
-                       .values(public=last.public))
 
 
 async def _draw_op(conn: AsyncConnection, rec: Record, op: str, colour: str | None) -> None:
