@@ -42,7 +42,7 @@ async def test_a_profile_after_a_rated_match(app: Any, client: httpx.AsyncClient
     assert chart is not None and html_unescape(chart.group(1)) == "Ada's Standard rating after each rated match"
     assert html.count("<circle") == 1  # one rated match, one point
     assert f'href="/matches/{match_id}"' in html and 'href="/@/Bea"' in html
-    assert "+242" in text and "Won (resigned)" in text
+    assert "Won +242 (resigned)" in text
     bea_text = _text((await client.get("/@/Bea")).text)
     assert "1258?" in bea_text and "\u2212242" in bea_text and "Wins 0 Draws 0 Losses 1" in bea_text
 
