@@ -29,6 +29,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import admin, api, bots, web
 from app.accounts import Accounts
+from app.accounts.profiles import Profiles
 from app.api import ws
 from app.api.body_limit import BodyLimit
 from app.api.budget import Budgets
@@ -177,7 +178,8 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     app.state.parts = parts
     install_errors(app, parts.outage)
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
-    app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts))
+    profiles = Profiles(parts.engine)  # the players' public read side (issue 19): API and pages
+    app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles))
     socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage, parts.accounts)
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:
@@ -202,7 +204,8 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     app.add_front(ws.SocketsInFront, socket)
     admin.install(app, wing)
     web.install(app, bot_levels=lambda: bots.LEVELS, read_match=parts.service.reads.get,  # pages, /static, headers
-                accounts=parts.accounts, gateway=parts.gateway)  # and the players' account pages
+                accounts=parts.accounts, gateway=parts.gateway,  # and the players' account pages
+                profiles=profiles)  # and their profiles and the leaderboard
     if settings.trusted_proxies:  # outermost: every route and socket sees the client it names
         app.add_front(ProxyHeadersMiddleware, settings.trusted_proxies)
 

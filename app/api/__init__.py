@@ -3,20 +3,22 @@
 from fastapi import APIRouter
 
 from app.accounts import Accounts
+from app.accounts.profiles import Profiles
 from app.matches import Gateway
 from app.matches.reads import Reads
 
-from . import account, matches, replays, vocabulary
+from . import account, matches, replays, users, vocabulary
 from .caller import Callers
 
 
-def router(gateway: Gateway, reads: Reads, accounts: Accounts) -> APIRouter:
+def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profiles) -> APIRouter:
     api = APIRouter(prefix="/api/v1")
     callers = Callers(accounts)  # who calls: a seat's token, an account's token or session
     api.include_router(matches.router(gateway, reads, callers))
     api.include_router(replays.router(reads))
     api.include_router(vocabulary.router())
     api.include_router(account.router(accounts, callers))
+    api.include_router(users.router(profiles))  # issue 19: players' public profiles
     return api
 
 

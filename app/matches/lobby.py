@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.accounts import COMPUTER_LEVELS, computer_account
+from app.accounts.profiles import ratings_in
 from app.ratings import may_play_rated
 from app.rules import MalformedAction, commitment
 
@@ -46,6 +47,18 @@ def new_match_id() -> str:
 
 def _whole(seconds: float | None) -> float | int | None:
     return int(seconds) if seconds is not None and float(seconds).is_integer() else seconds
+
+
+async def rated_seats(keeper: MatchKeeper, seats: dict[str, SeatInfo], variant: str) -> None:
+    """Each account's seat shows its rating in the match's variant (issue 19),
+    and its account's name: one read, and none when no seat is an account's."""
+    found = await ratings_in(keeper.engine, [s.account_id for s in seats.values() if s.account_id is not None],
+                             variant)
+    for seat in seats.values():
+        if seat.account_id is not None and seat.account_id in found:
+            name, rating = found[seat.account_id]
+            seat.account = seat.account or name
+            seat.rating = rating.public()
 
 
 class Lobby:
@@ -92,6 +105,7 @@ class Lobby:
         if bot:
             seats[other(colour)] = SeatInfo(f"{bot} bot", None, bot, True, now, now, computer,
                                             COMPUTER_LEVELS.get(bot) if computer is not None else None)
+        await rated_seats(keeper, seats, opts["variant"])
         rec = Record(
             id=new_match_id(), status="waiting", options=opts, seed=seed,
             seed_commitment=commitment(seed), custom=custom, chaos=chaos, state=state, version=0,
@@ -183,6 +197,7 @@ class Lobby:
                 raise Forbidden("your account holds the other seat of this match: nobody plays themselves")
             rec.seats[colour] = SeatInfo(name, hash_token(token), None, False, now, now, account_id,
                                          account if account_id is not None else None)
+            await rated_seats(keeper, {colour: rec.seats[colour]}, rec.options["variant"])
             rec.new_seats.append(colour)
             keeper.begin(rec, now)
             keeper.log(rec, colour, {"type": "join"}, False, now)

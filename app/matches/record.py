@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from app.accounts.profiles import NEW_SHOWN, change_of, shown
 from app.rules import COLOURS, SETUP, State, other, public_view
 
 from .clock import Clock
@@ -48,6 +49,11 @@ class SeatInfo:
     joined_ms: int
     account_id: int | None = None  # the account playing it (a computer level's, for a rated bot); None: a guest
     account: str | None = None  # that account's name (read with the seat: names never change); never its id
+    # Issue 19, profiles: the account's rating in the match's variant, as the
+    # public state shows it ({"rating", "rd", "provisional"}; None for a guest),
+    # and, once a rated match has moved it, by how much (whole points).
+    rating: dict[str, Any] | None = None
+    rating_change: int | None = None
 
     def here(self, now_ms: int, ttl_ms: int) -> bool:
         return seat_here(self.bot, self.connected, self.last_seen_ms, now_ms, ttl_ms)
@@ -156,12 +162,14 @@ class Record:
             seat = self.seats.get(colour)
             # An empty seat keeps the contract's shape: nobody there, not connected.
             players[colour] = {"name": None, "connected": False, "bot": None, "account": None,
-                               "computer": False} if seat is None else {
+                               "computer": False, "rating": None, "rating_change": None} if seat is None else {
                 "name": seat.name,
                 "connected": seat.here(now_ms, presence_ttl_ms),
                 "bot": seat.bot,
                 "account": seat.account,  # the name only: an account's id is never public
                 "computer": seat.bot is not None,
+                "rating": seat.rating,
+                "rating_change": seat.rating_change,
             }
         out = {"id": self.id, "version": self.version, "status": self.status}
         out.update(view)
@@ -222,8 +230,29 @@ def seat_from_row(row: Any, prefix: str = "") -> SeatInfo:
     def col(name: str) -> Any:
         return getattr(row, prefix + name)
 
-    return SeatInfo(col("name"), col("token_hash"), col("bot"), col("connected"), ms_of(col("last_seen")),
+    seat = SeatInfo(col("name"), col("token_hash"), col("bot"), col("connected"), ms_of(col("last_seen")),
                     ms_of(col("joined_at")), col("account_id"), getattr(row, prefix + "account", None))
+    if seat.account_id is not None:
+        seat.rating, seat.rating_change = seat_rating(*(getattr(row, prefix + c, None) for c in RATING_COLUMNS))
+    return seat
+
+
+# The columns a load reads beside a seat with an account (store.py labels them
+# with the seat's prefix): its rating in the match's variant now, and what a
+# rated ending did to it.
+RATING_COLUMNS = ("rating", "rd", "rating_before", "rd_before", "rating_after")
+
+
+def seat_rating(rating: float | None, rd: float | None, before: float | None, rd_before: float | None,
+                after: float | None) -> tuple[dict[str, Any], int | None]:
+    """(the rating an account's seat shows, the change its match made): once a
+    rated ending has moved it, the rating as the match began and the change;
+    before that, the rating now (a new player's where there is none yet)."""
+    if before is not None and rd_before is not None and after is not None:
+        return shown(before, rd_before).public(), change_of(before, after)
+    if rating is not None and rd is not None:
+        return shown(rating, rd).public(), None
+    return NEW_SHOWN.public(), None
 
 
 def record_from_rows(row: Any, seat_rows: Any, state: State) -> Record:

@@ -27,7 +27,7 @@ from app.rules import commitment
 from .clock import Clock
 from .errors import Forbidden, MatchRunning
 from .keeper import MatchKeeper
-from .lobby import new_match_id
+from .lobby import new_match_id, rated_seats
 from .record import Record, SeatInfo, other
 from .replay import initial_state
 from .seats import Seats, hash_token, new_seat_token
@@ -79,6 +79,7 @@ class Rematches:
         made = rec.rematch_new if new_id is not None and token is not None else None
         rec.rematch_new = None  # saved: the cached record need not hold it
         if made is not None:  # this call made it: its first listeners (a bot) hear of it
+            await rated_seats(keeper, made.seats, made.options["variant"])
             keeper.cache.put(made)
             now = keeper.now_ms()
             self.seats.seen(made.id, other(colour), now)

@@ -13,13 +13,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.accounts import rate_ending
 from app.db import raw
-from app.db.account_models import accounts
+from app.db.account_models import accounts, rating_changes, ratings
 from app.db.models import actions, draw_offers, matches, seats
 from app.rules import State
 
 from . import bot_store
 from .record import Record, moment, record_from_rows
 from .replay import replay
+from .shown_ratings import show_changes
 
 _ROW_COLUMNS = [c for c in matches.c if c.name != "state"]
 
@@ -36,7 +37,25 @@ class ClientIdTaken(Exception):
 # The seat's account is read by name with it (names never change): the public
 # state shows the name, never the id.
 _SEAT_COLUMNS = [*(c.label(f"seat_{c.name}") for c in seats.c if c.name != "match_id"),
-                 accounts.c.name.label("seat_account")]
+                 accounts.c.name.label("seat_account"),
+                 # Issue 19, profiles: the seat's rating in the match's variant, and
+                 # what a rated ending did to it (record.seat_rating).
+                 ratings.c.rating.label("seat_rating"), ratings.c.rd.label("seat_rd"),
+                 rating_changes.c.rating_before.label("seat_rating_before"),
+                 rating_changes.c.rd_before.label("seat_rd_before"),
+                 rating_changes.c.rating_after.label("seat_rating_after")]
+
+
+def _seats_of(table: Any) -> Any:
+    """`table` (matches, or a page of them) with each of its seats, the seat's
+    account, its rating in the match's variant and its rated change: at most one
+    row of each per seat (their keys), so still one row per seat."""
+    return (table.outerjoin(seats, seats.c.match_id == table.c.id)
+            .outerjoin(accounts, accounts.c.id == seats.c.account_id)
+            .outerjoin(ratings, and_(ratings.c.account_id == seats.c.account_id,
+                                     ratings.c.variant == table.c.variant))
+            .outerjoin(rating_changes, and_(rating_changes.c.match_id == seats.c.match_id,
+                                            rating_changes.c.colour == seats.c.colour)))
 
 
 async def load(
@@ -55,9 +74,7 @@ async def load(
                         matches.c.state.type).label("state")
     query = select(*_ROW_COLUMNS, state).where(matches.c.id == match_id)
     if with_seats or cached is None or len(cached.seats) < 2:
-        query = query.add_columns(*_SEAT_COLUMNS).select_from(
-            matches.outerjoin(seats, seats.c.match_id == matches.c.id)
-            .outerjoin(accounts, accounts.c.id == seats.c.account_id))
+        query = query.add_columns(*_SEAT_COLUMNS).select_from(_seats_of(matches))
         seat_rows = True
     else:
         seat_rows = False
@@ -185,8 +202,9 @@ async def _save_core(engine: AsyncEngine, before_version: int, rec: Record) -> N
                 await _draw_op(conn, rec, op, colour)
             if rec.rates_now:  # after the log rows: the change reads who acted (app/accounts/rated.py)
                 assert rec.result is not None and rec.finished_ms is not None
-                await rate_ending(conn, rec.id, rec.options["variant"], rec.result, rec.seat_accounts(),
-                                  moment(rec.finished_ms))
+                changes = await rate_ending(conn, rec.id, rec.options["variant"], rec.result,
+                                            rec.seat_accounts(), moment(rec.finished_ms))
+                await show_changes(conn, rec, changes)  # the end panel's "+12"
             if rec.rematch_new is not None:  # in the same transaction: both land, or neither
                 await _insert(conn, rec.rematch_new)
                 if any(seat.bot is not None for seat in rec.rematch_new.seats.values()):
@@ -337,8 +355,7 @@ async def page(
     chosen = q.order_by(matches.c.created_at.desc(), matches.c.id.desc()).limit(limit).subquery()
     joined = (
         select(chosen, *_SEAT_COLUMNS)
-        .select_from(chosen.outerjoin(seats, seats.c.match_id == chosen.c.id)
-                     .outerjoin(accounts, accounts.c.id == seats.c.account_id))
+        .select_from(_seats_of(chosen))
         .order_by(chosen.c.created_at.desc(), chosen.c.id.desc())
     )
     async with engine.connect() as conn:

@@ -15,11 +15,12 @@ from typing import Any
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.accounts import Accounts
+from app.accounts.profiles import Profiles
 from app.matches import Gateway
 
-from . import account_page, sign_pages
+from . import account_page, profile_pages, sign_pages
 from .headers import SecurityHeaders
-from .pages import ROOT, ReadMatch, make_router
+from .pages import ROOT, VARIANT_NAMES, ReadMatch, make_router
 from .static import StaticFiles
 
 
@@ -40,14 +41,16 @@ class _PagesCompressed:
 
 
 def install(app: Any, bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch, accounts: Accounts,
-            gateway: Gateway) -> None:
+            gateway: Gateway, profiles: Profiles) -> None:
     """Add the pages, /static, gzip for them, and the security headers to `app`.
     `bot_levels` names the computer opponent's levels (asked at each home page);
     `read_match` gives a match's public state, for the match page's first drawing;
-    `accounts` signs players up, in and out; `gateway` claims a guest's seats."""
+    `accounts` signs players up, in and out; `gateway` claims a guest's seats;
+    `profiles` the players' profiles and leaderboard (issue 19)."""
     app.include_router(make_router(bot_levels, read_match, accounts))
     app.include_router(sign_pages.make_router(accounts, gateway))
     app.include_router(account_page.make_router(accounts))
+    app.include_router(profile_pages.make_router(accounts, profiles, VARIANT_NAMES))
     app.add_exception_handler(account_page.SignInFirst, account_page.to_sign_in)
     app.mount("/static", StaticFiles(ROOT / "static"), name="static")
     app.add_middleware(_PagesCompressed)

@@ -6,6 +6,7 @@ import { checkFields, placeRefusal } from "./fields.js";
 import { resultWords } from "./results.js";
 import { loadSeat, saveName, savedName, saveSeat } from "./seat.js";
 import { accountName } from "./session.js";
+import { playerNodes } from "./ratings.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("create");
@@ -88,9 +89,13 @@ function row(m, button) {
   const who = document.createElement("span");
   who.className = "who";
   const title = document.createElement("span");
-  title.textContent = m.status === "waiting"
-    ? `${(m.players.white && m.players.white.name) || (m.players.black && m.players.black.name)} waits, as ${m.players.white && m.players.white.name ? "White" : "Black"}`
-    : names(m);
+  // An account's name links to its profile, with its rating (ratings.js); a guest's is text.
+  if (m.status === "waiting") {
+    const seated = m.players.white && m.players.white.name ? "white" : "black";
+    title.append(...playerNodes(m.players[seated]), ` waits, as ${seated === "white" ? "White" : "Black"}`);
+  } else {
+    title.append(...playerNodes(m.players.white), " (White) v ", ...playerNodes(m.players.black), " (Black)");
+  }
   const meta = document.createElement("span");
   meta.className = "meta";
   const result = m.result ? ` · ${resultWords(m.result)}` : ""; // as the match page says it

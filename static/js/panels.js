@@ -5,6 +5,7 @@ import { colourName, otherColour } from "./mages.js";
 import { orbPicture } from "./pieces.js";
 import { inviteLink } from "./seat.js";
 import { resultWords } from "./results.js";
+import { changeText, playerNodes, ratingText } from "./ratings.js";
 
 const $ = (id) => document.getElementById(id);
 const COLOURS = ["white", "black"];
@@ -71,7 +72,12 @@ export function paintPlayers(page) {
   for (const c of COLOURS) {
     const box = $(`player-${c}`);
     const p = m.players[c];
-    box.querySelector(".name").textContent = p && p.name ? p.name : "(free seat)";
+    const name = box.querySelector(".name");
+    const drawn = JSON.stringify(p ? [p.name, p.account, p.rating] : null);
+    if (name.dataset.drawn !== drawn) { // redrawn only when it changes: a link keeps its focus
+      name.dataset.drawn = drawn;
+      name.replaceChildren(...playerNodes(p, "(free seat)"));
+    }
     box.querySelector(".you").hidden = !(page.seat && page.seat.seat === c);
     const presence = box.querySelector(".presence");
     presence.className = `presence ${p && p.name ? (p.connected ? "on" : "off") : ""}`;
@@ -157,12 +163,29 @@ export function endWords(result, seat) {
   }
 }
 
+/** Each side's rated change in the end panel: "Ada 1500? +12". */
+function paintRatingChanges(m) {
+  const list = $("rating-changes");
+  const moved = COLOURS.filter((c) => m.players[c] && m.players[c].rating_change !== null && m.players[c].rating_change !== undefined);
+  list.hidden = moved.length === 0;
+  list.replaceChildren(...moved.map((c) => {
+    const p = m.players[c];
+    const item = document.createElement("li");
+    const change = document.createElement("span");
+    change.className = `rating-change ${p.rating_change > 0 ? "up" : p.rating_change < 0 ? "down" : ""}`;
+    change.textContent = changeText(p.rating_change);
+    item.append(`${colourName(c)}, ${p.name}: ${ratingText(p.rating)} `, change);
+    return item;
+  }));
+}
+
 export async function paintEnd(page) {
   const m = page.match;
   const box = $("end");
   box.hidden = m.status !== "finished";
   if (box.hidden) return;
   $("result").textContent = endWords(m.result, page.seat ? page.seat.seat : null);
+  paintRatingChanges(m);
   $("seed").textContent = m.seed || "(not revealed)";
   $("commitment").textContent = m.seed_commitment;
   const check = $("seed-check");

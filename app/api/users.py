@@ -1,0 +1,131 @@
+"""`/api/v1/users/{name}`: a player's public profile and the matches they played.
+
+Anyone may read these (no token): what a profile page shows, as JSON. A name
+is found whatever its case; a name nobody has is 404 naming it. The matches
+are paged like `GET /api/v1/matches`, newest first, with the same cursors.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Path, Query
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from app.accounts.names import NAME
+from app.accounts.profiles import Played, Profile, Profiles, Shown
+from app.matches.cursor import CURSOR, CURSOR_MAX, make_cursor, read_cursor
+from app.matches.errors import NotFound
+from app.matches.record import ms_of, stamp
+
+from .errors import responses
+
+Variant = str
+
+
+class UserRating(BaseModel):
+    rating: int = Field(description="rating points, whole", examples=[1612])
+    rd: int = Field(description="the rating's deviation (RD), whole points", examples=[74])
+    provisional: bool = Field(description="RD above 110: not yet trusted, shown as \"1612?\"")
+    games: int = Field(description="rated matches played in this variant")
+
+
+class UserResults(BaseModel):
+    wins: int
+    draws: int
+    losses: int = Field(description="finished matches, rated or casual; an aborted match is none of these")
+
+
+class User(BaseModel):
+    """A player's public profile."""
+
+    name: str = Field(examples=["Ada"], description="as its player typed it")
+    created_at: str = Field(examples=["2026-11-21T15:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
+    closed: bool = Field(description="closed accounts keep their matches and their name")
+    computer: bool = Field(description="a computer level's account (Random, Greedy, Strong)")
+    ratings: dict[Variant, UserRating] = Field(
+        description="by variant, each one the player has played rated (a new player's is 1500, RD 500)")
+    results: UserResults
+
+
+class UserMatch(BaseModel):
+    """One match the player played, from the player's side."""
+
+    id: str
+    variant: str
+    status: Literal["waiting", "active", "finished"]
+    rated: bool
+    colour: Literal["white", "black"] = Field(description="the player's side")
+    created_at: str
+    finished_at: str | None
+    outcome: Literal["won", "drawn", "lost", "aborted"] | None = Field(description="null while it runs")
+    reason: str | None = Field(description="the result's reason (docs/api.md), null while it runs")
+    opponent: str | None = Field(description="the other seat's name; null until someone joins")
+    opponent_account: str | None = Field(description="the opponent's account; null for a guest")
+    opponent_computer: bool
+    rating_change: int | None = Field(description="what the match did to the player's rating, "
+                                                   "in whole points; null if nothing")
+
+
+class UserMatchPage(BaseModel):
+    matches: list[UserMatch]
+    next_cursor: str | None = Field(description="pass as ?cursor= for the next page; null on the last")
+
+
+def _rating(r: Shown) -> dict[str, int | bool]:
+    return {"rating": r.rating, "rd": r.rd, "provisional": r.provisional, "games": r.games}
+
+
+def _played(p: Played) -> dict[str, object]:
+    return {"id": p.id, "variant": p.variant, "status": p.status, "rated": p.rated, "colour": p.colour,
+            "created_at": stamp(ms_of(p.created_at)),
+            "finished_at": None if p.finished_at is None else stamp(ms_of(p.finished_at)),
+            "outcome": p.outcome, "reason": p.reason, "opponent": p.opponent,
+            "opponent_account": p.opponent_account, "opponent_computer": p.opponent_computer,
+            "rating_change": p.rating_change}
+
+
+UserName = Annotated[str, Path(min_length=2, max_length=20, pattern=f"^{NAME.pattern}$",
+                               description="the player's name, any case")]
+
+
+def router(profiles: Profiles) -> APIRouter:
+    routes = APIRouter(prefix="/users", tags=["users"])
+
+    async def _found(name: str) -> Profile:
+        found = await profiles.profile(name)
+        if found is None:
+            raise NotFound(f"there is no player named {name!r}")
+        return found
+
+    @routes.get("/{name}", response_model=None, responses={200: {"model": User}, **responses(404)},
+                summary="A player's public profile")
+    async def get_user(name: UserName) -> JSONResponse:
+        """Name, when the account was made, whether it is closed or a computer
+        level, its rating in each variant played rated, and its wins, draws and losses."""
+        found = await _found(name)
+        rated, results = await profiles.ratings(found.id), await profiles.results(found.id)
+        return JSONResponse({
+            "name": found.name, "created_at": stamp(ms_of(found.created_at)), "closed": found.closed,
+            "computer": found.computer is not None,
+            "ratings": {variant: _rating(r) for variant, r in rated.items()},
+            "results": {"wins": results.wins, "draws": results.draws, "losses": results.losses},
+        })
+
+    @routes.get("/{name}/matches", response_model=None, responses={200: {"model": UserMatchPage},
+                                                                   **responses(400, 404)},
+                summary="The matches a player played, newest first")
+    async def user_matches(
+        name: UserName,
+        limit: Annotated[int, Query(ge=1, le=100)] = 20,
+        cursor: Annotated[str | None, Query(max_length=CURSOR_MAX, pattern=CURSOR,
+                                            description="next_cursor of the previous page")] = None,
+    ) -> JSONResponse:
+        found = await _found(name)
+        played, more = await profiles.matches(found.id, limit, read_cursor(cursor) if cursor else None)
+        last = played[-1] if played and more else None
+        return JSONResponse({"matches": [_played(p) for p in played],
+                             "next_cursor": None if last is None else make_cursor(last.created_at, last.id)})
+
+    return routes
