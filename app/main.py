@@ -193,7 +193,7 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     app.state.ops = ops  # for tests, as app.state.parts
     app.add_front(OpsOutermost, ops)
     app.add_front(ws.SocketsInFront, socket)
-    wing = admin.Admin(parts.engine, parts.service, parts.gateway, settings)
+    wing = admin.Admin(parts.engine, parts.service, parts.gateway, settings, parts.accounts)
     app.state.admin = wing  # for tests (its clock), as app.state.parts
     admin.install(app, wing)
     web.install(app, bot_levels=lambda: bots.LEVELS, read_match=parts.service.reads.get)  # pages, /static, headers
