@@ -1,14 +1,13 @@
 """The players' accounts in the dashboard, in real Chromium (issue 19): search
 the list, open an account, close it with a reason; on a desktop and at 360 px.
 
-The players' accounts (and their seats in a match) are made on the test
-server's database by the account service itself, in a child process, since
-this branch's server has no sign-up page of its own to drive; the admin is
-made as an operator makes one, with `python -m app.admin add-user`."""
+The players' accounts, their seats and a rated match between them are made on
+the test server's database by the account and match services in a child
+process (tests/browser/players.py); the admin is made as an operator makes
+one, with `python -m app.admin add-user`."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -18,55 +17,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from . import players
 from .conftest import ROOT, Contexts, Server, assert_accessible
 
 ADMIN, PASSWORD = "warden", "a browser-test password"
 PLAYERS = ("Linnea", "Samira", "Otto")
-
-# Run by the child: sign the players up (each from its own address: sign-ups are
-# limited per address), give each an API token, seat them in the match, and print
-# the tokens; or, with "verify", print whether each token still speaks for its account.
-SCENE = """
-import asyncio, json, sys
-from app.accounts import Accounts
-from app.auth import PasswordChecks
-from app.config import get_settings
-from app.db import make_engine
-from app.db.models import seats
-
-async def main():
-    settings = get_settings()
-    engine = make_engine(settings.database_url)
-    accounts = Accounts(engine, settings, PasswordChecks(1, 0))
-    try:
-        if sys.argv[1] == "verify":
-            tokens = json.loads(sys.argv[2])
-            print(json.dumps({n: await accounts.verify_token(t) is not None for n, t in tokens.items()}))
-            return
-        match_id, names = sys.argv[1], sys.argv[2:]
-        tokens = {}
-        for colour, name in zip(("white", "black", None), names):
-            account = await accounts.sign_up(name, "a player's password", "scene-" + name)
-            tokens[name], _ = await accounts.create_token(account, "client", ["play", "read"])
-            if colour:
-                async with engine.begin() as conn:
-                    await conn.execute(seats.update().where(seats.c.match_id == match_id, seats.c.colour == colour)
-                                       .values(account_id=account.id))
-        print(json.dumps(tokens))
-    finally:
-        await engine.dispose()
-
-asyncio.run(main())
-"""
-
-
-def _child(server: Server, *args: str) -> Any:
-    env = {**os.environ, "DATABASE_URL": server.database_url}
-    done = subprocess.run([sys.executable, "-c", SCENE, *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
 
 @pytest.fixture(scope="module")
 def scene(server: Server) -> dict[str, Any]:
@@ -77,7 +32,8 @@ def scene(server: Server) -> dict[str, Any]:
     match = server.call("POST", "/matches", {"seat": "white", "name": PLAYERS[0]})
     match_id = match["match"]["id"]
     server.call("POST", f"/matches/{match_id}/join", {"name": PLAYERS[1]})
-    return {"match": match_id, "tokens": _child(server, match_id, *PLAYERS)}
+    made = players.make(server, {"players": PLAYERS, "seats": {match_id: PLAYERS[:2]}, "rated": [PLAYERS[:2]]})
+    return {"match": match_id, **made}
 
 
 def sign_in(page: Any) -> None:
@@ -106,7 +62,11 @@ def test_search_open_and_close_an_account(contexts: Contexts, server: Server, sc
 
     page.get_by_role("link", name=who, exact=True).click()
     expect(page.get_by_role("heading", name=f"Account {who}")).to_be_visible()
-    expect(page.get_by_role("link", name=scene["match"])).to_be_visible()  # its match, to the match's page
+    expect(page.get_by_role("link", name=scene["match"])).to_be_visible()  # its matches, to the match's page
+    expect(page.get_by_role("link", name=scene["rated"][0])).to_be_visible()
+    ratings = page.get_by_role("table", name=re.compile("One rating per variant"))
+    rating = ratings.get_by_role("row", name=re.compile(r"\bstandard\b")).get_by_role("cell").nth(1)
+    expect(rating).to_have_text("1742?" if who == PLAYERS[0] else "1258?")  # white won the rated match
     expect(page.get_by_text(f"python -m app.accounts reset-password {who}")).to_be_visible()
     facts = page.locator("dl.facts")
     expect(facts.locator("dd").first).to_have_text("open")
@@ -123,7 +83,7 @@ def test_search_open_and_close_an_account(contexts: Contexts, server: Server, sc
     wide = page.evaluate("() => document.documentElement.scrollWidth")
     assert wide <= width, f"the account page is {wide} px wide at {width} px"
     assert_accessible(page)
-    assert _child(server, "verify", json.dumps(scene["tokens"]))[who] is False  # its token stopped at once
+    assert players.alive(server, scene["tokens"])[who] is False  # its token stopped at once
 
     page.get_by_role("link", name="Audit log").click()
     expect(page.get_by_role("table")).to_contain_text(f"account: {who}; reason: Abusive chat, report 7")
