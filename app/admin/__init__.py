@@ -7,10 +7,11 @@ straight from the database, and changes a match only through the gateway's
 out (app/matches/finisher.py) like any other ending.
 
 `install(app, admin)` adds the routes, built by `pages.router(admin)` and
-`api.router(admin)` for the parts app/main.py hands in, the static files under
-/static/admin and the redirect to the sign-in page. app/main.py puts
-`SignInsInFront` ahead of the whole stack: the sign-in tries of a locked
-address are refused there (app/admin/front.py).
+`api.router(admin)` for the parts app/main.py hands in (and, for the players'
+accounts of issue 19, `player_pages.router(admin)` and `player_api.router(admin)`),
+the static files under /static/admin and the redirect to the sign-in page.
+app/main.py puts `SignInsInFront` ahead of the whole stack: the sign-in tries
+of a locked address are refused there (app/admin/front.py).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import api, pages
+from . import api, pages, player_api, player_pages
 from .context import Admin
 from .front import SignInsInFront
 from .guard import LoginRequired
@@ -32,6 +33,8 @@ def install(app: FastAPI, admin: Admin) -> None:
     """Add the wing to `app`, bound to the parts in `admin`."""
     app.include_router(pages.router(admin))
     app.include_router(api.router(admin))
+    app.include_router(player_pages.router(admin))
+    app.include_router(player_api.router(admin))
     app.mount("/static/admin", StaticFiles(directory=STATIC / "admin"), name="admin-static")
 
     @app.exception_handler(LoginRequired)

@@ -1,5 +1,8 @@
 """The audit log: every admin action (sign-in, its failures, sign-out,
-moderation, export, accounts made or removed), newest first in the dashboard.
+moderation, export, accounts made or removed, players' accounts closed or
+reopened), newest first in the dashboard. The closings and reopenings are
+written by the account service (app/accounts/service.py), in the transaction
+that makes them.
 
 Failed sign-ins are written by `Batch`: a burst of them from one address
 (issue 17, item 3) is a few inserts of many rows, not a transaction per try
@@ -18,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db.admin_models import admin_audit
 
 KINDS = ("sign_in", "sign_in_failure", "sign_out", "moderation", "export_match", "export_history",
-         "user_added", "user_removed")
+         "user_added", "user_removed", "account_closed", "account_reopened")
 
 
 async def record(

@@ -1,5 +1,5 @@
 """What the admin wing's routes share: the database, the match service, the
-settings and the time (a test may replace `clock`)."""
+players' accounts, the settings and the time (a test may replace `clock`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from fastapi import Request
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.accounts import Accounts
 from app.auth import PasswordChecks
 from app.config import Settings
 from app.matches import Gateway, MatchService
@@ -21,12 +22,14 @@ from .tries import SignIns
 @dataclass(slots=True)
 class Admin:
     """The parts the wing uses, handed in by app/main.py: it reads through the
-    service and changes a match only through the gateway."""
+    service and changes a match only through the gateway; it closes and
+    reopens a player's account only through the account service."""
 
     engine: AsyncEngine
     service: MatchService
     gateway: Gateway
     settings: Settings
+    accounts: Accounts
     clock: Callable[[], float] = field(default=time.time)
     passwords: PasswordChecks = field(init=False)
     sign_ins: SignIns = field(init=False)

@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from . import match_search
 
 COLUMNS = ("id", "status", "variant", "created_at", "finished_at", "white", "white_bot", "black", "black_bot",
-           "winner", "reason", "version", "time_control", "custom")
+           "winner", "reason", "version", "time_control", "custom", "white_account", "black_account")
 
 
 def _row(m: dict[str, Any]) -> list[Any]:
@@ -23,7 +23,8 @@ def _row(m: dict[str, Any]) -> list[Any]:
     return [m["id"], m["status"], m["variant"], m["created_at"], m["finished_at"] or "",
             white.get("name", ""), white.get("bot") or "", black.get("name", ""), black.get("bot") or "",
             (result.get("winner") or "draw") if m["status"] == "finished" and result else "",
-            result.get("reason", ""), m["version"], "" if tc is None else tc.get("type", ""), m["custom"]]
+            result.get("reason", ""), m["version"], "" if tc is None else tc.get("type", ""), m["custom"],
+            white.get("account") or "", black.get("account") or ""]  # last: added by issue 19
 
 
 def _safe(value: Any) -> Any:

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app.db.account_models import accounts
 from app.db.models import actions, matches, seats
 from app.matches.errors import NotFound
 from app.matches.ids import is_match_id
@@ -35,8 +36,11 @@ async def _match_row(conn: AsyncConnection, match_id: str) -> Any:
 
 async def _players(conn: AsyncConnection, match_id: str) -> dict[str, Any]:
     out: dict[str, Any] = {"white": None, "black": None}
-    for s in await conn.execute(select(seats).where(seats.c.match_id == match_id)):
-        out[s.colour] = {"name": s.name, "bot": s.bot, "joined_at": s.joined_at.isoformat(),
+    rows = await conn.execute(select(seats, accounts.c.name.label("account"))
+                              .outerjoin(accounts, accounts.c.id == seats.c.account_id)
+                              .where(seats.c.match_id == match_id))
+    for s in rows:  # `account`: the account that played the seat (None: a guest)
+        out[s.colour] = {"name": s.name, "bot": s.bot, "account": s.account, "joined_at": s.joined_at.isoformat(),
                          "last_seen": s.last_seen.isoformat(), "connected": s.connected}
     return out
 

@@ -4,7 +4,10 @@ Every filter is a query parameter of `GET /admin/api/matches` (and of the
 history page and its CSV), checked here with an error that names the problem.
 Each single filter and sort is served by an index ending in (created_at, id)
 or (finished_at, id) (migration 0003), so a page is a short walk of one index
-at any table size; bench/admin.py shows the plans.
+at any table size; bench/admin.py shows the plans. The `account` filter
+(issue 19) finds the account by its unique lower-case name and its seats by
+the index on seats.account_id (migration 0007): it matches the seats an account
+played, never a guest who typed the same name (that is what `player` does).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.elements import ColumnClause
 
+from app.accounts.names import NAME as ACCOUNT_NAME
+from app.db.account_models import accounts
 from app.db.models import matches, seats
 from app.matches import text
 from app.matches.errors import BadRequest
@@ -34,7 +39,7 @@ STATUSES = ("waiting", "active", "finished")
 RESULTS = ("white", "black", "draw")
 OPPONENTS = ("bot", "human")
 SORTS = ("newest", "oldest", "finished")
-FILTERS = ("id", "status", "variant", "from", "to", "player", "result", "reason", "opponent")
+FILTERS = ("id", "status", "variant", "from", "to", "player", "account", "result", "reason", "opponent")
 PARAMS = (*FILTERS, "sort", "cursor", "limit")
 MAX_LIMIT = 200
 # The same text as the indexes' expressions, so both databases match them.
@@ -113,6 +118,10 @@ def parse(params: Mapping[str, str], default_limit: int = 50) -> Query:
         if len(given["player"]) > 64:
             raise BadRequest("player is a name of at most 64 characters")
         filters["player"] = unicodedata.normalize("NFKC", given["player"])  # as names are stored
+    if "account" in given:
+        if not ACCOUNT_NAME.fullmatch(given["account"]):
+            raise BadRequest(f"account is an account's name, 2 to 20 letters, digits or _ -; not {given['account']!r}")
+        filters["account"] = given["account"]
     if "result" in given:
         filters["result"] = _one_of("result", given["result"], RESULTS)
     if "reason" in given:
@@ -172,6 +181,9 @@ def statement(q: Query, limit: int) -> Select[Any]:
     if "player" in f:
         stmt = stmt.where(matches.c.id.in_(
             select(seats.c.match_id).where(func.lower(seats.c.name) == f["player"].lower())))
+    if "account" in f:
+        account_id = select(accounts.c.id).where(accounts.c.name_lower == f["account"].lower()).scalar_subquery()
+        stmt = stmt.where(matches.c.id.in_(select(seats.c.match_id).where(seats.c.account_id == account_id)))
     if "result" in f:
         if f["result"] == "draw":  # no winner, and not called off
             stmt = stmt.where(matches.c.status == "finished", WINNER.is_(None), REASON != "aborted")
@@ -197,10 +209,11 @@ def statement(q: Query, limit: int) -> Select[Any]:
 async def _seats_of(conn: AsyncConnection, ids: list[str]) -> dict[str, dict[str, Any]]:
     players: dict[str, dict[str, Any]] = {i: {"white": None, "black": None} for i in ids}
     if ids:
-        rows = await conn.execute(select(seats.c.match_id, seats.c.colour, seats.c.name, seats.c.bot)
-                                  .where(seats.c.match_id.in_(ids)))
-        for s in rows:
-            players[s.match_id][s.colour] = {"name": s.name, "bot": s.bot}
+        rows = await conn.execute(
+            select(seats.c.match_id, seats.c.colour, seats.c.name, seats.c.bot, accounts.c.name.label("account"))
+            .outerjoin(accounts, accounts.c.id == seats.c.account_id).where(seats.c.match_id.in_(ids)))
+        for s in rows:  # `account`: the account that played the seat (None: a guest)
+            players[s.match_id][s.colour] = {"name": s.name, "bot": s.bot, "account": s.account}
     return players
 
 

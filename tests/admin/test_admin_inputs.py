@@ -20,6 +20,19 @@ CASES = [
     (("/admin/figures", "/admin/api/stats"), "from=a%00b", "from holds a NUL"),
     (("/admin/audit", "/admin/api/audit"), "before=2147483648", "before is an entry's number"),
     (("/admin/audit", "/admin/api/audit"), "kind=%ED%A0%80x", "kind is one of"),
+    # The players' accounts (issue 19): the history's filter by account, and the accounts' list.
+    (("/admin", "/admin/api/matches", "/admin/api/matches.csv"), "account=a%00b", "account holds a NUL"),
+    (("/admin", "/admin/api/matches", "/admin/api/matches.csv"), "account=a%20b", "account is an account's name"),
+    (("/admin", "/admin/api/matches", "/admin/api/matches.csv"), "account=" + "a" * 21, "account is an account's name"),
+    (("/admin", "/admin/api/matches", "/admin/api/matches.csv"), "account=%ED%A0%80x", "account is an account's name"),
+    (("/admin/accounts", "/admin/api/accounts"), "q=a%25b", "q is the whole or a part of a name"),
+    (("/admin/accounts", "/admin/api/accounts"), "q=" + "a" * 21, "q is the whole or a part of a name"),
+    (("/admin/accounts", "/admin/api/accounts"), "q=%ED%A0%80x", "q is the whole or a part of a name"),
+    (("/admin/accounts", "/admin/api/accounts"), "q=a%00b", "q holds a NUL"),
+    (("/admin/accounts", "/admin/api/accounts"), "after=x%27--", "after is the name a page ended on"),
+    (("/admin/accounts", "/admin/api/accounts"), "limit=0", "limit is from 1 to 200"),
+    (("/admin/accounts", "/admin/api/accounts"), "limit=1e3", "limit is a whole number"),
+    (("/admin/accounts", "/admin/api/accounts"), "sort=name", "unknown parameter 'sort'"),
 ]
 
 

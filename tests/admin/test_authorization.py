@@ -9,7 +9,9 @@ from typing import Any
 import httpx
 from starlette.routing import Mount, Route
 
-from tests.admin.conftest import AdminClient
+from app.admin import audit
+from tests.accounts.conftest import quick_argon2  # noqa: F401  (autouse: cheap hashes)
+from tests.admin.conftest import PASSWORD, AdminClient
 from tests.conftest import Api
 
 PUBLIC = {("GET", "/admin/login"), ("POST", "/admin/login")}
@@ -40,8 +42,11 @@ def admin_routes(app: Any) -> list[tuple[str, str]]:
     return found
 
 
+ACCOUNT = "Ada"  # a player's account, made by the tests that need it to exist
+
+
 def concrete(path: str, match_id: str) -> str:
-    return path.replace("{match_id}", match_id).replace("{version}", "0")
+    return path.replace("{match_id}", match_id).replace("{version}", "0").replace("{name}", ACCOUNT)
 
 
 async def call(client: httpx.AsyncClient, method: str, url: str, headers: dict[str, str] | None = None,
@@ -58,21 +63,29 @@ async def test_the_router_has_the_admin_routes_this_test_expects(app: Any) -> No
     routes = set(admin_routes(app))
     assert {("GET", "/admin"), ("GET", "/admin/api/matches"), ("GET", "/admin/api/stats"),
             ("POST", "/admin/api/matches/{match_id}/moderate"), ("POST", "/admin/logout"),
-            ("GET", "/admin/api/matches/{match_id}/versions/{version}")} <= routes
-    assert len(routes - PUBLIC) >= 14
+            ("GET", "/admin/api/matches/{match_id}/versions/{version}"),
+            # the players' accounts (issue 19)
+            ("GET", "/admin/accounts"), ("GET", "/admin/accounts/{name}"), ("POST", "/admin/accounts/{name}/close"),
+            ("POST", "/admin/accounts/{name}/reopen"), ("GET", "/admin/api/accounts"),
+            ("GET", "/admin/api/accounts/{name}"), ("POST", "/admin/api/accounts/{name}/close"),
+            ("POST", "/admin/api/accounts/{name}/reopen")} <= routes
+    assert len(routes - PUBLIC) >= 22
 
 
 async def test_anonymous_callers_and_seat_tokens_are_kept_out_of_every_route(
     app: Any, client: httpx.AsyncClient, api: Api,
 ) -> None:
     game = await api.start()
+    account = await app.state.parts.accounts.sign_up(ACCOUNT, PASSWORD, "10.2.0.1")
+    player_token, _ = await app.state.parts.accounts.create_token(account, "client", ["play", "read"])
     seat = game.auth("white")
     checked = 0
     for method, path in admin_routes(app):
         if (method, path) in PUBLIC:
             continue
         url = concrete(path, game.id)
-        for headers, api_status in ((None, 401), (seat, 403)):
+        player = {"Authorization": f"Bearer {player_token}"}  # a player's account is no admin either
+        for headers, api_status in ((None, 401), (seat, 403), (player, 403)):
             r = await call(client, method, url, headers)
             if path.startswith("/admin/api/"):
                 assert r.status_code == api_status, (method, path, headers, r.status_code, r.text)
@@ -81,12 +94,14 @@ async def test_anonymous_callers_and_seat_tokens_are_kept_out_of_every_route(
                 assert r.status_code == 303, (method, path, headers, r.status_code)
                 assert r.headers["location"].startswith("/admin/login"), (method, path)
             checked += 1
-    assert checked >= 28
+    assert checked >= 66
     assert (await api.state(game))["status"] == "active"  # nothing was moderated
+    assert not (await app.state.parts.accounts.by_name(ACCOUNT)).closed  # nor closed
 
 
 async def test_a_signed_in_admin_reaches_every_route(app: Any, admin: AdminClient, api: Api) -> None:
     game = await api.start()
+    await app.state.parts.accounts.sign_up(ACCOUNT, PASSWORD, "10.2.0.1")
     for method, path in admin_routes(app):
         if (method, path) in PUBLIC or method != "GET":
             continue
@@ -108,9 +123,10 @@ async def test_changes_without_the_csrf_token_are_refused(app: Any, admin: Admin
             for data in ({"verdict": "abort", "reason": "x"}, {"verdict": "abort", "reason": "x", "csrf_token": "no"}):
                 r = await admin.post(url, data=data)
                 assert r.status_code == 403 and "CSRF" in r.text, (path, r.status_code)
-    # Still signed in, and the match untouched.
+    # Still signed in, the match untouched, and no account closed.
     assert (await admin.get("/admin/api/matches")).status_code == 200
     assert (await api.state(game))["status"] == "active"
+    assert await audit.page(app.state.parts.engine, "account_closed", None, 10) == []
     # With the token, the same change lands.
     r = await admin.moderate(game.id, "abort", "csrf test")
     assert r.status_code == 200 and r.json()["match"]["result"]["reason"] == "aborted"

@@ -1,0 +1,89 @@
+"""The players' accounts in the dashboard, in real Chromium (issue 19): search
+the list, open an account, close it with a reason; on a desktop and at 360 px.
+
+The players' accounts, their seats and a rated match between them are made on
+the test server's database by the account and match services in a child
+process (tests/browser/players.py); the admin is made as an operator makes
+one, with `python -m app.admin add-user`."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from . import players
+from .conftest import ROOT, Contexts, Server, assert_accessible
+
+ADMIN, PASSWORD = "warden", "a browser-test password"
+PLAYERS = ("Linnea", "Samira", "Otto")
+
+@pytest.fixture(scope="module")
+def scene(server: Server) -> dict[str, Any]:
+    env = {**os.environ, "DATABASE_URL": server.database_url, "MAGERY_ADMIN_PASSWORD": PASSWORD}
+    made = subprocess.run([sys.executable, "-m", "app.admin", "add-user", ADMIN], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    match = server.call("POST", "/matches", {"seat": "white", "name": PLAYERS[0]})
+    match_id = match["match"]["id"]
+    server.call("POST", f"/matches/{match_id}/join", {"name": PLAYERS[1]})
+    made = players.make(server, {"players": PLAYERS, "seats": {match_id: PLAYERS[:2]}, "rated": [PLAYERS[:2]]})
+    return {"match": match_id, **made}
+
+
+def sign_in(page: Any) -> None:
+    page.goto("/admin/accounts")
+    page.wait_for_url(re.compile(r"/admin/login"))
+    page.get_by_label("Username").fill(ADMIN)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(re.compile(r"/admin/accounts$"))
+
+
+@pytest.mark.parametrize(("width", "who", "part"), [(1280, "Linnea", "NNE"), (360, "Samira", "amir")],
+                         ids=["desktop", "phone"])
+def test_search_open_and_close_an_account(contexts: Contexts, server: Server, scene: dict[str, Any],
+                                          width: int, who: str, part: str) -> None:
+    page = contexts.page(width=width, height=900, axe=True)
+    sign_in(page)
+    expect(page.get_by_role("link", name="Accounts")).to_have_attribute("aria-current", "page")
+    page.get_by_label("Name holds").fill(part)
+    page.get_by_role("button", name="Search").click()
+    expect(page.get_by_role("link", name=who, exact=True)).to_be_visible()
+    for other in PLAYERS:
+        if other != who:
+            expect(page.get_by_role("link", name=other, exact=True)).to_have_count(0)
+    assert_accessible(page)
+
+    page.get_by_role("link", name=who, exact=True).click()
+    expect(page.get_by_role("heading", name=f"Account {who}")).to_be_visible()
+    expect(page.get_by_role("link", name=scene["match"])).to_be_visible()  # its matches, to the match's page
+    expect(page.get_by_role("link", name=scene["rated"][0])).to_be_visible()
+    ratings = page.get_by_role("table", name=re.compile("One rating per variant"))
+    rating = ratings.get_by_role("row", name=re.compile(r"\bstandard\b")).get_by_role("cell").nth(1)
+    expect(rating).to_have_text("1742?" if who == PLAYERS[0] else "1258?")  # white won the rated match
+    expect(page.get_by_text(f"python -m app.accounts reset-password {who}")).to_be_visible()
+    facts = page.locator("dl.facts")
+    expect(facts.locator("dd").first).to_have_text("open")
+    expect(facts).to_contain_text("Live API tokens1")
+    assert_accessible(page)
+
+    page.get_by_label("Reason (kept in the audit log)").fill("Abusive chat, report 7")
+    page.get_by_role("button", name="Close account").click()
+    expect(page.get_by_role("status")).to_contain_text("The account is closed")
+    expect(facts.locator("dd").first).to_contain_text("closed on")
+    expect(facts).to_contain_text("Abusive chat, report 7")
+    expect(facts).to_contain_text("Live API tokens0")
+    expect(page.get_by_role("button", name="Reopen account")).to_be_visible()
+    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    assert wide <= width, f"the account page is {wide} px wide at {width} px"
+    assert_accessible(page)
+    assert players.alive(server, scene["tokens"])[who] is False  # its token stopped at once
+
+    page.get_by_role("link", name="Audit log").click()
+    expect(page.get_by_role("table")).to_contain_text(f"account: {who}; reason: Abusive chat, report 7")
