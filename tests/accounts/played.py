@@ -5,21 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-from argon2 import PasswordHasher
-
 from app.accounts import Account, Accounts
 from app.matches import MatchService
 from tests.conftest import ROW
 
 PASSWORD = "correct horse battery"
-
-
-def quick_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
-    """argon2 at its lowest costs, so that a test may make many accounts."""
-    from app.auth import hashing
-
-    monkeypatch.setattr(hashing, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
 
 
 async def member(accounts: Accounts, name: str) -> Account:

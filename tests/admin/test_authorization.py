@@ -10,7 +10,6 @@ import httpx
 from starlette.routing import Mount, Route
 
 from app.admin import audit
-from tests.accounts.conftest import quick_argon2  # noqa: F401  (autouse: cheap hashes)
 from tests.admin.conftest import PASSWORD, AdminClient
 from tests.conftest import Api
 

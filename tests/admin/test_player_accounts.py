@@ -15,7 +15,6 @@ from sqlalchemy import select
 from app.accounts import Account, Accounts
 from app.db.admin_models import admin_audit
 from app.matches import MatchService
-from tests.accounts.conftest import quick_argon2  # noqa: F401  (autouse: cheap hashes for many sign-ups)
 from tests.admin.conftest import CSRF, AdminClient
 from tests.conftest import ROW
 

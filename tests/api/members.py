@@ -1,27 +1,17 @@
 """Accounts for the API's tests (issue 19): a `Member` holds an account and each
 credential it may call with: account tokens of either scope, and a signed-in
 session (its cookie and CSRF token). Made through the app's own Accounts, with
-argon2 at its lowest costs (the `quick_argon2` fixture)."""
+argon2 at the tests' low costs (tests/conftest.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-import pytest
-from argon2 import PasswordHasher
-
 from app.accounts import Account, Accounts
 from app.accounts.sessions import COOKIE
 
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(autouse=True)
-def quick_argon2(monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.auth import hashing
-
-    monkeypatch.setattr(hashing, "HASHER", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
 
 
 @dataclass

@@ -16,7 +16,7 @@ import pytest
 
 from app.accounts.sessions import COOKIE
 
-from .members import Member, member, quick_argon2  # noqa: F401 (a fixture)
+from .members import Member, member
 
 BASE = "/api/v1/matches"
 SEAT_VERBS = {("POST", "/api/v1/matches/{match_id}/actions"), ("GET", "/api/v1/matches/{match_id}/legal"),

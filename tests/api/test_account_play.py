@@ -15,7 +15,7 @@ from app.matches.lobby import RATED_RULE
 from tests.conftest import ROW
 
 from ..realtime.conftest import Closed, Socket, ws_path
-from .members import Member, member, quick_argon2  # noqa: F401 (a fixture)
+from .members import Member, member
 
 BASE = "/api/v1/matches"
 

@@ -7,14 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-import pytest
 
-from tests.accounts.played import member, parts, quick_argon2, rated_match
-
-
-@pytest.fixture(autouse=True)
-def _cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    quick_argon2(monkeypatch)
+from tests.accounts.played import member, parts, rated_match
 
 
 async def test_a_rated_match_shows_in_both_profiles(app: Any, client: httpx.AsyncClient) -> None:

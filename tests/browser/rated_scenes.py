@@ -14,7 +14,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from argon2 import PasswordHasher
 from sqlalchemy import update
 
 from app.accounts import Accounts
@@ -49,9 +48,6 @@ def _run(coro: Any) -> Any:
 
 
 async def _played(database_url: str) -> Scene:
-    from app.auth import hashing
-
-    kept, hashing.HASHER = hashing.HASHER, PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
     engine = make_engine(database_url)
     try:
         settings = make_settings(database_url)
@@ -90,7 +86,6 @@ async def _played(database_url: str) -> Scene:
                                    .values(rating=rating, rd=rd))
         return Scene(made[-1], made)
     finally:
-        hashing.HASHER = kept
         await engine.dispose()
 
 

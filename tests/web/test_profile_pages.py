@@ -17,12 +17,7 @@ from sqlalchemy import update
 from app.accounts import computer_account
 from app.db.account_models import accounts as accounts_table
 from app.db.account_models import ratings
-from tests.accounts.played import member, parts, quick_argon2, rated_match
-
-
-@pytest.fixture(autouse=True)
-def _cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    quick_argon2(monkeypatch)
+from tests.accounts.played import member, parts, rated_match
 
 
 def _text(html: str) -> str:
