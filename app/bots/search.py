@@ -29,6 +29,11 @@ need a hook in every change `apply` makes, and one computed afresh in Python
 costs more than the tuple's hash; a dict compares the whole key, so two
 positions never share an entry.
 
+A leaf of the action phase is not scored as it stands: its captures are
+played out first (quiescence, `QUIESCENCE` captures deep), each side free to
+stand on the evaluation instead, so a capture met at the horizon is weighed
+with its recapture searched rather than guessed.
+
 Hidden information (R20): the search runs on the state `hidden.determinize`
 made, whose deck order and seed are the bot's own guess; the tables live for
 one choice and hold nothing else.
