@@ -1,6 +1,6 @@
 """The new strong level against the frozen one of 780ea97 (bench/strong_old), in the arena.
 
-    .venv/bin/python bench/arena_old.py --games 20 --think 1.0 [--variant V] [--jobs 2] [--out f.json]
+    .venv/bin/python bench/arena_old.py --games 20 --think 1.0 [--variant V] [--jobs 2] [--tag T] [--out f.json]
 
 Colour-balanced pairs on one deal each, think time on the CPU clock (a shared
 machine's load does not shorten a side's thinking), tallied from the new
@@ -20,13 +20,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app.bots import arena  # noqa: E402
+from app.bots import arena, choose_with_info  # noqa: E402
 from app.bots.hidden import determinize  # noqa: E402
 from app.bots.setup import choose_setup  # noqa: E402
 from app.rules import SETUP, State, action_json  # noqa: E402
 from bench.strong_old.search import choose_strong as choose_old  # noqa: E402
 
-_choose = arena.choose_with_info
+_choose = choose_with_info
 
 
 def choose_with_old(level: str, state: dict[str, Any], seed: int, think_seconds: float = 1.0,
@@ -49,11 +49,12 @@ def main() -> None:
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--old", default="strong_old", help="the other level (e.g. greedy)")
+    parser.add_argument("--tag", default=None, help="names the deals (default old-THINK): another tag, other deals")
     parser.add_argument("--out", default=None)
     args = parser.parse_args()
-    arena.choose_with_info = choose_with_old  # type: ignore[assignment]  # forked workers inherit it
+    setattr(arena, "choose_with_info", choose_with_old)  # noqa: B010  # forked workers inherit it
     result = arena.run("strong", args.old, args.games, args.variant, args.think, args.jobs,
-                       tag=f"old-{args.think:g}", progress=True, clock="cpu")
+                       tag=args.tag or f"old-{args.think:g}", progress=True, clock="cpu")
     print(arena.report(result))
     if args.out:
         arena.write(result, args.out)

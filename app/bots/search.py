@@ -29,6 +29,11 @@ need a hook in every change `apply` makes, and one computed afresh in Python
 costs more than the tuple's hash; a dict compares the whole key, so two
 positions never share an entry.
 
+A leaf of the action phase is not scored as it stands: its captures are
+played out first (quiescence, `QUIESCENCE` captures deep), each side free to
+stand on the evaluation instead, so a capture met at the horizon is weighed
+with its recapture searched rather than guessed.
+
 Hidden information (R20): the search runs on the state `hidden.determinize`
 made, whose deck order and seed are the bot's own guess; the tables live for
 one choice and hold nothing else.
@@ -41,8 +46,9 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Any, Final
 
-from app.rules import OVER, State, apply
+from app.rules import ACTION, OVER, State, apply, legal_actions
 
+from .board import VALUE
 from .candidates import Action, candidates, ranked
 from .evaluate import WIN, score
 
@@ -50,6 +56,7 @@ from .evaluate import WIN, score
 WIDTH: Final = 8  # actions searched at a node with two or more plies left
 ROOT_WIDTH: Final = 16  # root actions searched past the first ply, best of the shallower search
 MAX_DEPTH: Final = 16
+QUIESCENCE: Final = 4  # plies of captures searched past the horizon
 CHECK_EVERY: Final = 16  # nodes between looks at the clock
 INF: Final = float("inf")
 # What a stored value is: exact, or a bound from a cut-off.
@@ -92,8 +99,9 @@ class Entry:
 
 class Search:
     def __init__(self, think_seconds: float, clock: Clock = time.perf_counter,
-                 max_depth: int = MAX_DEPTH) -> None:
+                 max_depth: int = MAX_DEPTH, quiescence: int = QUIESCENCE) -> None:
         self.max_depth = max_depth
+        self.quiescence = quiescence
         self.clock = clock
         self.start = clock()
         self.think_seconds = think_seconds
@@ -104,6 +112,8 @@ class Search:
         # What is known of each position expanded, in one entry: one look-up of
         # the key per node (hashing the key is a real part of a node's cost).
         self.table: dict[Hashable, Entry] = {}
+        # Each action-phase leaf's captures, best victim first, with the positions they lead to.
+        self.captures: dict[Hashable, Children] = {}
 
     def _tick(self) -> None:
         self.nodes += 1
@@ -124,6 +134,66 @@ class Search:
             # A sooner win is better, a later loss less bad.
             return value + depth if value > 0 else value - depth
         return value
+
+    def _capture_children(self, s: State, key: Hashable) -> Children:
+        """The actions of the player to move that kill a minion: a move onto an
+        occupied square, by a commander, the Animist or the Dream Lord borrowing
+        one (the Mentalist's moves never capture, R14), most valuable victim first."""
+        children = self.captures.get(key)
+        if children is None:
+            arena = s.arena
+            found: list[tuple[float, Action]] = []
+            for action in legal_actions(s):
+                power = action[2]
+                if power is None:
+                    continue
+                if power[0] == "dream":
+                    power = power[2]
+                if power[0] == "move":
+                    victim = arena[power[2]]
+                    if victim:
+                        found.append((10.0 * VALUE[(victim - 1) & 7] - VALUE[(arena[power[1]] - 1) & 7],
+                                      action))
+            found.sort(key=lambda t: -t[0])
+            children = self.captures[key] = [(a, apply(s, a)[0]) for _, a in found]
+        return children
+
+    def _quiesce(self, s: State, alpha: float, beta: float, plies: int) -> float:
+        """The value of an action-phase leaf once its captures are played out.
+
+        The player to move may stand on the evaluation (it declines, or makes a
+        quiet move: the evaluation already weighs the captures each side holds)
+        or capture; so may the other after a capture, for `plies` captures.
+        A capture's recapture is searched rather than guessed."""
+        stand = self._leaf(s, 0)
+        if plies == 0 or s.phase != ACTION:
+            return stand
+        maximising = s.to_move == 0
+        if maximising:
+            if stand >= beta:
+                return stand
+            alpha = max(alpha, stand)
+        else:
+            if stand <= alpha:
+                return stand
+            beta = min(beta, stand)
+        best = stand
+        for _, child in self._capture_children(s, position_key(s)):
+            if child.phase == ACTION:
+                v = self._quiesce(child, alpha, beta, plies - 1)
+            else:
+                v = self._leaf(child, 0)
+            if maximising:
+                if v > best:
+                    best = v
+                alpha = max(alpha, v)
+            else:
+                if v < best:
+                    best = v
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
 
     def _entry(self, s: State, key: Hashable) -> Entry:
         entry = self.table.get(key)
@@ -152,6 +222,8 @@ class Search:
         return out
 
     def value(self, s: State, depth: int, alpha: float, beta: float) -> float:
+        if depth == 0 and s.phase == ACTION and self.quiescence:
+            return self._quiesce(s, alpha, beta, self.quiescence)
         if depth == 0 or s.phase == OVER:
             return self._leaf(s, depth)
         self._tick()

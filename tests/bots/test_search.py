@@ -8,7 +8,7 @@ import random
 from app.bots import random_bot
 from app.bots.evaluate import score
 from app.bots.search import INF, Search, position_key
-from app.rules import ACTION, OVER, State, apply, new_match
+from app.rules import ACTION, OVER, State, apply, legal_actions, new_match
 
 
 def action_position() -> State:
@@ -52,3 +52,36 @@ def test_the_key_ignores_the_seed_and_sees_a_ward_and_the_deck() -> None:
     dealt = s.copy()
     dealt.deck = tuple(reversed(s.deck))
     assert len(s.deck) > 1 and position_key(dealt) != position_key(s)
+
+
+def capture_position() -> State:
+    """An action-phase position where the player to move can kill a minion."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        s = new_match(seed=f"{seed:032d}")
+        while s.phase != OVER:
+            if s.phase == ACTION and any(apply(s, a)[0].dead != s.dead for a in legal_actions(s)):
+                return s
+            s, _ = apply(s, random_bot(s, rng))
+    raise AssertionError("no capture found")
+
+
+def played_out(s: State, plies: int) -> float:
+    """Quiescence by brute force: the player to move takes the evaluation or
+    any action that fills a dead pile, for `plies` such actions, no pruning."""
+    stand = score(s)
+    if plies == 0 or s.phase != ACTION:
+        return stand
+    after = [apply(s, a)[0] for a in legal_actions(s)]
+    values = [stand] + [played_out(child, plies - 1) for child in after if child.dead != s.dead]
+    return max(values) if s.to_move == 0 else min(values)
+
+
+def test_a_leaf_plays_its_captures_out() -> None:
+    s = capture_position()
+    for plies in (1, 2, 3):
+        search = Search(think_seconds=1e9, quiescence=plies)
+        assert search.value(s, 0, -INF, INF) == played_out(s, plies)
+    # It is not the static evaluation: the capture changed the value.
+    assert Search(think_seconds=1e9, quiescence=2).value(s, 0, -INF, INF) != score(s)
+    assert Search(think_seconds=1e9, quiescence=0).value(s, 0, -INF, INF) == score(s)
