@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import run_server  # noqa: E402
+from tests.browser.conftest import database_url, run_server  # noqa: E402
 from tests.browser.rated_scenes import players_with_history  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
@@ -29,9 +29,9 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     OUT.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as folder, run_server(Path(folder)) as server:
-        scene = players_with_history(server.database_url)
-        with sync_playwright() as p:
+    with tempfile.TemporaryDirectory() as folder:
+        scene = players_with_history(database_url(Path(folder)))  # before the server's sweeper starts
+        with run_server(Path(folder)) as server, sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium")
             for width, suffix in ((1280, ""), (360, "-phone")):
                 page = browser.new_page(viewport={"width": width, "height": 860}, base_url=server.base)

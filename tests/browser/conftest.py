@@ -74,12 +74,17 @@ class Server:
                               token=token)["match"])
 
 
+def database_url(folder: Path) -> str:
+    """The SQLite database a server run in `folder` uses."""
+    return f"sqlite+aiosqlite:///{folder / 'magery.sqlite3'}"
+
+
 @contextlib.contextmanager
 def run_server(folder: Path, **env_extra: str) -> Iterator[Server]:
     """A uvicorn of the app on a free 127.0.0.1 port, with an SQLite file in `folder`
     (also used by scripts/screenshots.py and bench/web.py)."""
-    database_url = f"sqlite+aiosqlite:///{folder / 'magery.sqlite3'}"
-    env = {**os.environ, "DATABASE_URL": database_url,
+    url = database_url(folder)
+    env = {**os.environ, "DATABASE_URL": url,
            "RATE_LIMIT_WRITES": "100000", "RATE_LIMIT_READS": "100000", "BOT_DELAY_SECONDS": "0.05", "SWEEP_SECONDS": "1",
            # Every browser signs up from 127.0.0.1: the per-address limit is route-tested (tests/web).
            "ACCOUNT_SIGNUPS_PER_ADDRESS": "100000", **env_extra}
@@ -107,7 +112,7 @@ def run_server(folder: Path, **env_extra: str) -> Iterator[Server]:
             until_sync(started, "the server to answer", every=0.05)
         except NeverHappened as stuck:
             raise NeverHappened(f"{stuck}: {(folder / 'server.log').read_text()}") from None
-        yield Server(base, database_url)
+        yield Server(base, url)
     finally:
         proc.terminate()
         try:

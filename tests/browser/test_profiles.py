@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Contexts, Server, assert_accessible, run_server, wait_ready
+from .conftest import Contexts, Server, assert_accessible, database_url, run_server, wait_ready
 from .rated_scenes import Scene, players_with_history
 
 WIDTHS = [1280, 360]
@@ -24,8 +24,9 @@ WIDTHS = [1280, 360]
 def scene_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Scene]]:
     """A server of its own: its players' names are nobody else's to sign up."""
     folder: Path = tmp_path_factory.mktemp("profiles-server")
+    scene = players_with_history(database_url(folder))  # before the server and its sweeper start
     with run_server(folder) as running:
-        yield running, players_with_history(running.database_url)
+        yield running, scene
 
 
 @pytest.fixture
