@@ -46,7 +46,18 @@ class Presence:
                 f"|{self.spectators}|{int(self.hello)}")
 
 
-Message = Announcement | Presence
+@dataclass(frozen=True, slots=True)
+class Nudge:
+    """Something about `key` changed: its waiters read the database again (nudges.py)."""
+
+    origin: str
+    key: str
+
+    def encode(self) -> str:
+        return f"n|{self.origin}|{self.key}"
+
+
+Message = Announcement | Presence | Nudge
 
 
 def decode(payload: str) -> Message | None:
@@ -55,6 +66,8 @@ def decode(payload: str) -> Message | None:
     try:
         if parts[0] == "v" and len(parts) == 4:
             return Announcement(parts[1], parts[2], int(parts[3]))
+        if parts[0] == "n" and len(parts) == 3:
+            return Nudge(parts[1], parts[2])
         if parts[0] == "p" and len(parts) == 7:
             return Presence(parts[1], parts[2], int(parts[3]), int(parts[4]), int(parts[5]),
                             parts[6] == "1")

@@ -27,8 +27,9 @@ from typing import Any, NamedTuple
 
 from app.db.outage import OutageLog
 
-from .bus import Announcement, Bus, MemoryBus, Message
+from .bus import Announcement, Bus, MemoryBus, Message, Nudge
 from .heartbeat import Heartbeat
+from .nudges import Nudges
 from .open_files import OpenFiles, raise_soft_limit
 from .presence import SeatPresence
 from .room import CATCH_UP, RESYNC, Room, Send, Subscriber, frame
@@ -59,6 +60,8 @@ class Hub:
         self.outage = outage if outage is not None else OutageLog()
         self.bus: Bus = bus if bus is not None else MemoryBus()
         self.origin = uuid.uuid4().hex[:12]
+        # Wake-ups by key for the wings that keep a person waiting (pools, challenges, chat).
+        self.nudges = Nudges(self.origin, self.bus.send)
         self.queue_limit = queue_limit
         self.ping_seconds = ping_seconds
         self.dead_after = dead_after_seconds
@@ -230,6 +233,9 @@ class Hub:
     def _on_bus_message(self, message: Message) -> None:
         if message.origin == self.origin:
             return
+        if isinstance(message, Nudge):
+            self.nudges.heard(message)
+            return
         room = self.rooms.get(message.match_id)
         if room is None:
             return
@@ -242,6 +248,7 @@ class Hub:
 
     def _on_bus_back(self) -> None:
         """Announcements may have been missed: bring every room up to date."""
+        self.nudges.everyone()  # and every waiter reads its truth again
         for room in self.rooms.values():
             room.state = None  # it may be behind: the next snapshot comes from the database
             room.bus_returned()

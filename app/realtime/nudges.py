@@ -1,0 +1,102 @@
+"""Nudges: "something about KEY changed, read the database again", on every process.
+
+The wings that keep a person waiting (a pairing pool, a challenge, a chat, the
+count of matches awaiting one's move) hold their truth in the database; a nudge
+only wakes whoever waits on a key so that they read it at once instead of at the
+next poll. A nudge is sent on the same bus as the matches' announcements and
+carries nothing but its key, never a secret. A nudge may be lost (a bus that
+reconnects tells every waiter to read again) or arrive twice: a waiter must
+read the truth after waking, never count nudges.
+
+Keys are short words joined by ":", e.g. ``account:42``, ``guest:<id>``,
+``pool:standard:10+5``, ``chat:<match id>``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import Callable, Iterator
+
+from .bus import Nudge
+
+KEY = re.compile(r"^[A-Za-z0-9_.:+-]{1,120}$")  # no "|": it separates a bus message's fields
+
+
+class Waiter:
+    """One listener's doorbell: set by a nudge of its key, cleared when it wakes."""
+
+    __slots__ = ("_event",)
+
+    def __init__(self) -> None:
+        self._event = asyncio.Event()
+
+    def ring(self) -> None:
+        self._event.set()
+
+    async def wait(self, timeout: float | None) -> bool:
+        """True if nudged (since the last wake), False when `timeout` passed first."""
+        try:
+            await asyncio.wait_for(self._event.wait(), timeout)
+        except TimeoutError:
+            return False
+        self._event.clear()
+        return True
+
+
+class Nudges:
+    """This process's waiters by key; `nudge` rings them here and on every other process."""
+
+    def __init__(self, origin: str, send: Callable[[Nudge], None]) -> None:
+        self.origin = origin
+        self._send = send
+        self._waiters: dict[str, set[Waiter]] = {}
+
+    def nudge(self, key: str) -> None:
+        """Wake every waiter on `key`, here at once and elsewhere over the bus."""
+        check(key)
+        self._ring(key)
+        self._send(Nudge(self.origin, key))
+
+    def heard(self, message: Nudge) -> None:
+        """A nudge from the bus (our own are rung already when sent)."""
+        if message.origin != self.origin:
+            self._ring(message.key)
+
+    def everyone(self) -> None:
+        """The bus was away: nudges may be lost, so every waiter reads again."""
+        for waiters in list(self._waiters.values()):
+            for waiter in list(waiters):
+                waiter.ring()
+
+    @contextlib.contextmanager
+    def listen(self, *keys: str) -> Iterator[Waiter]:
+        """A waiter rung by a nudge of any of `keys` while the block runs."""
+        for key in keys:
+            check(key)
+        waiter = Waiter()
+        for key in keys:
+            self._waiters.setdefault(key, set()).add(waiter)
+        try:
+            yield waiter
+        finally:
+            for key in keys:
+                held = self._waiters.get(key)
+                if held is not None:
+                    held.discard(waiter)
+                    if not held:
+                        del self._waiters[key]
+
+    def listening(self) -> int:
+        """Keys with at least one waiter here (for metrics and tests)."""
+        return len(self._waiters)
+
+    def _ring(self, key: str) -> None:
+        for waiter in list(self._waiters.get(key, ())):
+            waiter.ring()
+
+
+def check(key: str) -> None:
+    if not KEY.match(key):
+        raise ValueError(f"a nudge's key is 1-120 of A-Z a-z 0-9 _ . : + -, not {key!r}")
