@@ -16,12 +16,13 @@ from typing import Any
 import fastapi.dependencies.utils
 import fastapi.routing
 import fastapi.utils
+from pydantic_core import PydanticUndefined
 
 _made: dict[tuple[Any, ...], Any] = {}
 _original = fastapi.utils.create_model_field
 
 
-def _shared_model_field(name: str, type_: Any, default: Any = fastapi.utils.Undefined,
+def _shared_model_field(name: str, type_: Any, default: Any = PydanticUndefined,
                         field_info: Any = None, alias: str | None = None,
                         mode: Any = "validation") -> Any:
     # The field info's repr names every setting it holds (annotation, default,
@@ -37,5 +38,6 @@ def _shared_model_field(name: str, type_: Any, default: Any = fastapi.utils.Unde
 
 
 def install() -> None:
-    fastapi.routing.create_model_field = _shared_model_field  # type: ignore[assignment]
-    fastapi.dependencies.utils.create_model_field = _shared_model_field  # type: ignore[assignment]
+    # Both modules imported the function by name: each name is replaced where it is used.
+    for module in (fastapi.routing, fastapi.dependencies.utils):
+        setattr(module, "create_model_field", _shared_model_field)  # noqa: B010
