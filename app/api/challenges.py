@@ -76,7 +76,7 @@ class Challenge(BaseModel):
 
 class Challenges_(BaseModel):
     in_: list[Challenge] = Field(alias="in", description="waiting for your answer, oldest first")
-    out: list[Challenge] = Field(description="yours: waiting, or answered within the expiry time")
+    out: list[Challenge] = Field(description="yours, made within twice the expiry time: waiting or answered")
 
 
 class HeldSeat(Strict):

@@ -144,10 +144,10 @@ class Challenges:
         return shown(row, self.now())
 
     async def of(self, account_id: int) -> dict[str, list[dict[str, Any]]]:
-        """The challenges waiting for `account_id`'s answer (`in`), and theirs:
-        waiting, or answered within the expiry time (`out`: a decline is seen)."""
+        """The challenges waiting for `account_id`'s answer (`in`), and theirs
+        made within twice the expiry time (`out`: a decline, an expiry is seen)."""
         now = self.now()
-        recent = now - timedelta(seconds=self.settings.challenge_expire_seconds)
+        recent = now - timedelta(seconds=2 * self.settings.challenge_expire_seconds)
         async with self.engine.connect() as conn:
             incoming = (await conn.execute(_shown().where(
                 challenges.c.challenged_id == account_id, _pending(now)).order_by(challenges.c.created_at))).all()
