@@ -26,6 +26,10 @@ function clockWords(m) {
   const c = m.clock;
   if (!c) return m.status === "waiting" ? "waiting for an opponent" : timeWords(m.time_control);
   const gone = Date.now() - receivedAt;
+  if (typeof c.setup === "number") {
+    const setup = left(c.setup - gone);
+    return m.awaiting ? `${setup} left to set up` : `their setup: ${setup} left`;
+  }
   const time = (side) => c[side] - (c.running === side ? gone : 0);
   const them = m.colour === "white" ? "black" : "white";
   if (c.type === "correspondence") {
@@ -41,19 +45,23 @@ function item(m) {
   const link = document.createElement("a");
   link.href = `/matches/${encodeURIComponent(m.id)}`;
   link.textContent = `vs ${m.opponent || "nobody yet"}`;
+  const who = document.createElement("span");
+  who.className = "who";
   const what = document.createElement("span");
   what.className = "meta";
-  what.textContent = ` · ${variantName(m.variant)}, ${m.colour === "white" ? "White" : "Black"}`;
+  what.textContent = `${variantName(m.variant)}, ${m.colour === "white" ? "White" : "Black"} · `;
   const clock = document.createElement("span");
   clock.className = "clock-left";
   clock.dataset.match = m.id;
-  clock.textContent = ` · ${clockWords(m)}`;
-  li.append(link, what, clock);
+  clock.textContent = clockWords(m);
+  what.append(clock);
+  who.append(link, " ", what);
+  li.append(who);
   if (m.awaiting) {
     const due = document.createElement("strong");
     due.className = "your-move";
     due.textContent = "Your move";
-    li.prepend(due, " ");
+    who.prepend(due, " ");
   }
   return li;
 }
@@ -79,7 +87,7 @@ function empty() {
 setInterval(() => {
   for (const span of document.querySelectorAll(".clock-left")) {
     const m = shown.find((x) => x.id === span.dataset.match);
-    if (m) span.textContent = ` · ${clockWords(m)}`;
+    if (m) span.textContent = clockWords(m);
   }
 }, 1000);
 
