@@ -184,7 +184,7 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     challenges = Challenges(parts.engine, parts.accounts, parts.gateway, parts.hub.nudges, settings)
     channel = PersonChannel(Person(parts.engine, challenges, parts.service.reads.get), parts.hub.nudges,
                             settings.person_channels_per_address, settings.person_recheck_seconds,
-                            settings.person_keepalive_seconds)
+                            settings.person_keepalive_seconds, closing=lambda: parts.hub.closed)
     app.state.challenges, app.state.channel = challenges, channel  # for tests (their clocks), as app.state.parts
     app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles, (challenges, channel)))
     socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage, parts.accounts)

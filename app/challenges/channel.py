@@ -46,8 +46,11 @@ def _unclocked(message: dict[str, Any]) -> str:
 
 class PersonChannel:
     def __init__(self, person: Person, nudges: Nudges, per_address: int, recheck: float, keepalive: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 closing: Callable[[], bool] = lambda: False, clock: Callable[[], float] = time.monotonic) -> None:
         self.person, self.nudges = person, nudges
+        # The server is stopping (the hub's sockets are closing): each stream ends,
+        # so that no open page holds the process up; the page opens it again elsewhere.
+        self.closing = closing
         self.per_address, self.recheck, self.keepalive = per_address, recheck, keepalive
         self.clock = clock
         self.by_address: dict[str, int] = {}
@@ -74,7 +77,7 @@ class PersonChannel:
         """The messages: `person` (all of it) whenever it changes, `ping` when quiet."""
         last, sent_at = "", self.clock()
         keys = self._keys(who, [])
-        while True:
+        while not self.closing():
             with self.nudges.listen(*keys) as waiter:
                 message = await self.person.now(who)
                 seen = _unclocked(message)
@@ -86,6 +89,8 @@ class PersonChannel:
                     keys = wanted  # a match begun or ended: listen for it, and read once more
                     continue
                 woke = await waiter.wait(min(self.recheck, self.keepalive))
+            if self.closing():
+                return
             if not woke and self.clock() - sent_at >= self.keepalive:
                 sent_at = self.clock()
                 yield {"type": "ping"}

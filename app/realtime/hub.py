@@ -94,6 +94,7 @@ class Hub:
         if self.closed:
             return
         self.closed = True
+        self.nudges.everyone()  # the long-held waits (a page's channel) see `closed` and end
         if self._heartbeat is not None:
             self._heartbeat.cancel()
         writers = []

@@ -4,6 +4,7 @@ streams bounded per address."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -12,6 +13,7 @@ import pytest
 from app.main import create_app
 
 from ..conftest import ROW, Api, Game, make_settings
+from ..waiting import DEADLINE
 from .members import member
 from .streams import Stream
 
@@ -100,3 +102,12 @@ async def test_a_challenge_made_on_one_process_reaches_a_channel_on_another(data
             r = await c.post("/api/v1/challenges/Bo", json={}, headers=ada.token())
             assert r.status_code == 201
             await bo_page.until(lambda m: challenges_in(m) == ["Ada"], "the challenge, across processes")
+
+
+async def test_a_channel_ends_when_the_server_stops(app: Any) -> None:
+    ada = await member(app, "Ada")
+    async with Stream(app, "GET", PATH, ada.token()) as page:
+        await page.next()
+        await app.state.parts.hub.close_sockets(1001)  # as a SIGTERM does, before uvicorn waits for requests
+        assert page.task is not None
+        await asyncio.wait_for(page.task, DEADLINE)  # the stream ended by itself: nothing holds the process up
