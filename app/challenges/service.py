@@ -198,9 +198,12 @@ class Challenges:
                 seated = await self.gateway.create(challenger, row.options, seat=row.colour, rated=row.rated)
                 await self.gateway.join(seated.match["id"], accepter)
         except Exception:
-            async with self.engine.begin() as conn:  # no match: the challenge stands as it was
-                await conn.execute(update(challenges).where(challenges.c.id == challenge_id)
-                                   .values(status="pending", decided_at=None))
+            # No match: a person's challenge stands as it was; a computer's is over
+            # (it would only be refused again, e.g. too many bot matches at this address).
+            again = {"status": "canceled"} if isinstance(accepter, Account) else {"status": "pending", "decided_at": None}
+            async with self.engine.begin() as conn:
+                await conn.execute(update(challenges).where(challenges.c.id == challenge_id).values(**again))
+            self._tell(row.challenger_id, row.challenged_id)
             raise
         async with self.engine.begin() as conn:
             await conn.execute(update(challenges).where(challenges.c.id == challenge_id)

@@ -159,3 +159,17 @@ async def test_two_accepts_at_once_make_one_match(database_url: str) -> None:
         finally:
             for c in clients:
                 await c.aclose()
+
+
+async def test_a_computer_refused_by_the_bot_match_cap_leaves_no_challenge_waiting(database_url: str) -> None:
+    app = create_app(make_settings(database_url, bot_matches_per_address=1, challenges_pending_max=1))
+    async with app.router.lifespan_context(app):
+        ada = await member(app, "Ada")
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as client:
+            assert (await challenge(client, ada, "Greedy")).status_code == 201
+            r = await challenge(client, ada, "Greedy")
+            assert (r.status_code, r.json()["error"]) == (429, "too_many_bot_matches")
+            out = (await client.get(BASE, headers=ada.token())).json()["out"]
+            assert [c["status"] for c in out] == ["accepted", "canceled"]
+            bo = await member(app, "Bo")
+            assert (await challenge(client, ada, bo.name)).status_code == 201  # the refused one holds no place

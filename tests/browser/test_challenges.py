@@ -41,10 +41,10 @@ def test_a_challenge_sent_seen_accepted_and_both_pages_on_the_match(contexts: Co
     ada, ada_name = signed_up(contexts, width, "Ada", "/")
     bo, bo_name = signed_up(contexts, width, "Bo", "/learn")  # on another page than a profile
     awaiting(bo, 0)
-    challenge_from_profile(ada, bo_name, time="5+3", colour="white")
+    challenge_from_profile(ada, bo_name, time="1 day per move", colour="white")
 
     toast = bo.get_by_role("group", name=f"Challenge from {ada_name}")
-    expect(toast).to_contain_text("5+3")
+    expect(toast).to_contain_text("1 day a move")
     expect(toast).to_contain_text("you play Black")
     expect(bo.get_by_role("button", name="Challenges for you: 1")).to_be_visible()
     fits(bo)
@@ -57,6 +57,15 @@ def test_a_challenge_sent_seen_accepted_and_both_pages_on_the_match(contexts: Co
     awaiting(ada, 1)  # White sets up first
     awaiting(bo, 0)
 
+    # Bo, on the home page, turns the turn notifications on.
+    bo.context.grant_permissions(["notifications"])
+    bo.goto("/")
+    mine = bo.get_by_role("region", name="Your matches")
+    expect(mine.get_by_role("listitem").first).to_contain_text(f"vs {ada_name}")
+    expect(mine.get_by_role("listitem").first).not_to_contain_text("Your move")
+    mine.get_by_role("button", name="Notify me when it is my move in a correspondence match").click()
+    expect(mine.get_by_role("button", name="Stop notifying me")).to_be_visible()
+
     # The opponent moves (White's setup, sent as the page sends its calls): Bo's count changes at once.
     done = ada.evaluate("""async ([id, row]) => {
         const csrf = document.querySelector('meta[name="csrf-token"]').content;
@@ -68,10 +77,9 @@ def test_a_challenge_sent_seen_accepted_and_both_pages_on_the_match(contexts: Co
     assert done == 200
     awaiting(bo, 1)
     awaiting(ada, 0)
-    bo.goto("/")  # "Your matches", the one awaiting Bo's move first
-    mine = bo.get_by_role("region", name="Your matches")
     expect(mine.get_by_role("listitem").first).to_contain_text("Your move")
-    expect(mine.get_by_role("listitem").first).to_contain_text(f"vs {ada_name}")
+    expect(mine.get_by_role("listitem").first).to_contain_text("left to set up")
+    assert bo.evaluate("() => window.magery.turns.notifications") == [match_id]
     fits(bo)
 
 
