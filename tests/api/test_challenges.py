@@ -45,7 +45,9 @@ async def test_a_challenge_accepted_makes_the_match_in_the_asked_colours(app: An
     done = r.json()
     assert done["status"] == "accepted" and done["match_id"]
     match = (await client.get(f"/api/v1/matches/{done['match_id']}")).json()
-    assert match["status"] == "active" and match["rated"] is True if "rated" in match else True
+    assert match["status"] == "active"
+    played = (await client.get("/api/v1/users/Ada/matches")).json()["matches"]
+    assert [(m["id"], m["rated"]) for m in played] == [(done["match_id"], True)]
     assert match["players"]["black"]["account"] == "Ada" and match["players"]["white"]["account"] == "Bo"
     assert match["options"]["time_control"]["minutes"] == 5
     assert (await client.get(BASE, headers=bo.token())).json()["in"] == []  # answered: no longer waiting
