@@ -157,6 +157,17 @@ class Settings(BaseSettings):
     # A warning is logged when this process's open files reach this share of
     # its limit (RLIMIT_NOFILE), once per crossing.
     open_files_warn_share: float = 0.8
+    # Challenges (issue 20): how long one waits for its answer, and how many a
+    # challenger may have waiting at once (one more is refused "too_many_challenges").
+    challenge_expire_seconds: float = 600.0
+    challenges_pending_max: int = 5
+    # A person's live channel (every page's one stream, issue 20): streams one
+    # address may hold open at once per process (one more: 429
+    # "too_many_channels"); how long it waits for a nudge before it reads the
+    # database again all the same; a keep-alive line at least this often.
+    person_channels_per_address: int = 16
+    person_recheck_seconds: float = 5.0
+    person_keepalive_seconds: float = 7.0
 
     @property
     def password_costs(self) -> tuple[int, int, int]:

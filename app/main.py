@@ -38,6 +38,7 @@ from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
 from app.auth import PasswordChecks, use_password_costs
 from app.bots.runner import BotRunner
+from app.challenges import Challenges, Person, PersonChannel
 from app.config import Settings, get_settings
 from app.db import head, make_engine, revision, upgrade
 from app.db.outage import OutageLog
@@ -179,7 +180,13 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     install_errors(app, parts.outage)
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
     profiles = Profiles(parts.engine)  # the players' public read side (issue 19): API and pages
-    app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles))
+    # Challenges and every page's live channel (issue 20), woken by the hub's nudges.
+    challenges = Challenges(parts.engine, parts.accounts, parts.gateway, parts.hub.nudges, settings)
+    channel = PersonChannel(Person(parts.engine, challenges, parts.service.reads.get), parts.hub.nudges,
+                            settings.person_channels_per_address, settings.person_recheck_seconds,
+                            settings.person_keepalive_seconds, closing=lambda: parts.hub.closed)
+    app.state.challenges, app.state.channel = challenges, channel  # for tests (their clocks), as app.state.parts
+    app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles, (challenges, channel)))
     socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage, parts.accounts)
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:

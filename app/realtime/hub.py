@@ -40,6 +40,11 @@ __all__ = ["Hub", "MatchSource", "SocketCounts", "Subscriber"]
 CLOSE_WAIT_SECONDS = 5.0  # how long a socket closed for cause waits for its close frame to leave
 
 
+# The nudge key a commit of a match rings on every process, no extra bus message:
+# the page channels of its players listen to it (issue 20, app/challenges/channel.py).
+MATCH_CHANGED = "person:m:"
+
+
 class SocketCounts(NamedTuple):
     """This process's open sockets: of seats, of spectators; and the matches they watch."""
 
@@ -89,6 +94,7 @@ class Hub:
         if self.closed:
             return
         self.closed = True
+        self.nudges.everyone()  # the long-held waits (a page's channel) see `closed` and end
         if self._heartbeat is not None:
             self._heartbeat.cancel()
         writers = []
@@ -118,6 +124,7 @@ class Hub:
         room = self.rooms.get(match_id)
         if room is not None:
             room.broadcast(updates)
+        self.nudges.here(MATCH_CHANGED + match_id)  # its players' page channels (app/challenges)
         self.bus.send(Announcement(self.origin, match_id, updates[-1]["version"]))
 
     # -- sockets ---------------------------------------------------------------
@@ -236,6 +243,8 @@ class Hub:
         if isinstance(message, Nudge):
             self.nudges.heard(message)
             return
+        if isinstance(message, Announcement):
+            self.nudges.here(MATCH_CHANGED + message.match_id)
         room = self.rooms.get(message.match_id)
         if room is None:
             return

@@ -59,6 +59,11 @@ class Nudges:
         self._ring(key)
         self._send(Nudge(self.origin, key))
 
+    def here(self, key: str) -> None:
+        """Wake `key`'s waiters on this process only: for what every process
+        hears anyway (a match's commit, announced on the bus as it is)."""
+        self._ring(key)
+
     def heard(self, message: Nudge) -> None:
         """A nudge from the bus (our own are rung already when sent)."""
         if message.origin != self.origin:

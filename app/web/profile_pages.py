@@ -68,7 +68,8 @@ def make_router(accounts: Accounts, profiles: Profiles, variant_names: dict[str,
                  "variant": variant_name(p.variant), "change": signed(p.rating_change)} for p in played]
         older = make_cursor(played[-1].created_at, played[-1].id) if more and played else None
         return await page(request, "profile.html", player=found, ratings=ratings, results=results, rows=rows, older=older,
-                    first_page=cursor is None, title=found.name)
+                    first_page=cursor is None, title=found.name,
+                    challenge_variants=[(v, variant_name(v)) for v in VARIANTS])
 
     @router.get("/leaderboard", response_class=HTMLResponse)
     async def leaderboard(request: Request) -> HTMLResponse:

@@ -1,0 +1,194 @@
+"""`/api/v1/challenges`: one account challenges another (issue 20), and
+`/api/v1/stream/person`: a person's live channel, the stream every page opens.
+
+Only accounts challenge and are challenged (an account token with `play`, or a
+signed-in session with its X-CSRF-Token). The channel is newline-delimited
+JSON: a `person` message (challenges, your matches, the count awaiting your
+action) at once and whenever it changes, a `ping` when quiet. A guest's page
+opens it with the seats its browser holds, in the body of a POST (a seat's
+token never goes in a URL).
+
+No `from __future__ import annotations`: FastAPI reads the routes' annotations
+as evaluated objects.
+"""
+
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Path, Request
+from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.accounts.names import NAME
+from app.challenges import DECLINE_REASONS, Challenges, PersonChannel
+from app.challenges.person import Who
+from app.matches import Caller
+from app.matches.errors import Unauthorized
+from app.rules import VARIANTS
+
+from .caller import Callers
+from .deps import address_of
+from .errors import responses
+from .schemas import Strict, TimeControl
+
+CHALLENGE_ID = r"^[A-Za-z0-9_-]{1,16}$"
+MATCH_ID = r"^[A-Za-z0-9_-]{1,24}$"
+TOKEN = r"^[A-Za-z0-9_-]{16,128}$"
+Reason = Literal[tuple(DECLINE_REASONS)]  # type: ignore[valid-type]
+
+
+class ChallengeOptions(Strict):
+    variant: Literal[VARIANTS] = "standard"  # type: ignore[valid-type]
+    time_control: TimeControl | None = None
+    colour: Literal["white", "black", "random"] = Field("random", description="the challenger's side")
+    rated: bool = Field(False, description="the match moves both players' ratings")
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "variant": "standard", "time_control": {"type": "realtime", "minutes": 10, "increment": 5},
+        "colour": "random", "rated": True}]})
+
+
+class Decline(Strict):
+    reason: Reason = Field(  # type: ignore[valid-type]
+        "generic", description="why, from a fixed list (docs/api.md, \"Challenges\")")
+
+
+class Challenge(BaseModel):
+    """A challenge, as both of its players see it (nothing in it is secret)."""
+
+    id: str = Field(examples=["q3VtX0aZc1mB"])
+    challenger: str = Field(examples=["Ada"])
+    challenged: str = Field(examples=["Grace"])
+    computer: bool = Field(description="the challenged is a computer level: it accepts at once")
+    variant: str = Field(examples=["standard"])
+    time_control: dict[str, Any] | None = Field(examples=[{"type": "realtime", "minutes": 10, "increment": 5}])
+    colour: Literal["white", "black", "random"] = Field(description="the challenger's side")
+    rated: bool
+    status: Literal["pending", "accepted", "declined", "canceled", "expired"]
+    reason: str | None = Field(description="a decline's reason code, else null", examples=[None])
+    reason_text: str | None = Field(description="the reason as the challenger reads it after the name",
+                                    examples=[None])
+    match_id: str | None = Field(description="the match made, once accepted", examples=["ec60lFT8BdN4"])
+    created_at: str = Field(examples=["2026-11-27T01:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
+    expires_at: str = Field(examples=["2026-11-27T01:10:00.000Z"])
+
+
+class Challenges_(BaseModel):
+    in_: list[Challenge] = Field(alias="in", description="waiting for your answer, oldest first")
+    out: list[Challenge] = Field(description="yours, made within twice the expiry time: waiting or answered")
+
+
+class HeldSeat(Strict):
+    match: str = Field(pattern=MATCH_ID)
+    token: str = Field(pattern=TOKEN)
+
+
+class Held(Strict):
+    seats: list[HeldSeat] = Field(default_factory=list, max_length=200,
+                                  description="the seats this browser holds as a guest")
+
+
+def _examples(status: int, **codes: str) -> dict[int | str, dict[str, Any]]:
+    """The shared error documentation, with this wing's codes as its examples."""
+    out = responses(status)
+    out[status] = {**out[status], "description": ", ".join(codes) or out[status]["description"],
+                   "content": {"application/json": {"examples": {
+                       code: {"value": {"error": code, "detail": detail}} for code, detail in codes.items()}}}}
+    return {status: out[status]}
+
+
+def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> APIRouter:
+    routes = APIRouter(tags=["challenges"])
+    Anyone = Annotated[Caller, Depends(callers.open)]
+
+    def account(caller: Caller) -> Caller:
+        if caller.account_id is None:
+            raise Unauthorized("sign in to challenge: only accounts challenge and are challenged")
+        return caller
+
+    errors = {**responses(400), **_examples(401, unauthorized="sign in to challenge"),
+              **responses(403), **responses(429)}
+    over = _examples(409, challenge_over="this challenge is declined already")
+    unknown = _examples(404, no_such_challenge="there is no challenge 'x1'")
+    mine = _examples(403, not_your_challenge="only the challenged player accepts a challenge",
+                     csrf_failed="a change made with the session cookie needs the header X-CSRF-Token")
+
+    @routes.post("/challenges/{name}", status_code=201, response_model=Challenge,
+                 responses={**errors, **_examples(404, no_such_player="there is no player named 'nobody'"),
+                            **_examples(403, account_closed="Bo's account is closed"),
+                            **_examples(400, challenge_yourself="you cannot challenge yourself"),
+                            **_examples(429, too_many_challenges="you have 5 challenges waiting")},
+                 summary="Challenge a player")
+    async def challenge(caller: Anyone, name: Annotated[str, Path(max_length=40, pattern=f"^{NAME.pattern}$")],
+                        body: ChallengeOptions | None = None) -> JSONResponse:
+        """The challenged player sees it at once on any page; a computer level
+        (Random, Greedy, Strong) accepts at once: the answer carries its `match_id`."""
+        body = body or ChallengeOptions()
+        options = {"variant": body.variant}
+        if body.time_control is not None:
+            options["time_control"] = body.time_control.model_dump()
+        made = await challenges.challenge(account(caller), name, options, body.colour, body.rated)
+        return JSONResponse(made, status_code=201)
+
+    @routes.get("/challenges", response_model=Challenges_, responses={**errors},
+                summary="Your challenges, received and sent")
+    async def list_challenges(caller: Anyone) -> JSONResponse:
+        return JSONResponse(await challenges.of(account(caller).account_id or 0))
+
+    Id = Annotated[str, Path(pattern=CHALLENGE_ID)]
+
+    @routes.post("/challenges/{challenge_id}/accept", response_model=Challenge,
+                 responses={**errors, **unknown, **mine, **over}, summary="Accept a challenge")
+    async def accept(caller: Anyone, challenge_id: Id) -> JSONResponse:
+        """The match is made at once, the challenger in the colour they asked for;
+        its id is the answer's `match_id`. Two accepts at once make one match."""
+        return JSONResponse(await challenges.accept(account(caller), challenge_id))
+
+    @routes.post("/challenges/{challenge_id}/decline", response_model=Challenge,
+                 responses={**errors, **unknown, **mine, **over}, summary="Decline a challenge, with a reason")
+    async def decline(caller: Anyone, challenge_id: Id, body: Decline | None = None) -> JSONResponse:
+        return JSONResponse(await challenges.decline(account(caller), challenge_id, (body or Decline()).reason))
+
+    @routes.post("/challenges/{challenge_id}/cancel", response_model=Challenge,
+                 responses={**errors, **unknown, **mine, **over}, summary="Cancel your challenge")
+    async def cancel(caller: Anyone, challenge_id: Id) -> JSONResponse:
+        return JSONResponse(await challenges.cancel(account(caller), challenge_id))
+
+    stream_doc = {200: {"description": "newline-delimited JSON: `person` messages and `ping`s",
+                        "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+                  **_examples(401, unauthorized="sign in, or name the seats this browser holds"),
+                  **responses(400, 403), **_examples(429, too_many_channels="this address holds 16 live channels")}
+
+    async def opened(request: Request, who: Who) -> StreamingResponse:
+        if not who.anyone:
+            raise Unauthorized("sign in, or name the seats this browser holds (POST with `seats`)")
+        address = address_of(request) or "-"
+        channel.reserve(address)  # TooManyChannels: answered 429 before anything streams
+
+        async def lines() -> AsyncIterator[str]:
+            try:
+                async for message in channel.stream(who):
+                    yield json.dumps(message, separators=(",", ":")) + "\n"
+            finally:
+                channel.release(address)
+
+        return StreamingResponse(lines(), media_type="application/x-ndjson",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    @routes.get("/stream/person", response_class=StreamingResponse, responses=stream_doc,
+                summary="Your live channel (an account)")
+    async def person_stream(request: Request, caller: Anyone) -> StreamingResponse:
+        """What concerns you, pushed: your challenges, your matches, and how many await
+        your action; sent at once, then whenever it changes; a `ping` line when quiet."""
+        return await opened(request, Who(caller.account_id))
+
+    @routes.post("/stream/person", response_class=StreamingResponse, responses=stream_doc,
+                 summary="Your live channel (a guest's seats, and/or an account)")
+    async def person_stream_of_seats(request: Request, caller: Anyone, body: Held | None = None) -> StreamingResponse:
+        """As `GET`, and also for the guest seats named in the body (each counts only if
+        its token proves it)."""
+        held = tuple((s.match, s.token) for s in (body or Held()).seats)
+        return await opened(request, Who(caller.account_id, held))
+
+    return routes

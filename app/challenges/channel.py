@@ -1,0 +1,101 @@
+"""A person's live channel: every page's one stream of what concerns them.
+
+    listen (nudge keys) → read the database → send if changed → wait (nudge or timeout) → again
+
+It listens before it reads, so a nudge that lands while it reads is not lost;
+it reads again after each wake and after `recheck` seconds all the same (a lost
+nudge costs seconds, never forever); a keep-alive line goes out when nothing
+else has for `keepalive` seconds, so that a client (and any proxy between) can
+tell a quiet stream from a dead one. The keys: the person's account
+(`person:a:<id>`: their challenges, a match made for them) and each of their
+running matches (`person:m:<match id>`: rung by the hub on every commit of that
+match, here or on another process).
+
+Streams are bounded per client address on each process, as the match sockets are.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from app.matches.errors import ServiceError
+from app.realtime.hub import MATCH_CHANGED
+from app.realtime.nudges import Nudges
+
+from .person import Person, Who
+from .service import person_key
+
+
+class TooManyChannels(ServiceError):
+    status, code = 429, "too_many_channels"
+
+
+def match_key(match_id: str) -> str:
+    return MATCH_CHANGED + match_id
+
+
+def _unclocked(message: dict[str, Any]) -> str:
+    """The message without its running clocks, which change every read: a
+    channel sends again when something happened, not when time passed."""
+    return json.dumps({**message, "matches": [{**m, "clock": None} for m in message["matches"]]},
+                      sort_keys=True)
+
+
+class PersonChannel:
+    def __init__(self, person: Person, nudges: Nudges, per_address: int, recheck: float, keepalive: float,
+                 closing: Callable[[], bool] = lambda: False, clock: Callable[[], float] = time.monotonic) -> None:
+        self.person, self.nudges = person, nudges
+        # The server is stopping (the hub's sockets are closing): each stream ends,
+        # so that no open page holds the process up; the page opens it again elsewhere.
+        self.closing = closing
+        self.per_address, self.recheck, self.keepalive = per_address, recheck, keepalive
+        self.clock = clock
+        self.by_address: dict[str, int] = {}
+
+    def reserve(self, address: str) -> None:
+        """Count one more stream of `address`, or refuse it (TooManyChannels)."""
+        held = self.by_address.get(address, 0)
+        if self.per_address and held >= self.per_address:
+            raise TooManyChannels(f"this address holds {held} live channels open already, the most at once: "
+                                  "close a page of the site")
+        self.by_address[address] = held + 1
+
+    def release(self, address: str) -> None:
+        held = self.by_address.get(address, 0) - 1
+        if held > 0:
+            self.by_address[address] = held
+        else:
+            self.by_address.pop(address, None)
+
+    def open_count(self) -> int:
+        return sum(self.by_address.values())
+
+    async def stream(self, who: Who) -> AsyncIterator[dict[str, Any]]:
+        """The messages: `person` (all of it) whenever it changes, `ping` when quiet."""
+        last, sent_at = "", self.clock()
+        keys = self._keys(who, [])
+        while not self.closing():
+            with self.nudges.listen(*keys) as waiter:
+                message = await self.person.now(who)
+                seen = _unclocked(message)
+                if seen != last:
+                    last, sent_at = seen, self.clock()
+                    yield message
+                wanted = self._keys(who, [m["id"] for m in message["matches"]])
+                if wanted != keys:
+                    keys = wanted  # a match begun or ended: listen for it, and read once more
+                    continue
+                woke = await waiter.wait(min(self.recheck, self.keepalive))
+            if self.closing():
+                return
+            if not woke and self.clock() - sent_at >= self.keepalive:
+                sent_at = self.clock()
+                yield {"type": "ping"}
+
+    @staticmethod
+    def _keys(who: Who, match_ids: list[str]) -> list[str]:
+        keys = [person_key(who.account_id)] if who.account_id is not None else []
+        return keys + [match_key(m) for m in match_ids]

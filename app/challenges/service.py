@@ -1,0 +1,246 @@
+"""Challenges: one account asks another for a match (issue 20).
+
+    challenge → pending → accepted (the match is made) | declined (a reason)
+                        | canceled (by the challenger) | expired
+
+Every change of status is one conditional UPDATE `WHERE status = 'pending'
+AND expires_at > now`: of two accepts racing on two processes, exactly one
+changes the row and makes the match; the other is told the challenge is over.
+The match is made through the gateway, as any create and join is: the
+challenger creates it in the colour they asked for, the challenged joins it.
+A computer level accepts at once: the challenge is answered with its match.
+Each change nudges both people (`person:a:<account id>`), so their pages hear of
+it at once on whichever process holds them.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, func, select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.accounts import Accounts
+from app.accounts.service import Account
+from app.config import Settings
+from app.db.account_models import accounts
+from app.db.challenge_models import challenges
+from app.matches import Caller, Gateway
+from app.realtime.nudges import Nudges
+
+from .errors import (
+    ChallengeOver,
+    ChallengeYourself,
+    NoSuchChallenge,
+    NoSuchPlayer,
+    NotYourChallenge,
+    PlayerClosed,
+    TooManyChallenges,
+)
+
+# Why a challenge is declined, as lichess offers them: the code, and what the challenger reads.
+DECLINE_REASONS: dict[str, str] = {
+    "generic": "is not accepting challenges at the moment",
+    "later": "asks you to challenge them later",
+    "too_fast": "finds this time control too fast",
+    "too_slow": "finds this time control too slow",
+    "time_control": "asks for another time control",
+    "rated": "asks for a rated match instead",
+    "casual": "asks for a casual match instead",
+    "variant": "asks for another variant",
+}
+
+
+def person_key(account_id: int) -> str:
+    """The nudge key of a person's channel (the `person:` prefix is this wing's)."""
+    return f"person:a:{account_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """A challenge as the API shows it; `match_id` once accepted (a computer's: at once)."""
+
+    challenge: dict[str, Any]
+
+
+class Challenges:
+    def __init__(self, engine: AsyncEngine, accounts: Accounts, gateway: Gateway, nudges: Nudges,
+                 settings: Settings, clock: Callable[[], float] = time.time) -> None:
+        self.engine, self.accounts, self.gateway, self.nudges = engine, accounts, gateway, nudges
+        self.settings = settings
+        self.clock = clock  # seconds since the epoch; tests move it to expire challenges
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.clock(), UTC)
+
+    # ---- the challenger ------------------------------------------------------------
+
+    async def challenge(self, challenger: Caller, name: str, options: dict[str, Any], colour: str,
+                        rated: bool) -> dict[str, Any]:
+        """Challenge the account `name`; a computer level's answer is its match at once."""
+        assert challenger.account_id is not None  # the route admits accounts only
+        challenged = await self._player(name)
+        if challenged.id == challenger.account_id:
+            raise ChallengeYourself("you cannot challenge yourself: open a match and invite a friend instead")
+        if challenged.closed:
+            raise PlayerClosed(f"{challenged.name}'s account is closed: nobody plays as it any more")
+        now = self.now()
+        cap = self.settings.challenges_pending_max
+        async with self.engine.begin() as conn:
+            waiting = (await conn.execute(select(func.count()).select_from(challenges).where(
+                challenges.c.challenger_id == challenger.account_id, _pending(now)))).scalar_one()
+            if waiting >= cap:
+                raise TooManyChallenges(f"you have {waiting} challenges waiting for an answer, the most at once "
+                                        f"is {cap}: cancel one or wait for its answer")
+            challenge_id = secrets.token_urlsafe(9)
+            await conn.execute(challenges.insert().values(
+                id=challenge_id, challenger_id=challenger.account_id, challenged_id=challenged.id,
+                options=options, colour=colour, rated=rated, status="pending",
+                created_at=now, expires_at=now + timedelta(seconds=self.settings.challenge_expire_seconds)))
+        if challenged.computer is not None:  # a computer level accepts at once
+            return await self._accept(challenge_id, challenger, challenged)
+        self._tell(challenger.account_id, challenged.id)
+        return await self.get(challenge_id)
+
+    async def cancel(self, challenger: Caller, challenge_id: str) -> dict[str, Any]:
+        row = await self._row(challenge_id)
+        if row.challenger_id != challenger.account_id:
+            raise NotYourChallenge("only the challenger cancels a challenge")
+        await self._close(row, "canceled", None)
+        return await self.get(challenge_id)
+
+    # ---- the challenged ------------------------------------------------------------
+
+    async def accept(self, accepter: Caller, challenge_id: str) -> dict[str, Any]:
+        row = await self._row(challenge_id)
+        if row.challenged_id != accepter.account_id:
+            raise NotYourChallenge("only the challenged player accepts a challenge")
+        challenger = await self.accounts.by_id(row.challenger_id)
+        if challenger is None or challenger.closed:
+            await self._close(row, "canceled", None)
+            raise ChallengeOver("the challenger's account is closed: the challenge is canceled")
+        caller = Caller(None, accepter.address, counted=True, account_id=challenger.id, account=challenger.name)
+        return await self._accept(challenge_id, caller, accepter)
+
+    async def decline(self, decliner: Caller, challenge_id: str, reason: str) -> dict[str, Any]:
+        row = await self._row(challenge_id)
+        if row.challenged_id != decliner.account_id:
+            raise NotYourChallenge("only the challenged player declines a challenge")
+        await self._close(row, "declined", reason)
+        return await self.get(challenge_id)
+
+    # ---- reading -------------------------------------------------------------------
+
+    async def get(self, challenge_id: str) -> dict[str, Any]:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(_shown().where(challenges.c.id == challenge_id))).first()
+        if row is None:
+            raise NoSuchChallenge(f"there is no challenge {challenge_id!r}")
+        return shown(row, self.now())
+
+    async def of(self, account_id: int) -> dict[str, list[dict[str, Any]]]:
+        """The challenges waiting for `account_id`'s answer (`in`), and theirs
+        made within twice the expiry time (`out`: a decline, an expiry is seen)."""
+        now = self.now()
+        recent = now - timedelta(seconds=2 * self.settings.challenge_expire_seconds)
+        async with self.engine.connect() as conn:
+            incoming = (await conn.execute(_shown().where(
+                challenges.c.challenged_id == account_id, _pending(now)).order_by(challenges.c.created_at))).all()
+            outgoing = (await conn.execute(_shown().where(
+                challenges.c.challenger_id == account_id, challenges.c.created_at > recent)
+                .order_by(challenges.c.created_at))).all()
+        return {"in": [shown(r, now) for r in incoming], "out": [shown(r, now) for r in outgoing]}
+
+    # ---- the steps -------------------------------------------------------------------
+
+    async def _player(self, name: str) -> Account:
+        found = await self.accounts.by_name(name)
+        if found is None:
+            raise NoSuchPlayer(f"there is no player named {name!r}")
+        return found
+
+    async def _row(self, challenge_id: str) -> Any:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(challenges).where(challenges.c.id == challenge_id))).first()
+        if row is None:
+            raise NoSuchChallenge(f"there is no challenge {challenge_id!r}")
+        return row
+
+    async def _close(self, row: Any, status: str, reason: str | None) -> None:
+        """pending → `status`, or ChallengeOver when it is not pending any more."""
+        now = self.now()
+        async with self.engine.begin() as conn:
+            changed = await conn.execute(update(challenges).where(challenges.c.id == row.id, _pending(now))
+                                         .values(status=status, reason=reason, decided_at=now))
+        self._tell(row.challenger_id, row.challenged_id)
+        if changed.rowcount != 1:
+            raise ChallengeOver(f"this challenge is {await self._status(row.id)} already")
+
+    async def _accept(self, challenge_id: str, challenger: Caller, accepter: Caller | Account) -> dict[str, Any]:
+        """Take the challenge (one UPDATE: of racing accepts, one wins), then make the match."""
+        now = self.now()
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(select(challenges).where(challenges.c.id == challenge_id))).one()
+            taken = await conn.execute(update(challenges).where(challenges.c.id == challenge_id, _pending(now))
+                                       .values(status="accepted", decided_at=now))
+        if taken.rowcount != 1:
+            raise ChallengeOver(f"this challenge is {await self._status(challenge_id)} already")
+        try:
+            if isinstance(accepter, Account):  # a computer level: the bot's match
+                seated = await self.gateway.create(challenger, row.options, seat=row.colour,
+                                                   opponent=f"bot:{accepter.computer}", rated=row.rated)
+            else:
+                seated = await self.gateway.create(challenger, row.options, seat=row.colour, rated=row.rated)
+                await self.gateway.join(seated.match["id"], accepter)
+        except Exception:
+            # No match: a person's challenge stands as it was; a computer's is over
+            # (it would only be refused again, e.g. too many bot matches at this address).
+            again = {"status": "canceled"} if isinstance(accepter, Account) else {"status": "pending", "decided_at": None}
+            async with self.engine.begin() as conn:
+                await conn.execute(update(challenges).where(challenges.c.id == challenge_id).values(**again))
+            self._tell(row.challenger_id, row.challenged_id)
+            raise
+        async with self.engine.begin() as conn:
+            await conn.execute(update(challenges).where(challenges.c.id == challenge_id)
+                               .values(match_id=seated.match["id"]))
+        self._tell(row.challenger_id, row.challenged_id)
+        return await self.get(challenge_id)
+
+    async def _status(self, challenge_id: str) -> str:
+        return str((await self.get(challenge_id))["status"])
+
+    def _tell(self, *account_ids: int) -> None:
+        for account_id in account_ids:
+            self.nudges.nudge(person_key(account_id))
+
+
+def _pending(now: datetime) -> Any:
+    return and_(challenges.c.status == "pending", challenges.c.expires_at > now)
+
+
+def _shown() -> Any:
+    challenger, challenged = accounts.alias("challenger"), accounts.alias("challenged")
+    return (select(challenges, challenger.c.name.label("challenger_name"),
+                   challenged.c.name.label("challenged_name"), challenged.c.computer.label("computer"))
+            .join(challenger, challenger.c.id == challenges.c.challenger_id)
+            .join(challenged, challenged.c.id == challenges.c.challenged_id))
+
+
+def shown(row: Any, now: datetime) -> dict[str, Any]:
+    """A challenge as the API and the pages show it (no secret in it: nothing to hide)."""
+    status = "expired" if row.status == "pending" and row.expires_at <= now else row.status
+    return {"id": row.id, "challenger": row.challenger_name, "challenged": row.challenged_name,
+            "computer": row.computer is not None, "variant": row.options.get("variant", "standard"),
+            "time_control": row.options.get("time_control"), "colour": row.colour, "rated": row.rated,
+            "status": status, "reason": row.reason,
+            "reason_text": DECLINE_REASONS.get(row.reason or "") if status == "declined" else None,
+            "match_id": row.match_id, "created_at": _moment(row.created_at), "expires_at": _moment(row.expires_at)}
+
+
+def _moment(at: datetime) -> str:
+    return at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
