@@ -21,13 +21,14 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts.names import NAME
+from app.accounts.sessions import COOKIE
 from app.challenges import DECLINE_REASONS, Challenges, PersonChannel
 from app.challenges.person import Who
 from app.matches import Caller
-from app.matches.errors import Unauthorized
+from app.matches.errors import ServiceError, Unauthorized
 from app.rules import VARIANTS
 
-from .caller import Callers
+from .caller import Callers, account_of, bearer_of
 from .deps import address_of
 from .errors import responses
 from .schemas import Strict, TimeControl
@@ -165,10 +166,21 @@ def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> 
             raise Unauthorized("sign in, or name the seats this browser holds (POST with `seats`)")
         address = address_of(request) or "-"
         channel.reserve(address)  # TooManyChannels: answered 429 before anything streams
+        # What proved the account, read again at each wake (as `callers.open` read it).
+        token = bearer_of(request)
+        cookie = None if request.headers.get("authorization") else request.cookies.get(COOKIE)
+
+        async def still() -> bool:
+            """The account's credential still holds (not signed out, revoked or closed)."""
+            try:
+                signed = await account_of(callers.accounts, "GET", token, cookie, None)
+            except ServiceError:
+                return False
+            return signed is not None and signed.account_id == who.account_id
 
         async def lines() -> AsyncIterator[str]:
             try:
-                async for message in channel.stream(who):
+                async for message in channel.stream(who, still if who.account_id is not None else None):
                     yield json.dumps(message, separators=(",", ":")) + "\n"
             finally:
                 channel.release(address)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from app.matches.errors import ServiceError
@@ -73,11 +73,21 @@ class PersonChannel:
     def open_count(self) -> int:
         return sum(self.by_address.values())
 
-    async def stream(self, who: Who) -> AsyncIterator[dict[str, Any]]:
-        """The messages: `person` (all of it) whenever it changes, `ping` when quiet."""
+    async def stream(self, who: Who, still: Callable[[], Awaitable[bool]] | None = None
+                     ) -> AsyncIterator[dict[str, Any]]:
+        """The messages: `person` (all of it) whenever it changes, `ping` when quiet.
+
+        `still()` is asked before every read after the first: the credential that
+        opened the stream (a session, an account token) still holds. A sign-out, a
+        revoked token or a closed account ends the stream at its next wake, within
+        `recheck` seconds, and a nudge of the account's key ends it at once."""
         last, sent_at = "", self.clock()
         keys = self._keys(who, [])
+        first = True
         while not self.closing():
+            if not first and still is not None and not await still():
+                return
+            first = False
             with self.nudges.listen(*keys) as waiter:
                 message = await self.person.now(who)
                 seen = _unclocked(message)

@@ -111,3 +111,28 @@ async def test_a_channel_ends_when_the_server_stops(app: Any) -> None:
         await app.state.parts.hub.close_sockets(1001)  # as a SIGTERM does, before uvicorn waits for requests
         assert page.task is not None
         await asyncio.wait_for(page.task, DEADLINE)  # the stream ended by itself: nothing holds the process up
+
+
+@pytest.mark.parametrize("ended_by", ["sign-out", "revoked token", "closed account"])
+async def test_a_channel_ends_once_its_credential_no_longer_holds(database_url: str, ended_by: str) -> None:
+    """Issue 19: a closed account's sessions and tokens stop at once; a stream
+    opened with one is asked again at its next wake (here a recheck of 0.05 s)."""
+    app = create_app(make_settings(database_url, person_recheck_seconds=0.05))
+    async with app.router.lifespan_context(app):
+        ada = await member(app, "Ada")
+        accounts = app.state.parts.accounts
+        headers = ada.session(csrf=False) if ended_by == "sign-out" else ada.token()
+        async with Stream(app, "GET", PATH, headers) as page:
+            await page.next()
+            if ended_by == "sign-out":
+                session = await accounts.session(ada.cookie)
+                assert session is not None
+                await accounts.sign_out(session.id)
+            elif ended_by == "revoked token":
+                holder = await accounts.verify_token(ada.play)
+                assert holder is not None and holder.token_id is not None
+                assert await accounts.revoke_token(ada.account, holder.token_id)
+            else:
+                await accounts.close(ada.name)
+            assert page.task is not None
+            await asyncio.wait_for(page.task, DEADLINE)  # ended by itself
