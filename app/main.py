@@ -30,7 +30,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from app import admin, api, bots, web
 from app.accounts import Accounts
 from app.accounts.profiles import Profiles
-from app.api import ws
+from app.api import ws, ws_chat
 from app.api.body_limit import BodyLimit
 from app.api.budget import Budgets
 from app.api.docs_page import install as install_docs_page
@@ -38,6 +38,7 @@ from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
 from app.auth import PasswordChecks, use_password_costs
 from app.bots.runner import BotRunner
+from app.chat import Chat, Relay
 from app.config import Settings, get_settings
 from app.db import head, make_engine, revision, upgrade
 from app.db.outage import OutageLog
@@ -71,6 +72,8 @@ class Parts:
     outage: OutageLog  # what every part reports when the database is out of reach
     accounts: Accounts  # the players' accounts, sessions, tokens (app/accounts)
     metrics: Metrics | None = None  # None with METRICS=false
+    chat: Chat | None = None  # the match chat (issue 20, app/chat), and its relay to the sockets
+    relay: Relay | None = None
 
 
 def build(settings: Settings) -> Parts:
@@ -97,7 +100,10 @@ def build(settings: Settings) -> Parts:
     # The players' passwords are checked in a small argon2 pool of their own (app/auth/checks.py).
     accounts = Accounts(engine, settings, PasswordChecks(settings.admin_password_workers,
                                                          settings.admin_password_waiting))
-    return Parts(settings, engine, service, gateway, hub, runner, outage, accounts, metrics)
+    # The chat writes through the gateway's write budget and wakes every process by a nudge.
+    chat = Chat(engine, gateway, hub.nudges)
+    relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)
+    return Parts(settings, engine, service, gateway, hub, runner, outage, accounts, metrics, chat, relay)
 
 
 class MageryApp(FastAPI):
@@ -155,6 +161,8 @@ def _lifespan(parts: Parts) -> Callable[[FastAPI], contextlib.AbstractAsyncConte
             yield
         finally:
             await parts.bots.close()
+            if parts.relay is not None:
+                await parts.relay.close()
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
@@ -179,8 +187,9 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     install_errors(app, parts.outage)
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
     profiles = Profiles(parts.engine)  # the players' public read side (issue 19): API and pages
-    app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles))
-    socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage, parts.accounts)
+    app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles, parts.chat))
+    socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage, parts.accounts,
+                           ws_chat.SocketChat(parts.chat, parts.relay) if parts.chat and parts.relay else None)
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:
         app.add_middleware(FastPlay, gateway=parts.gateway, outage=parts.outage)  # added first: the innermost middleware

@@ -4,14 +4,16 @@ from fastapi import APIRouter
 
 from app.accounts import Accounts
 from app.accounts.profiles import Profiles
+from app.chat import Chat
 from app.matches import Gateway
 from app.matches.reads import Reads
 
-from . import account, matches, replays, users, vocabulary
+from . import account, chat, matches, replays, users, vocabulary
 from .caller import Callers
 
 
-def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profiles) -> APIRouter:
+def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profiles,
+           talk: Chat | None = None) -> APIRouter:
     api = APIRouter(prefix="/api/v1")
     callers = Callers(accounts)  # who calls: a seat's token, an account's token or session
     api.include_router(matches.router(gateway, reads, callers))
@@ -19,6 +21,8 @@ def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profile
     api.include_router(vocabulary.router())
     api.include_router(account.router(accounts, callers))
     api.include_router(users.router(profiles))  # issue 19: players' public profiles
+    if talk is not None:
+        api.include_router(chat.router(talk, accounts))  # issue 20: the match chat
     return api
 
 
