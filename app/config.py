@@ -75,6 +75,8 @@ class Settings(BaseSettings):
     # A match's chat is read again this often on each process with a socket
     # following it, should a nudge be lost (app/chat/relay.py).
     chat_poll_seconds: float = 10.0
+    # The chat's flood window: the fifth line of one writer within it is refused.
+    chat_flood_seconds: float = 10.0
     # Carries committed actions between server processes: "auto" (Postgres
     # LISTEN/NOTIFY on Postgres, in-process on SQLite), "postgres" or "memory".
     realtime_bus: str = "auto"

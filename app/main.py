@@ -101,7 +101,7 @@ def build(settings: Settings) -> Parts:
     accounts = Accounts(engine, settings, PasswordChecks(settings.admin_password_workers,
                                                          settings.admin_password_waiting))
     # The chat writes through the gateway's write budget and wakes every process by a nudge.
-    chat = Chat(engine, gateway, hub.nudges)
+    chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)
     relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)
     return Parts(settings, engine, service, gateway, hub, runner, outage, accounts, metrics, chat, relay)
 

@@ -31,7 +31,7 @@ from app.matches.record import stamp
 from app.realtime.nudges import Nudges
 
 from .errors import Muted, WrongRoom
-from .words import ROOMS, Earlier, checked, not_flooding
+from .words import FLOOD_SECONDS, ROOMS, Earlier, checked, not_flooding
 
 SHOWN = 100  # lines a reader is sent at once: the last of the room
 MAX_MUTE_DAYS = 366
@@ -68,8 +68,9 @@ def shown(row: Any) -> dict[str, Any]:
 
 class Chat:
     def __init__(self, engine: AsyncEngine, gateway: Gateway, nudges: Nudges,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, flood_seconds: float = FLOOD_SECONDS) -> None:
         self.engine, self.gateway, self.nudges = engine, gateway, nudges
+        self.flood_seconds = flood_seconds
         self.clock = clock  # tests move it on
 
     def now(self) -> datetime:
@@ -113,7 +114,7 @@ class Chat:
             earlier = [Earlier(r.text, r.at) for r in await conn.execute(
                 select(chat_lines.c.text, chat_lines.c.at).where(chat_lines.c.author_key == who.key)
                 .order_by(chat_lines.c.id.desc()).limit(4))]
-            not_flooding(line, earlier, now)
+            not_flooding(line, earlier, now, self.flood_seconds)
             row = (await conn.execute(chat_lines.insert().values(
                 match_id=match_id, room=who.room, author=who.name[:64], author_key=who.key,
                 account_id=who.account_id, seat=who.seat, text=line, at=now, reports=0,

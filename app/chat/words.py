@@ -46,13 +46,13 @@ def checked(text: object, guest: bool) -> str:
     return line
 
 
-def not_flooding(line: str, earlier: list[Earlier], now: datetime) -> None:
-    """Refuse the fifth line within FLOOD_SECONDS, or a repeat of one of the last two."""
+def not_flooding(line: str, earlier: list[Earlier], now: datetime, window: float = FLOOD_SECONDS) -> None:
+    """Refuse the fifth line within `window` seconds, or a repeat of one of the last two."""
     if any(e.text.casefold() == line.casefold() for e in earlier[:REPEAT_LOOKBACK]):
         raise Repeated("you said that just now: say something else")
-    recent = [e for e in earlier[:FLOOD_LINES] if now - e.at < timedelta(seconds=FLOOD_SECONDS)]
+    recent = [e for e in earlier[:FLOOD_LINES] if now - e.at < timedelta(seconds=window)]
     if len(recent) >= FLOOD_LINES:
-        wait = FLOOD_SECONDS - (now - recent[-1].at).total_seconds()
+        wait = window - (now - recent[-1].at).total_seconds()
         seconds = max(1, int(wait + 0.999))
-        raise Flooded(f"at most {FLOOD_LINES} lines in {FLOOD_SECONDS:g} seconds: wait {seconds} s",
+        raise Flooded(f"at most {FLOOD_LINES} lines in {window:g} seconds: wait {seconds} s",
                       retry_after=seconds)
