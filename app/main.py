@@ -204,7 +204,7 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     ops = Ops(parts.engine, parts.hub, head(), parts.metrics, lambda: app.routes,
               lambda: app.openapi().get("paths", {}), settings.ready_timeout_seconds)
     app.state.ops = ops  # for tests, as app.state.parts
-    wing = admin.Admin(parts.engine, parts.service, parts.gateway, settings, parts.accounts)
+    wing = admin.Admin(parts.engine, parts.service, parts.gateway, settings, parts.accounts, chat=parts.chat)
     app.state.admin = wing  # for tests (its clock), as app.state.parts
     # Sign-in tries of a locked address refused ahead of the whole stack, one try per
     # address let in at a time (app/admin/front.py); inside the request ids and metrics.

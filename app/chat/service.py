@@ -208,4 +208,6 @@ class Chat:
 def admin_view(row: Any) -> dict[str, Any]:
     """A line as the admins and the export see it: with its reports and whether it is hidden."""
     return {**shown(row), "match_id": row.match_id, "reports": row.reports,
+            # A line written with an account is shown with the account's name: the one a mute takes.
+            "account": row.author if row.account_id is not None else None,
             "hidden": row.hidden_at is not None, "hidden_by": row.hidden_by}
