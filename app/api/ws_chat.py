@@ -11,29 +11,49 @@ seat's token, its account (checked again at each line), or nobody.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from app.chat import PHRASES, Chat, Relay
-from app.db.outage import database_unavailable
+from app.db.outage import OutageLog, database_unavailable
 from app.matches import Caller
 from app.matches.errors import ServiceError
 from app.realtime.hub import Hub, Subscriber
 
 from .errors import UNAVAILABLE
 
-if TYPE_CHECKING:
-    from .ws import AccountKey, MatchSocket
-
 log = logging.getLogger("magery.realtime")
 KINDS = ("chat", "chat_follow")
+
+
+class Key(Protocol):
+    """The account a socket was opened with (ws.py's AccountKey)."""
+
+    @property
+    def account_id(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def scopes(self) -> tuple[str, ...]: ...
+
+
+class Socket(Protocol):
+    """What a line needs of the match socket (ws.py's MatchSocket): no import of
+    it here, which imports this module."""
+
+    hub: Hub
+    outage: OutageLog
+
+    async def still(self, key: Any) -> bool: ...
+    async def _error(self, hub: Hub, sub: Subscriber, match_id: str, ref: Any, code: str,
+                     detail: str, version: int | None = None) -> None: ...
 
 
 class SocketChat:
     def __init__(self, chat: Chat, relay: Relay) -> None:
         self.chat, self.relay = chat, relay
 
-    async def handle(self, socket: MatchSocket, sub: Subscriber, match_id: str, token: str | None,
-                     address: str, key: AccountKey | None, message: dict[str, Any], ref: Any) -> bool:
+    async def handle(self, socket: Socket, sub: Subscriber, match_id: str, token: str | None,
+                     address: str, key: Key | None, message: dict[str, Any], ref: Any) -> bool:
         """Answer one chat message; True when the socket's account credential no longer holds."""
         hub: Hub = socket.hub
         if key is not None and not await socket.still(key):
