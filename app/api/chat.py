@@ -16,14 +16,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts import Accounts
 from app.accounts.sessions import COOKIE
-from app.chat import PHRASES, Chat
+from app.chat import MAX_LENGTH, PHRASES, Chat
 from app.matches import Caller
 
 from .budget import COUNTED
-from .caller import CSRF_HEADER, SAFE, Credentials, MissingScope, account_of, bearer_of
+from .caller import CSRF_HEADER, SAFE, MissingScope, account_of, bearer_of
 from .deps import address_of
 from .errors import responses
 
+CONTROL = r"\x00-\x1f\x7f-\x9f"
+TEXT_PATTERN = f"^[^{CONTROL}]*[^\\s{CONTROL}][^{CONTROL}]*$"
 LINE_EXAMPLE: dict[str, Any] = {"id": 12, "room": "players", "author": "Ada", "seat": "white", "text": "Good luck",
                 "at": "2026-11-27T01:02:03.456Z"}
 
@@ -51,7 +53,11 @@ class ChatLines(BaseModel):
 class ChatPost(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"text": "Good luck"}]})
 
-    text: str = Field(description="1 to 140 characters; a guest sends one of the stock phrases")
+    # What the server refuses is in the schema too (a control character, nothing but spaces, over
+    # 140), but checked by app/chat/words.py, whose refusals say what is wrong in words.
+    text: str = Field(json_schema_extra={"maxLength": MAX_LENGTH, "pattern": TEXT_PATTERN},
+                      description="1 to 140 characters, not all spaces, no control character; "
+                                  "a guest sends one of the stock phrases")
     room: Literal["players", "spectators"] | None = Field(
         None, description="the room meant; refused (403 `wrong_room`) if it is not the caller's")
 
@@ -69,9 +75,10 @@ class Reported(BaseModel):
 def router(chat: Chat, accounts: Accounts) -> APIRouter:
     routes = APIRouter(prefix="/matches", tags=["chat"])
 
-    async def chat_caller(request: Request, credentials: Credentials) -> Caller:
-        """A seat's token, an account (token or session), or nobody: a spectator."""
-        token = credentials.credentials if credentials is not None else None
+    async def chat_caller(request: Request) -> Caller:
+        """A seat's token, an account (token or session), or nobody: a spectator.
+        Declared as no security scheme: every credential is optional here."""
+        token = bearer_of(request)
         cookie = None if request.headers.get("authorization") else request.cookies.get(COOKIE)
         who = await account_of(accounts, request.method, bearer_of(request), cookie,
                                request.headers.get(CSRF_HEADER))

@@ -175,6 +175,7 @@ class Chat:
         """Mute an account (by name) in every chat for `minutes` (0: lift the mute)."""
         if not 0 <= minutes <= MAX_MUTE_DAYS * 24 * 60:
             raise BadRequest(f"minutes is from 0 to {MAX_MUTE_DAYS * 24 * 60}")
+        account = stored_text.check("account", account, line_breaks=False)
         reason = stored_text.check("reason", reason.strip())[:500]
         if minutes and not reason:
             raise BadRequest("a mute needs a reason")
