@@ -48,7 +48,8 @@ class ChatMute(Base):
 
     __tablename__ = "chat_mutes"
 
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    # An account is closed, never deleted; should one go even so, its mute goes with it.
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
     until: Mapped[datetime] = mapped_column(UTCDateTime)
     muted_by: Mapped[str] = mapped_column(String(64))
     reason: Mapped[str] = mapped_column(String(500))

@@ -52,7 +52,8 @@ def upgrade() -> None:
         sa.Column("muted_by", sa.String(64), nullable=False),
         sa.Column("reason", sa.String(500), nullable=False),
         sa.Column("at", MOMENT, nullable=False),
-        sa.ForeignKeyConstraint(["account_id"], ["accounts.id"], name="fk_chat_mutes_account_id_accounts"),
+        sa.ForeignKeyConstraint(["account_id"], ["accounts.id"], name="fk_chat_mutes_account_id_accounts",
+                                ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("account_id", name="pk_chat_mutes"),
     )
 
