@@ -72,6 +72,11 @@ class Settings(BaseSettings):
     ws_max_frame_bytes: int = 16 * 1024
     ws_ping_seconds: float = 10.0
     ws_dead_after_seconds: float = 30.0
+    # A match's chat is read again this often on each process with a socket
+    # following it, should a nudge be lost (app/chat/relay.py).
+    chat_poll_seconds: float = 10.0
+    # The chat's flood window: the fifth line of one writer within it is refused.
+    chat_flood_seconds: float = 10.0
     # Carries committed actions between server processes: "auto" (Postgres
     # LISTEN/NOTIFY on Postgres, in-process on SQLite), "postgres" or "memory".
     realtime_bus: str = "auto"

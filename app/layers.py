@@ -18,7 +18,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.matches",),                      # the match service and its one gateway
     ("app.realtime",),                     # hub and bus: committed actions, live
     ("app.bots",                           # computer opponents: a client of the gateway
-     "app.challenges"),                    # challenges, and a person's live channel (issue 20)
+     "app.challenges",                     # challenges, and a person's live channel (issue 20)
+     "app.chat"),                          # the match chat (issue 20)
     ("app.api", "app.web", "app.admin", "app.ops"),  # the wings, and operations
     ("app.main",),                         # builds and wires every part
 )

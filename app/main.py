@@ -30,7 +30,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 from app import admin, api, bots, web
 from app.accounts import Accounts
 from app.accounts.profiles import Profiles
-from app.api import ws
+from app.api import ws, ws_chat
 from app.api.body_limit import BodyLimit
 from app.api.budget import Budgets
 from app.api.docs_page import install as install_docs_page
@@ -39,6 +39,7 @@ from app.api.fast import FastPlay
 from app.auth import PasswordChecks, use_password_costs
 from app.bots.runner import BotRunner
 from app.challenges import Challenges, Person, PersonChannel
+from app.chat import Chat, Relay
 from app.config import Settings, get_settings
 from app.db import head, make_engine, revision, upgrade
 from app.db.outage import OutageLog
@@ -72,6 +73,8 @@ class Parts:
     outage: OutageLog  # what every part reports when the database is out of reach
     accounts: Accounts  # the players' accounts, sessions, tokens (app/accounts)
     metrics: Metrics | None = None  # None with METRICS=false
+    chat: Chat | None = None  # the match chat (issue 20, app/chat), and its relay to the sockets
+    relay: Relay | None = None
 
 
 def build(settings: Settings) -> Parts:
@@ -98,7 +101,10 @@ def build(settings: Settings) -> Parts:
     # The players' passwords are checked in a small argon2 pool of their own (app/auth/checks.py).
     accounts = Accounts(engine, settings, PasswordChecks(settings.admin_password_workers,
                                                          settings.admin_password_waiting))
-    return Parts(settings, engine, service, gateway, hub, runner, outage, accounts, metrics)
+    # The chat writes through the gateway's write budget and wakes every process by a nudge.
+    chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)
+    relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)
+    return Parts(settings, engine, service, gateway, hub, runner, outage, accounts, metrics, chat, relay)
 
 
 class MageryApp(FastAPI):
@@ -156,6 +162,8 @@ def _lifespan(parts: Parts) -> Callable[[FastAPI], contextlib.AbstractAsyncConte
             yield
         finally:
             await parts.bots.close()
+            if parts.relay is not None:
+                await parts.relay.close()
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
@@ -186,8 +194,10 @@ def create_app(settings: Settings | None = None) -> MageryApp:
                             settings.person_channels_per_address, settings.person_recheck_seconds,
                             settings.person_keepalive_seconds, closing=lambda: parts.hub.closed)
     app.state.challenges, app.state.channel = challenges, channel  # for tests (their clocks), as app.state.parts
-    app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles, (challenges, channel)))
-    socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage, parts.accounts)
+    app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles, (challenges, channel),
+                                  parts.chat))
+    socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage, parts.accounts,
+                           ws_chat.SocketChat(parts.chat, parts.relay) if parts.chat and parts.relay else None)
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:
         app.add_middleware(FastPlay, gateway=parts.gateway, outage=parts.outage)  # added first: the innermost middleware
@@ -202,7 +212,7 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     ops = Ops(parts.engine, parts.hub, head(), parts.metrics, lambda: app.routes,
               lambda: app.openapi().get("paths", {}), settings.ready_timeout_seconds)
     app.state.ops = ops  # for tests, as app.state.parts
-    wing = admin.Admin(parts.engine, parts.service, parts.gateway, settings, parts.accounts)
+    wing = admin.Admin(parts.engine, parts.service, parts.gateway, settings, parts.accounts, chat=parts.chat)
     app.state.admin = wing  # for tests (its clock), as app.state.parts
     # Sign-in tries of a locked address refused ahead of the whole stack, one try per
     # address let in at a time (app/admin/front.py); inside the request ids and metrics.

@@ -20,7 +20,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import api, pages, player_api, player_pages
+from . import api, chat_pages, pages, player_api, player_pages
 from .context import Admin
 from .front import SignInsInFront
 from .guard import LoginRequired
@@ -35,6 +35,7 @@ def install(app: FastAPI, admin: Admin) -> None:
     app.include_router(api.router(admin))
     app.include_router(player_pages.router(admin))
     app.include_router(player_api.router(admin))
+    app.include_router(chat_pages.router(admin))
     app.mount("/static/admin", StaticFiles(directory=STATIC / "admin"), name="admin-static")
 
     @app.exception_handler(LoginRequired)

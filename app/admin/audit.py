@@ -1,6 +1,6 @@
 """The audit log: every admin action (sign-in, its failures, sign-out,
 moderation, export, accounts made or removed, players' accounts closed or
-reopened), newest first in the dashboard. The closings and reopenings are
+reopened, chat lines hidden or their reports dismissed, accounts muted in chat), newest first in the dashboard. The closings and reopenings are
 written by the account service (app/accounts/service.py), in the transaction
 that makes them.
 
@@ -21,7 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db.admin_models import admin_audit
 
 KINDS = ("sign_in", "sign_in_failure", "sign_out", "moderation", "export_match", "export_history",
-         "user_added", "user_removed", "account_closed", "account_reopened")
+         "user_added", "user_removed", "account_closed", "account_reopened",
+         "chat_hidden", "chat_report_dismissed", "chat_muted")  # issue 20: the match chat
 
 
 async def record(

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.accounts import Accounts
 from app.auth import PasswordChecks
+from app.chat import Chat
 from app.config import Settings
 from app.matches import Gateway, MatchService
 
@@ -31,6 +32,7 @@ class Admin:
     settings: Settings
     accounts: Accounts
     clock: Callable[[], float] = field(default=time.time)
+    chat: Chat | None = None  # the match chat (issue 20): its reports, hidden lines and mutes
     passwords: PasswordChecks = field(init=False)
     sign_ins: SignIns = field(init=False)
 

@@ -1,5 +1,6 @@
 """One match as the admin sees it: players, options, the timeline, the public
-state at any version (the replay viewer's frames), and the export.
+state at any version (the replay viewer's frames), the chat (issue 20: both
+rooms, hidden lines marked), and the export, which keeps the chat with the match.
 
 The seed and the chaos deck's order are secret while the match runs (R20):
 they appear here only once it is over.
@@ -12,7 +13,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app.chat.service import admin_view
 from app.db.account_models import accounts
+from app.db.chat_models import chat_lines
 from app.db.models import actions, matches, seats
 from app.matches.errors import NotFound
 from app.matches.ids import is_match_id
@@ -55,6 +58,13 @@ async def _timeline(conn: AsyncConnection, match_id: str) -> list[dict[str, Any]
              "at": r.at.isoformat(), "words": words} for r, words in zip(rows, told(None, rows), strict=True)]
 
 
+async def _chat(conn: AsyncConnection, match_id: str) -> list[dict[str, Any]]:
+    """Both rooms' lines, oldest first, hidden ones marked: never who wrote them
+    beyond the name shown (no address, no account id)."""
+    rows = await conn.execute(select(chat_lines).where(chat_lines.c.match_id == match_id).order_by(chat_lines.c.id))
+    return [{k: v for k, v in admin_view(r).items() if k != "match_id"} for r in rows]
+
+
 def chaos_deck(first: State) -> dict[str, Any]:
     """How the chaos cards were dealt at the start, and the order of the rest."""
     floors = sorted((floor, MAGES[m]) for m, floor in enumerate(first.seat) if 13 <= floor <= 16)
@@ -79,13 +89,14 @@ async def detail(engine: AsyncEngine, match_id: str) -> dict[str, Any]:
         row = await _match_row(conn, match_id)
         players = await _players(conn, match_id)
         timeline = await _timeline(conn, match_id)
+        chat = await _chat(conn, match_id)
     return {
         "id": row.id, "status": row.status, "variant": row.variant, "options": row.options,
         "time_control": row.options.get("time_control"), "custom": row.custom, "players": players,
         "created_at": row.created_at.isoformat(),
         "finished_at": row.finished_at.isoformat() if row.finished_at else None,
         "version": row.version, "result": row.result, "seed_commitment": row.seed_commitment,
-        **_secrets(row), "timeline": timeline,
+        **_secrets(row), "timeline": timeline, "chat": chat,
     }
 
 
@@ -117,6 +128,7 @@ async def export(engine: AsyncEngine, match_id: str) -> dict[str, Any]:
         row = await _match_row(conn, match_id)
         players = await _players(conn, match_id)
         log = await _timeline(conn, match_id)
+        chat = await _chat(conn, match_id)
     over = row.status == "finished"
     return {
         "format": EXPORT_FORMAT, "id": row.id, "status": row.status, "options": row.options,
@@ -125,5 +137,5 @@ async def export(engine: AsyncEngine, match_id: str) -> dict[str, Any]:
         "players": {c: ({"name": p["name"], "bot": p["bot"]} if p else None) for c, p in players.items()},
         "created_at": row.created_at.isoformat(),
         "finished_at": row.finished_at.isoformat() if row.finished_at else None,
-        "version": row.version, "result": row.result, "log": log,
+        "version": row.version, "result": row.result, "log": log, "chat": chat,
     }

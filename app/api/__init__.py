@@ -5,15 +5,16 @@ from fastapi import APIRouter
 from app.accounts import Accounts
 from app.accounts.profiles import Profiles
 from app.challenges import Challenges, PersonChannel
+from app.chat import Chat
 from app.matches import Gateway
 from app.matches.reads import Reads
 
-from . import account, challenges, matches, replays, users, vocabulary
+from . import account, challenges, chat, matches, replays, users, vocabulary
 from .caller import Callers
 
 
 def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profiles,
-           people: tuple[Challenges, PersonChannel] | None = None) -> APIRouter:
+           people: tuple[Challenges, PersonChannel] | None = None, talk: Chat | None = None) -> APIRouter:
     api = APIRouter(prefix="/api/v1")
     callers = Callers(accounts)  # who calls: a seat's token, an account's token or session
     api.include_router(matches.router(gateway, reads, callers))
@@ -23,6 +24,8 @@ def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profile
     api.include_router(users.router(profiles))  # issue 19: players' public profiles
     if people is not None:  # issue 20: challenges and a person's live channel
         api.include_router(challenges.router(*people, callers))
+    if talk is not None:
+        api.include_router(chat.router(talk, accounts))  # issue 20: the match chat
     return api
 
 

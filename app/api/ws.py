@@ -36,6 +36,8 @@ from app.matches.ids import is_client_id, is_match_id
 from app.realtime.hub import Hub, Subscriber
 
 from .errors import UNAVAILABLE
+from .ws_chat import KINDS as CHAT_KINDS
+from .ws_chat import SocketChat
 
 log = logging.getLogger("magery.realtime")
 PATH = "/api/v1/matches/{match_id}/ws"
@@ -102,8 +104,9 @@ class MatchSocket:
     An action it carries goes through the gateway like a REST one."""
 
     def __init__(self, hub: Hub, gateway: Gateway, settings: Settings, outage: OutageLog | None = None,
-                 accounts: Accounts | None = None) -> None:
+                 accounts: Accounts | None = None, chat: SocketChat | None = None) -> None:
         self.hub, self.gateway, self.settings = hub, gateway, settings
+        self.chat = chat  # the match chat's messages (ws_chat.py); None: no chat
         self.outage = outage if outage is not None else OutageLog()
         self.accounts = accounts  # None: seat tokens only
 
@@ -185,6 +188,8 @@ class MatchSocket:
                 raise
         finally:
             hub.release(address)
+            if self.chat is not None:
+                self.chat.leave(match_id, sub)
             await hub.leave(sub)
 
     async def _crowded(self, receive: Any, send: Any) -> None:
@@ -246,8 +251,7 @@ class MatchSocket:
             return None
         if since is not None and since > version:
             since = None  # a version from the future: start again from a snapshot
-        if seat is None:
-            key = None  # the account holds no seat here: a watcher, with nothing to check again
+        # A watcher keeps its account: it writes in the spectators' chat as itself.
         return hub.join(match_id, send, seat, since, address, asyncio.current_task()), seat, token, key
 
     async def _handle(self, hub: Hub, sub: Subscriber, seat: str | None, match_id: str,
@@ -287,6 +291,8 @@ class MatchSocket:
                                   "this socket watches; connect with ?token= to play")
                 return False
             return await self._act(hub, sub, match_id, token, address, key, action, version, ref)
+        elif kind in CHAT_KINDS and self.chat is not None:
+            return await self.chat.handle(self, sub, match_id, token, address, key, message, ref)
         else:
             await self._error(hub, sub, match_id, ref, "bad_request",
                               f"unknown message type {str(kind)[:40]!r}")

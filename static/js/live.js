@@ -1,15 +1,19 @@
 // The match's websocket (docs/api.md, "Websocket"): a snapshot, then every
 // update in version order. A dropped line is reconnected with ?since=<last
 // version applied>, so nothing is missed and nothing is applied twice.
+// Other modules share the socket: it is an EventTarget ("open" at each
+// connection, "message" with every message as its detail) and `send` writes
+// on it (the chat, chat.js).
 
 const NO_RETRY = new Set([1000, 1008, 1009]);
 
-export class Live {
+export class Live extends EventTarget {
   /**
    * handlers: onSnapshot(match, spectators), onUpdate(message), onPresence(message),
    * onLine(up: boolean, detail), each optional.
    */
   constructor(matchId, token, handlers) {
+    super();
     this.matchId = matchId;
     this.token = token;
     this.handlers = handlers;
@@ -41,6 +45,7 @@ export class Live {
     ws.onopen = () => {
       this.retries = 0;
       this.handlers.onLine?.(true);
+      this.dispatchEvent(new Event("open"));
     };
     ws.onmessage = (event) => this.receive(ws, event.data);
     ws.onclose = (event) => {
@@ -65,6 +70,7 @@ export class Live {
     } catch {
       return;
     }
+    this.dispatchEvent(new CustomEvent("message", { detail: m }));
     if (m.type === "snapshot") {
       this.version = m.match.version;
       this.handlers.onSnapshot?.(m.match, m.match.spectators);
@@ -77,6 +83,13 @@ export class Live {
     } else if (m.type === "ping") {
       ws.send('{"type":"pong"}');
     }
+  }
+
+  /** Send `message` (an object) on the open socket; false when there is none. */
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
   }
 
   /** Reconnect now (a new token after joining, say). */

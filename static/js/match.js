@@ -5,6 +5,7 @@
 import { AdvantageGraph } from "./advantage.js";
 import { alertControls, Announcer } from "./alerts.js";
 import { ApiError, matches } from "./api.js";
+import { startChat } from "./chat.js";
 import { draw, focusSquare, lastActionHighlights } from "./board.js";
 import { Controls } from "./controls.js";
 import { FocusKeeper } from "./focus.js";
@@ -364,6 +365,7 @@ setInterval(() => {
 
 refresh();
 refreshLegal();
+startChat(live, page.id, () => page.seat); // the chat rides the same socket (issue 20)
 live.start();
 timeline.load(page.match).then(() => refresh()); // the log knows the last action: mark it
 performance.mark("magery-interactive");

@@ -1,0 +1,214 @@
+"""The chat's service: who writes in which room, lines stored and read, reports,
+and the admins' hides and mutes. Every write ends with a nudge of
+`chat:<match id>` (after its commit), which wakes the relays of every process.
+
+Who is who in a match: the caller a seat's token or the account holding a seat
+proves is a player, writing and reading the players' room; anyone else is a
+spectator, in the spectators' room, and never reads the players'. A writer
+with no account (a guest's seat, a spectator not signed in) writes only the
+stock phrases. The flood limits count per writer (`author_key`) across
+matches; two lines sent at the same instant may both pass (a limit of lines,
+not of a secret): the next one is refused.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.db.account_models import accounts
+from app.db.chat_models import chat_lines, chat_mutes
+from app.matches import Caller, Gateway
+from app.matches import text as stored_text
+from app.matches.errors import BadRequest, NotFound
+from app.matches.record import stamp
+from app.realtime.nudges import Nudges
+
+from .errors import Muted, WrongRoom
+from .words import FLOOD_SECONDS, ROOMS, Earlier, checked, not_flooding
+
+SHOWN = 100  # lines a reader is sent at once: the last of the room
+MAX_MUTE_DAYS = 366
+
+
+@dataclass(frozen=True, slots=True)
+class Writer:
+    """Who calls, as the chat sees them."""
+
+    room: str  # the room they write and read
+    name: str  # the name shown with their lines
+    key: str  # what the flood limits count
+    account_id: int | None
+    seat: str | None  # a player's colour
+
+    @property
+    def guest(self) -> bool:
+        return self.account_id is None
+
+
+def key_of(match_id: str) -> str:
+    return f"chat:{match_id}"
+
+
+def _ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def shown(row: Any) -> dict[str, Any]:
+    """A line as the players or the spectators are sent it: nothing but what they see."""
+    return {"id": row.id, "room": row.room, "author": row.author, "seat": row.seat, "text": row.text,
+            "at": stamp(_ms(row.at))}
+
+
+class Chat:
+    def __init__(self, engine: AsyncEngine, gateway: Gateway, nudges: Nudges,
+                 clock: Callable[[], float] = time.time, flood_seconds: float = FLOOD_SECONDS) -> None:
+        self.engine, self.gateway, self.nudges = engine, gateway, nudges
+        self.flood_seconds = flood_seconds
+        self.clock = clock  # tests move it on
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.clock(), UTC)
+
+    async def writer(self, match_id: str, caller: Caller) -> Writer:
+        """The caller's room and name in this match (NotFound, Unauthorized for a bad seat token)."""
+        seats = self.gateway.service.seats
+        rec = await self.gateway.service.keeper.get(match_id)
+        colour = None
+        if caller.token is not None:
+            colour = await seats.authenticate(match_id, caller.token)
+        elif caller.account_id is not None:
+            colour = await seats.held_by(match_id, caller.account_id)
+        if colour is not None:
+            seat = rec.seats[colour]
+            if seat.account_id is not None:
+                return Writer("players", seat.account or seat.name, f"account:{seat.account_id}",
+                              seat.account_id, colour)
+            return Writer("players", seat.name or colour.capitalize(), f"seat:{match_id}:{colour}", None, colour)
+        if caller.account_id is not None:
+            return Writer("spectators", caller.account or "?", f"account:{caller.account_id}", caller.account_id,
+                          None)
+        return Writer("spectators", "Guest", f"address:{(caller.address or '-')[:100]}", None, None)
+
+    async def post(self, match_id: str, caller: Caller, text: object, room: str | None = None) -> dict[str, Any]:
+        """Store one line in the caller's room and wake every process's readers."""
+        await self.gateway.count_write(caller)  # the same write budget as every other write
+        who = await self.writer(match_id, caller)
+        if room is not None and room != who.room:
+            raise WrongRoom(f"you write in the {who.room}' chat, not the {room}'"
+                            if room in ROOMS else f"room is one of {', '.join(ROOMS)}")
+        now = self.now()
+        async with self.engine.begin() as conn:
+            if who.account_id is not None:
+                until = (await conn.execute(select(chat_mutes.c.until).where(
+                    chat_mutes.c.account_id == who.account_id, chat_mutes.c.until > now))).scalar()
+                if until is not None:
+                    raise Muted(f"you are muted in chat until {stamp(_ms(until))}", until=stamp(_ms(until)))
+            line = checked(text, who.guest)
+            earlier = [Earlier(r.text, r.at) for r in await conn.execute(
+                select(chat_lines.c.text, chat_lines.c.at).where(chat_lines.c.author_key == who.key)
+                .order_by(chat_lines.c.id.desc()).limit(4))]
+            not_flooding(line, earlier, now, self.flood_seconds)
+            row = (await conn.execute(chat_lines.insert().values(
+                match_id=match_id, room=who.room, author=who.name[:64], author_key=who.key,
+                account_id=who.account_id, seat=who.seat, text=line, at=now, reports=0,
+            ).returning(*chat_lines.c))).one()
+        self.nudges.nudge(key_of(match_id))
+        return shown(row)
+
+    async def read(self, match_id: str, caller: Caller, after: int = 0) -> tuple[Writer, list[dict[str, Any]]]:
+        """The caller's room's visible lines after line `after` (the last SHOWN)."""
+        who = await self.writer(match_id, caller)
+        rows = await self.lines(match_id, after)
+        return who, [shown(r) for r in rows if r.room == who.room and r.hidden_at is None][-SHOWN:]
+
+    async def lines(self, match_id: str, after: int = 0, limit: int = 400) -> list[Any]:
+        """Both rooms' lines after `after`, hidden ones too, oldest first (the last `limit`)."""
+        async with self.engine.connect() as conn:
+            rows = list(await conn.execute(
+                select(chat_lines).where(chat_lines.c.match_id == match_id, chat_lines.c.id > after)
+                .order_by(chat_lines.c.id.desc()).limit(limit)))
+        return rows[::-1]
+
+    async def muted_until(self, account_id: int | None) -> str | None:
+        if account_id is None:
+            return None
+        async with self.engine.connect() as conn:
+            until = (await conn.execute(select(chat_mutes.c.until).where(
+                chat_mutes.c.account_id == account_id, chat_mutes.c.until > self.now()))).scalar()
+        return stamp(_ms(until)) if until is not None else None
+
+    async def report(self, match_id: str, caller: Caller, line_id: int) -> None:
+        """Put a line the caller can see in the admins' queue."""
+        await self.gateway.count_write(caller)
+        who = await self.writer(match_id, caller)
+        now = self.now()
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(select(chat_lines.c.room, chat_lines.c.reported_at).where(
+                chat_lines.c.id == line_id, chat_lines.c.match_id == match_id,
+                chat_lines.c.hidden_at.is_(None)))).first()
+            if row is None or row.room != who.room:
+                raise NotFound(f"no line {line_id} in this match's {who.room}' chat")
+            await conn.execute(update(chat_lines).where(chat_lines.c.id == line_id).values(
+                reports=chat_lines.c.reports + 1, reported_at=row.reported_at or now))
+
+    # ---- the admins' side (app/admin/chat_pages.py writes the audit log) ----------
+
+    async def hide(self, line_id: int, admin: str) -> dict[str, Any]:
+        """Hide a line from everyone; the line as it was (its match, text, author)."""
+        async with self.engine.begin() as conn:
+            row = (await conn.execute(select(chat_lines).where(chat_lines.c.id == line_id))).first()
+            if row is None:
+                raise NotFound(f"no chat line {line_id}")
+            await conn.execute(update(chat_lines).where(chat_lines.c.id == line_id, chat_lines.c.hidden_at.is_(None))
+                               .values(hidden_at=self.now(), hidden_by=admin[:64]))
+        self.nudges.nudge(key_of(row.match_id))
+        return {"id": row.id, "match_id": row.match_id, "room": row.room, "author": row.author, "text": row.text}
+
+    async def mute(self, account: str, minutes: int, reason: str, admin: str) -> dict[str, Any]:
+        """Mute an account (by name) in every chat for `minutes` (0: lift the mute)."""
+        if not 0 <= minutes <= MAX_MUTE_DAYS * 24 * 60:
+            raise BadRequest(f"minutes is from 0 to {MAX_MUTE_DAYS * 24 * 60}")
+        account = stored_text.check("account", account, line_breaks=False)
+        reason = stored_text.check("reason", reason.strip())[:500]
+        if minutes and not reason:
+            raise BadRequest("a mute needs a reason")
+        now = self.now()
+        async with self.engine.begin() as conn:
+            account_id = (await conn.execute(select(accounts.c.id).where(
+                accounts.c.name_lower == account.strip().lower()))).scalar()
+            if account_id is None:
+                raise NotFound(f"no account {account.strip()[:40]!r}")
+            await conn.execute(chat_mutes.delete().where(chat_mutes.c.account_id == account_id))
+            until = now + timedelta(minutes=minutes)
+            if minutes:
+                await conn.execute(chat_mutes.insert().values(account_id=account_id, until=until, muted_by=admin[:64],
+                                                              reason=reason, at=now))
+        return {"account_id": account_id, "until": stamp(_ms(until)) if minutes else None}
+
+    async def reported(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The admins' queue: reported lines not yet hidden, the oldest report first."""
+        async with self.engine.connect() as conn:
+            rows = list(await conn.execute(
+                select(chat_lines).where(chat_lines.c.reported_at.is_not(None), chat_lines.c.hidden_at.is_(None))
+                .order_by(chat_lines.c.reported_at, chat_lines.c.id).limit(limit)))
+        return [admin_view(r) for r in rows]
+
+    async def dismiss(self, line_id: int) -> None:
+        """Take a line out of the queue, left as it is."""
+        async with self.engine.begin() as conn:
+            await conn.execute(update(chat_lines).where(chat_lines.c.id == line_id).values(reported_at=None))
+
+
+def admin_view(row: Any) -> dict[str, Any]:
+    """A line as the admins and the export see it: with its reports and whether it is hidden."""
+    return {**shown(row), "match_id": row.match_id, "reports": row.reports,
+            # A line written with an account is shown with the account's name: the one a mute takes.
+            "account": row.author if row.account_id is not None else None,
+            "hidden": row.hidden_at is not None, "hidden_by": row.hidden_by}
