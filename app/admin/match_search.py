@@ -27,11 +27,12 @@ from sqlalchemy.sql import Select
 from sqlalchemy.sql.elements import ColumnClause
 
 from app.accounts.names import NAME as ACCOUNT_NAME
-from app.db.account_models import accounts
+from app.db.account_models import accounts, rating_changes, ratings
 from app.db.models import matches, seats
 from app.matches import text
 from app.matches.errors import BadRequest
 from app.matches.ids import is_match_id
+from app.matches.record import RATING_COLUMNS, seat_rating
 from app.rules import VARIANTS
 from app.rules.state import REASONS
 
@@ -207,13 +208,26 @@ def statement(q: Query, limit: int) -> Select[Any]:
 
 
 async def _seats_of(conn: AsyncConnection, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """Each match's seats: the name, the bot, the account that played it (None:
+    a guest) and that account's rating as the public lists show it (issue 19,
+    app.matches.record.seat_rating: as the match began once a rated ending
+    moved it, else as it is now in the match's variant)."""
     players: dict[str, dict[str, Any]] = {i: {"white": None, "black": None} for i in ids}
     if ids:
         rows = await conn.execute(
-            select(seats.c.match_id, seats.c.colour, seats.c.name, seats.c.bot, accounts.c.name.label("account"))
-            .outerjoin(accounts, accounts.c.id == seats.c.account_id).where(seats.c.match_id.in_(ids)))
-        for s in rows:  # `account`: the account that played the seat (None: a guest)
-            players[s.match_id][s.colour] = {"name": s.name, "bot": s.bot, "account": s.account}
+            select(seats.c.match_id, seats.c.colour, seats.c.name, seats.c.bot, accounts.c.name.label("account"),
+                   ratings.c.rating, ratings.c.rd, rating_changes.c.rating_before, rating_changes.c.rd_before,
+                   rating_changes.c.rating_after)
+            .select_from(seats.join(matches, matches.c.id == seats.c.match_id)
+                         .outerjoin(accounts, accounts.c.id == seats.c.account_id)
+                         .outerjoin(ratings, and_(ratings.c.account_id == seats.c.account_id,
+                                                  ratings.c.variant == matches.c.variant))
+                         .outerjoin(rating_changes, and_(rating_changes.c.match_id == seats.c.match_id,
+                                                         rating_changes.c.colour == seats.c.colour)))
+            .where(seats.c.match_id.in_(ids)))
+        for s in rows:
+            rating = seat_rating(*(getattr(s, c) for c in RATING_COLUMNS))[0] if s.account else None
+            players[s.match_id][s.colour] = {"name": s.name, "bot": s.bot, "account": s.account, "rating": rating}
     return players
 
 
