@@ -18,8 +18,8 @@ from . import bot_store, store, text
 from .bot_store import Owner
 from .clock import Clock
 from .errors import BadRequest, Forbidden, MatchIsOver, SeatTaken
-from .ranges import checked_range, guard_join
 from .keeper import MatchKeeper, setup_seconds
+from .ranges import checked_range, guard_join
 from .record import COLOURS, Record, SeatInfo, moment, other
 from .replay import initial_state
 from .seats import Seats, hash_token, new_seat_token
