@@ -88,6 +88,21 @@ def day_param(name: str, value: str) -> date:
     return day
 
 
+def limit_param(given: Mapping[str, str], default: int, most: int = MAX_LIMIT) -> int:
+    """The page size of a list's URL parameters (`default` when none is given):
+    a whole number from 1 to `most`; BadRequest names what is wrong. The
+    history and the accounts list read it the same way."""
+    if "limit" not in given:
+        return default
+    try:
+        limit = int(given["limit"])
+    except ValueError:
+        raise BadRequest("limit is a whole number") from None
+    if not 1 <= limit <= most:
+        raise BadRequest(f"limit is from 1 to {most}")
+    return limit
+
+
 def checked_params(params: Mapping[str, str]) -> dict[str, str]:
     """The parameters, each refused (naming it) if it holds a NUL, a control
     character or a lone surrogate: nothing the database cannot take goes on."""
@@ -130,14 +145,7 @@ def parse(params: Mapping[str, str], default_limit: int = 50) -> Query:
     if "opponent" in given:
         filters["opponent"] = _one_of("opponent", given["opponent"], OPPONENTS)
     sort = _one_of("sort", given.get("sort", "newest"), SORTS)
-    limit = default_limit
-    if "limit" in given:
-        try:
-            limit = int(given["limit"])
-        except ValueError:
-            raise BadRequest("limit is a whole number") from None
-        if not 1 <= limit <= MAX_LIMIT:
-            raise BadRequest(f"limit is from 1 to {MAX_LIMIT}")
+    limit = limit_param(given, default_limit)
     cursor = _read_cursor(given["cursor"], sort) if "cursor" in given else None
     return Query(filters, sort, cursor, limit)
 
