@@ -47,6 +47,7 @@ from app.matches import Fanout, Gateway, MatchService, SlidingWindow, make_limit
 from app.matches.sweeper import sweep_forever
 from app.ops import MeteredGateway, Metrics, Ops, OpsOutermost, configure_logs, metered_bus
 from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_bus, make_hub
+from app.realtime.service import share_claims
 from app.redact import install as install_redaction
 
 DESCRIPTION = """Magery Online: play Magery, the chess variant with worker placement, over HTTP.
@@ -98,6 +99,7 @@ def build(settings: Settings) -> Parts:
     listeners.add(hub)
     listeners.add(runner)
     service.seats.returned = runner.seen  # a person back: a bot turn dropped while away is taken up
+    share_claims(service, hub.nudges)  # a claimed seat seen as the account's on every process
     # The players' passwords are checked in a small argon2 pool of their own (app/auth/checks.py).
     accounts = Accounts(engine, settings, PasswordChecks(settings.admin_password_workers,
                                                          settings.admin_password_waiting))
@@ -187,7 +189,9 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     app.state.parts = parts
     install_errors(app, parts.outage)
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
-    profiles = Profiles(parts.engine)  # the players' public read side (issue 19): API and pages
+    # The players' public read side (issue 19): API and pages, on the accounts'
+    # clock (a rating's RD grows with the days since its last rated match).
+    profiles = Profiles(parts.engine, lambda: parts.accounts.clock())
     # Challenges and every page's live channel (issue 20), woken by the hub's nudges.
     challenges = Challenges(parts.engine, parts.accounts, parts.gateway, parts.hub.nudges, settings)
     channel = PersonChannel(Person(parts.engine, challenges, parts.service.reads.get), parts.hub.nudges,

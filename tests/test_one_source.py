@@ -54,3 +54,15 @@ def test_no_script_holds_a_table_of_the_mages_or_the_types() -> None:
         kinds = set(kind.findall(text)) if path.name != "pieces.js" else set()
         assert len(mages) <= 3, f"{path.relative_to(ROOT)} names the mages {sorted(mages)}: take them from mages.js"
         assert len(kinds) <= 3, f"{path.relative_to(ROOT)} names the types {sorted(kinds)}: take them from mages.js"
+
+
+def test_the_use_buttons_words_are_the_engines() -> None:
+    """A power taking no choice is used by a button whose words the engine
+    gives (the vocabulary's `use`), not a copy in the page's scripts."""
+    v = vocabulary()["mages"]
+    assert v["oracle"]["use"] == "Take the Orb" and v["rune_master"]["use"] == "Gain knight leaps"
+    assert v["dragon_lord"]["use"] is None  # its power takes a choice: no such button
+    for path in sorted(ROOT.glob("static/**/*.js")):
+        text = path.read_text()
+        for words in {m["use"] for m in v.values() if m["use"]}:
+            assert words not in text, f"{path.relative_to(ROOT)} copies the engine's button words {words!r}"

@@ -4,16 +4,21 @@ variant's leaderboard. Read queries only, each bounded, one statement each;
 nothing here changes a row, and nothing secret (a password's or a token's
 hash, an address) is ever selected.
 
-A rating is shown as stored after its player's last rated match (its RD is
-not grown here for the days since): the profile, the leaderboard and the
-API say the same number. Provisional while RD > 110 (app.ratings).
+A rating is shown as it stands now: its RD grown for the days since its
+player's last rated match (app.ratings.as_of, lichess's 0.21436 rating
+periods a day, at most 500), so a player idle for months shows as
+provisional again ("1500?") and leaves the leaderboard, as on lichess. The
+profile, the leaderboard and the API say the same number. Provisional while
+RD > 110 (app.ratings).
 """
 
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import and_, func, or_, select
@@ -21,13 +26,16 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.account_models import accounts, rating_changes, ratings
 from app.db.models import matches, seats
-from app.ratings import NEW, PROVISIONAL_RD
+from app.ratings import NEW, PROVISIONAL_RD, Rating, as_of
 
 from .names import NAME
 
 HISTORY_POINTS = 200  # the latest rated matches a variant's chart shows
 MAX_PAGE = 100  # matches per page, as the match list
 LEADERS = 50  # ratings a variant's leaderboard shows
+# Settled ratings read for a leaderboard before the idle ones drop out: enough
+# for LEADERS unless most of the best players have been away for months.
+LEADER_CANDIDATES = 20 * LEADERS
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +61,13 @@ def shown(rating: float, rd: float, games: int = 0) -> Shown:
 
 
 NEW_SHOWN = shown(NEW.rating, NEW.rd)
+
+
+def shown_now(row: Any, now: datetime) -> Shown:
+    """A stored rating (a row with rating, rd, volatility, games, last_rated_at)
+    as it stands at `now`: its RD grown for the days since its last rated match."""
+    stands = as_of(Rating(row.rating, row.rd, row.volatility, row.games, row.last_rated_at), now)
+    return shown(stands.rating, stands.rd, stands.games)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +123,10 @@ class Leader:
     variant: str = ""
 
 
+# A stored rating's columns: what `shown_now` ages.
+_STANDING = (ratings.c.rating, ratings.c.rd, ratings.c.volatility, ratings.c.games, ratings.c.last_rated_at)
+
+
 def _outcome(status: str, result: dict[str, Any] | None, colour: str) -> str | None:
     if status != "finished" or not result:
         return None
@@ -121,8 +140,12 @@ class Profiles:
     """The read side of the players: what the profile page, the leaderboard and
     the users API show."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, clock: Callable[[], float] = time.time) -> None:
         self.engine = engine
+        self.clock = clock  # seconds since the epoch: a rating's RD grows with it
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.clock(), UTC)
 
     async def profile(self, name: object) -> Profile | None:
         """The account of this name, whatever its case; None for no such account."""
@@ -137,12 +160,13 @@ class Profiles:
         return Profile(row.id, row.name, row.created_at, row.last_seen, row.closed_at is not None, row.computer)
 
     async def ratings(self, account_id: int) -> dict[str, Shown]:
-        """{variant: rating} for each variant the account has played rated."""
-        query = select(ratings.c.variant, ratings.c.rating, ratings.c.rd, ratings.c.games).where(
+        """{variant: rating as it stands now} for each variant the account has played rated."""
+        query = select(ratings.c.variant, *_STANDING).where(
             ratings.c.account_id == account_id).order_by(ratings.c.variant)
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
-        return {row.variant: shown(row.rating, row.rd, row.games) for row in rows}
+        now = self.now()
+        return {row.variant: shown_now(row, now) for row in rows}
 
     async def history(self, account_id: int, points: int = HISTORY_POINTS) -> dict[str, list[Point]]:
         """{variant: the rating after each of its latest `points` rated matches, oldest first}."""
@@ -214,32 +238,38 @@ class Profiles:
         return played, len(rows) > limit
 
     async def leaderboard(self, variant: str, limit: int = LEADERS) -> list[Leader]:
-        """The best non-provisional ratings of people in `variant` (open accounts;
-        the computer levels are listed apart: `computers`)."""
+        """The best non-provisional ratings of people in `variant` as they stand
+        now (open accounts; the computer levels are listed apart: `computers`).
+        A stored RD only grows with idle time, so the settled rows stored are a
+        superset of those settled now: read the best of them, age each, keep
+        the settled ones."""
+        limit = max(1, min(limit, MAX_PAGE))
         query = (
-            select(accounts.c.name, ratings.c.rating, ratings.c.rd, ratings.c.games)
+            select(accounts.c.name, *_STANDING)
             .select_from(ratings.join(accounts, accounts.c.id == ratings.c.account_id))
             .where(ratings.c.variant == variant, ratings.c.rd <= PROVISIONAL_RD,
                    accounts.c.computer.is_(None), accounts.c.closed_at.is_(None))
-            .order_by(ratings.c.rating.desc(), accounts.c.name_lower).limit(max(1, min(limit, MAX_PAGE)))
+            .order_by(ratings.c.rating.desc(), accounts.c.name_lower).limit(LEADER_CANDIDATES)
         )
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
-        return [Leader(r.name, shown(r.rating, r.rd, r.games), None, variant) for r in rows]
+        now = self.now()
+        standing = (Leader(r.name, shown_now(r, now), None, variant) for r in rows)
+        return [leader for leader in standing if not leader.rating.provisional][:limit]
 
     async def computers(self) -> list[Leader]:
         """Every computer level's rating in each variant it has played rated, and
         a level with none at all once, unrated (variant ""): provisional or not."""
         query = (
-            select(accounts.c.name, accounts.c.computer, ratings.c.variant, ratings.c.rating, ratings.c.rd,
-                   ratings.c.games)
+            select(accounts.c.name, accounts.c.computer, ratings.c.variant, *_STANDING)
             .select_from(accounts.outerjoin(ratings, ratings.c.account_id == accounts.c.id))
             .where(accounts.c.computer.is_not(None))
             .order_by(ratings.c.variant, ratings.c.rating.desc(), accounts.c.name_lower)
         )
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
-        return [Leader(r.name, NEW_SHOWN if r.variant is None else shown(r.rating, r.rd, r.games), r.computer,
+        now = self.now()
+        return [Leader(r.name, NEW_SHOWN if r.variant is None else shown_now(r, now), r.computer,
                        r.variant or "") for r in rows]
 
 async def ratings_in(engine: AsyncEngine, account_ids: list[int], variant: str) -> dict[int, tuple[str, Shown]]:

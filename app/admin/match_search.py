@@ -27,11 +27,12 @@ from sqlalchemy.sql import Select
 from sqlalchemy.sql.elements import ColumnClause
 
 from app.accounts.names import NAME as ACCOUNT_NAME
-from app.db.account_models import accounts
+from app.db.account_models import accounts, rating_changes, ratings
 from app.db.models import matches, seats
 from app.matches import text
 from app.matches.errors import BadRequest
 from app.matches.ids import is_match_id
+from app.matches.record import RATING_COLUMNS, seat_rating
 from app.rules import VARIANTS
 from app.rules.state import REASONS
 
@@ -87,6 +88,21 @@ def day_param(name: str, value: str) -> date:
     return day
 
 
+def limit_param(given: Mapping[str, str], default: int, most: int = MAX_LIMIT) -> int:
+    """The page size of a list's URL parameters (`default` when none is given):
+    a whole number from 1 to `most`; BadRequest names what is wrong. The
+    history and the accounts list read it the same way."""
+    if "limit" not in given:
+        return default
+    try:
+        limit = int(given["limit"])
+    except ValueError:
+        raise BadRequest("limit is a whole number") from None
+    if not 1 <= limit <= most:
+        raise BadRequest(f"limit is from 1 to {most}")
+    return limit
+
+
 def checked_params(params: Mapping[str, str]) -> dict[str, str]:
     """The parameters, each refused (naming it) if it holds a NUL, a control
     character or a lone surrogate: nothing the database cannot take goes on."""
@@ -129,14 +145,7 @@ def parse(params: Mapping[str, str], default_limit: int = 50) -> Query:
     if "opponent" in given:
         filters["opponent"] = _one_of("opponent", given["opponent"], OPPONENTS)
     sort = _one_of("sort", given.get("sort", "newest"), SORTS)
-    limit = default_limit
-    if "limit" in given:
-        try:
-            limit = int(given["limit"])
-        except ValueError:
-            raise BadRequest("limit is a whole number") from None
-        if not 1 <= limit <= MAX_LIMIT:
-            raise BadRequest(f"limit is from 1 to {MAX_LIMIT}")
+    limit = limit_param(given, default_limit)
     cursor = _read_cursor(given["cursor"], sort) if "cursor" in given else None
     return Query(filters, sort, cursor, limit)
 
@@ -207,13 +216,26 @@ def statement(q: Query, limit: int) -> Select[Any]:
 
 
 async def _seats_of(conn: AsyncConnection, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """Each match's seats: the name, the bot, the account that played it (None:
+    a guest) and that account's rating as the public lists show it (issue 19,
+    app.matches.record.seat_rating: as the match began once a rated ending
+    moved it, else as it is now in the match's variant)."""
     players: dict[str, dict[str, Any]] = {i: {"white": None, "black": None} for i in ids}
     if ids:
         rows = await conn.execute(
-            select(seats.c.match_id, seats.c.colour, seats.c.name, seats.c.bot, accounts.c.name.label("account"))
-            .outerjoin(accounts, accounts.c.id == seats.c.account_id).where(seats.c.match_id.in_(ids)))
-        for s in rows:  # `account`: the account that played the seat (None: a guest)
-            players[s.match_id][s.colour] = {"name": s.name, "bot": s.bot, "account": s.account}
+            select(seats.c.match_id, seats.c.colour, seats.c.name, seats.c.bot, accounts.c.name.label("account"),
+                   ratings.c.rating, ratings.c.rd, rating_changes.c.rating_before, rating_changes.c.rd_before,
+                   rating_changes.c.rating_after)
+            .select_from(seats.join(matches, matches.c.id == seats.c.match_id)
+                         .outerjoin(accounts, accounts.c.id == seats.c.account_id)
+                         .outerjoin(ratings, and_(ratings.c.account_id == seats.c.account_id,
+                                                  ratings.c.variant == matches.c.variant))
+                         .outerjoin(rating_changes, and_(rating_changes.c.match_id == seats.c.match_id,
+                                                         rating_changes.c.colour == seats.c.colour)))
+            .where(seats.c.match_id.in_(ids)))
+        for s in rows:
+            rating = seat_rating(*(getattr(s, c) for c in RATING_COLUMNS))[0] if s.account else None
+            players[s.match_id][s.colour] = {"name": s.name, "bot": s.bot, "account": s.account, "rating": rating}
     return players
 
 

@@ -69,15 +69,7 @@ def parse(params: Mapping[str, str]) -> Search:
     after = given.get("after")
     if after is not None and not NAME.fullmatch(after):
         raise BadRequest("after is the name a page ended on, as the server gave it")
-    limit = PAGE
-    if "limit" in given:
-        try:
-            limit = int(given["limit"])
-        except ValueError:
-            raise BadRequest("limit is a whole number") from None
-        if not 1 <= limit <= MAX_LIMIT:
-            raise BadRequest(f"limit is from 1 to {MAX_LIMIT}")
-    return Search(q, after.lower() if after else None, limit)
+    return Search(q, after.lower() if after else None, match_search.limit_param(given, PAGE, MAX_LIMIT))
 
 
 def _when(at: datetime | None) -> str | None:

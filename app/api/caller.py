@@ -147,6 +147,18 @@ class Callers:
             token = credentials.credentials if credentials is not None else None
             return Caller(token, address_of(request), counted=COUNTED in request.scope)
 
+        async def seat_reader(request: Request, credentials: Credentials,
+                              who: Annotated[Signed | None, Depends(signed)]) -> Caller:
+            """A seat's own read (`GET /legal`): its token, or the account that holds
+            it with either scope: `read` reads what the account may read (as its
+            socket shows the seat's view), and a `play` client asks what to play."""
+            if who is not None:
+                if "read" not in who.scopes:
+                    _need(who, "play")
+                return _account_caller(request, who)
+            token = credentials.credentials if credentials is not None else None
+            return Caller(token, address_of(request), counted=COUNTED in request.scope)
+
         async def open_caller(request: Request,
                               who: Annotated[Signed | None, Depends(signed_or_guest)]) -> Caller:
             """Create and join: a guest, or an account (scope `play`) whose seat it takes."""
@@ -163,7 +175,7 @@ class Callers:
             return who
 
         # Declared by the routes as `Annotated[Caller, Depends(callers.seat)]` and so on.
-        self.seat, self.open, self.account = seat_caller, open_caller, account
+        self.seat, self.seat_read, self.open, self.account = seat_caller, seat_reader, open_caller, account
 
 
 def _account_caller(request: Request, who: Signed) -> Caller:

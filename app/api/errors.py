@@ -34,7 +34,10 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
                                                             "header X-CSRF-Token (the page's csrf-token)"},
           "insufficient_scope": {"error": "insufficient_scope",
                                  "detail": "this account token lacks the 'play' scope this call needs"},
-          "forbidden": {"error": "forbidden", "detail": "the match waits for an opponent to join"}},
+          "forbidden": {"error": "forbidden", "detail": "the match waits for an opponent to join"},
+          "rating_out_of_range": {"error": "rating_out_of_range", "detail": (
+              "this match asks for a rating within \u00b1200 of Ada's 1500 (1300 to 1700): yours in "
+              "Standard is 1742")}},
     404: {"not_found": {"error": "not_found", "detail": "no match 'x1y2z3'"}},
     409: {"stale_version": {"error": "stale_version",
                             "detail": "the match is at version 18; reload it and act on that", "version": 18},
@@ -55,7 +58,8 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
 _DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or unknown fields",
                  401: "Missing or wrong seat token, or an account token unknown, revoked or of a closed account",
                  403: "Not this seat's turn, not allowed now, an account token without the scope, "
-                      "no X-CSRF-Token with the session cookie, or a seat the account does not hold",
+                      "no X-CSRF-Token with the session cookie, a seat the account does not hold, "
+                      "or a rating outside the range an open match asks for",
                  404: "No such match", 409: "Stale version, seat taken, match over, action id taken, or a match still running",
                  422: "An action the rules forbid; the detail names the rule",
                  429: "Too many writes (see Retry-After), or too many running bot matches",

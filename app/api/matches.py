@@ -38,6 +38,7 @@ def router(gateway: Gateway, reads: Reads, callers: Callers) -> APIRouter:
     routes = APIRouter(prefix="/matches", tags=["matches"])
     # A seat's token, or an account (token with `play`, or session) holding the seat.
     SeatCaller = Annotated[Caller, Depends(callers.seat)]
+    SeatReader = Annotated[Caller, Depends(callers.seat_read)]  # `read` or `play` (caller.py)
     # A guest, or an account (token with `play`, or session): create and join.
     AnonymousCaller = Annotated[Caller, Depends(callers.open)]
 
@@ -103,7 +104,7 @@ def router(gateway: Gateway, reads: Reads, callers: Callers) -> APIRouter:
         responses={200: {"model": Legal}, **responses(401, 403, 404)},
         summary="Your legal actions now",
     )
-    async def legal_actions(match_id: str, caller: SeatCaller) -> JSONResponse:
+    async def legal_actions(match_id: str, caller: SeatReader) -> JSONResponse:
         """Each legal action once; empty when it is not your turn. In the setup phase
         `actions` is empty and `setup` lists the 8 types: any order of them is legal."""
         return JSONResponse(await gateway.legal(match_id, caller))

@@ -13,6 +13,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from app.bots import LEVELS
 from app.matches import ids
+from app.matches.ranges import RANGE_MAX, RANGE_MIN
 from app.rules import VARIANTS
 from app.rules.mages import CHAOS_MAGES, MAGES
 
@@ -100,6 +101,10 @@ class Options(Strict):
     # The bounds inside the Optional: on the union itself they would not reach the schema.
     join_timeout_seconds: whole(10, 30 * 86400) | None = Field(  # type: ignore[valid-type]
         None, description="abort the match if nobody joins in time")
+    rating_range: whole(RANGE_MIN, RANGE_MAX) | None = Field(  # type: ignore[valid-type]
+        None, examples=[200], description="only an account whose rating in the variant is within this many "
+                                          "points of the creator's may join (create as an account, human "
+                                          "opponent); none: anyone")
     abandon_seconds: whole(10, 30 * 86400) | None = Field(None,  # type: ignore[valid-type]
                                         description="how long a seat may be gone before its opponent may claim")
     bot_think_seconds: float | None = Field(None, gt=0, le=10,

@@ -19,6 +19,8 @@ class MageWords(BaseModel):
     floor: int | None = Field(description="a fixed mage's floor; null for a chaos mage")
     minion: str | None = Field(description="the type a floor 1-8 mage moves or summons")
     example: str = Field(description="one use of the power, told by the engine")
+    use: str | None = Field(examples=["Take the Orb"], description="the words of the button that uses a power "
+                                                                 "taking no choice; null when the power takes one")
 
 
 class MinionWords(BaseModel):

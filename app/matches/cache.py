@@ -43,6 +43,15 @@ class Cache:
             self._items.move_to_end(key)
         return rec
 
+    def drop(self, key: str | None) -> None:
+        """Forget `key`'s record (None: every record): the next read loads it
+        again. For a change that moves no version (a claimed seat, claims.py),
+        which a cached record of the same version would never see."""
+        if key is None:
+            self._items.clear()
+        else:
+            self._items.pop(key, None)
+
     def put(self, rec: Record) -> None:
         """Keep `rec` unless a newer version is known already."""
         old = self._items.get(rec.id)

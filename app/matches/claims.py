@@ -4,7 +4,11 @@ is written as the account's.
 
 Only `seats.account_id` changes: not the match's version, its log nor its
 state, so nobody watching hears of it and a finished match's record stays as it
-ended. A seat is claimed only if its token proves it, it belongs to no account
+ended. Since the version does not move, another process's cached record of the
+match would keep the guest's seat (and write it into the public state of its
+next change): each claim drops the record here and `told` tells the other
+processes to drop theirs (app.realtime.service.share_claims wires it to a
+nudge `seats:<match id>`; a nudge lost with the bus drops every cached record). A seat is claimed only if its token proves it, it belongs to no account
 yet, and the match's other seat is not this account's (one account never holds
 both seats of a match: a player who played themselves in two tabs keeps the
 first seat it hands over). The conditions are written into the UPDATE itself,
@@ -15,6 +19,7 @@ both land.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlalchemy import and_, exists, select
@@ -40,9 +45,16 @@ class Claimed:
         self.refused.append({"match": match_id, "reason": reason})
 
 
+def _nobody(match_id: str) -> None:
+    return None
+
+
 class Claims:
     def __init__(self, keeper: MatchKeeper) -> None:
         self.keeper = keeper
+        # Told each match whose seat changed hands, after the commit: the other
+        # processes' cached records of it hold the old seat.
+        self.told: Callable[[str], None] = _nobody
 
     async def claim(self, account_id: int, handed: list[tuple[str, str]]) -> Claimed:
         """Claim for `account_id` the seats `handed` as (match id, seat token)
@@ -87,7 +99,9 @@ class Claims:
                 return "the other seat of this match is this account's: one account never holds both"
             if not await self._write(account_id, match_id, colour):
                 return "the seat was claimed meanwhile"
-            seat.account_id = account_id  # the cached record's seat (the draft copies share it)
+            # The next read loads the seat with its account's name and rating.
+            keeper.cache.drop(match_id)
+        self.told(match_id)
         return None
 
     async def _write(self, account_id: int, match_id: str, colour: str) -> bool:

@@ -41,6 +41,13 @@ class Forbidden(ServiceError):
     status, code = 403, "forbidden"
 
 
+class OutOfRange(ServiceError):
+    """An open match that asks for a rating range, joined by a guest or by an
+    account whose rating in its variant is outside it (issue 20, seeks)."""
+
+    status, code = 403, "rating_out_of_range"
+
+
 class NotYourTurn(ServiceError):
     status, code = 403, "not_your_turn"
 

@@ -19,6 +19,7 @@ from .bot_store import Owner
 from .clock import Clock
 from .errors import BadRequest, Forbidden, MatchIsOver, SeatTaken
 from .keeper import MatchKeeper, setup_seconds
+from .ranges import checked_range, guard_join
 from .record import COLOURS, Record, SeatInfo, moment, other
 from .replay import initial_state
 from .seats import Seats, hash_token, new_seat_token
@@ -87,6 +88,9 @@ class Lobby:
         if isinstance(options.get("seed"), str):
             text.check("options.seed", options["seed"], line_breaks=False)
         opts = self._options(options)
+        asked = checked_range(options, account_id, bot)
+        if asked is not None:  # in the options only when asked: the public state shows it
+            opts["rating_range"] = asked
         if not bot:
             del opts["bot_think_seconds"]  # nobody to think
         chosen_seed = options.get("seed")
@@ -198,6 +202,7 @@ class Lobby:
             rec.seats[colour] = SeatInfo(name, hash_token(token), None, False, now, now, account_id,
                                          account if account_id is not None else None)
             await rated_seats(keeper, {colour: rec.seats[colour]}, rec.options["variant"])
+            guard_join(rec, rec.seats[colour], rec.options["variant"])  # a seek's rating range (issue 20)
             rec.new_seats.append(colour)
             keeper.begin(rec, now)
             keeper.log(rec, colour, {"type": "join"}, False, now)

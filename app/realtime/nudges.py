@@ -9,7 +9,12 @@ reconnects tells every waiter to read again) or arrive twice: a waiter must
 read the truth after waking, never count nudges.
 
 Keys are short words joined by ":", e.g. ``account:42``, ``guest:<id>``,
-``pool:standard:10+5``, ``chat:<match id>``.
+``pool:standard:10+5``, ``chat:<match id>``, ``seats:<match id>`` (a seat
+claimed into an account: every process forgets its cached record, service.py).
+
+Besides waiters, a part of the server may hear every nudge of a prefix (`on`):
+called with the rest of the key for each nudge heard from another process, and
+with None when the bus was away (anything may have been missed).
 """
 
 from __future__ import annotations
@@ -52,6 +57,12 @@ class Nudges:
         self.origin = origin
         self._send = send
         self._waiters: dict[str, set[Waiter]] = {}
+        self._hearers: dict[str, Callable[[str | None], None]] = {}
+
+    def on(self, prefix: str, hear: Callable[[str | None], None]) -> None:
+        """Call `hear(rest of the key)` for each nudge of `prefix` another process
+        sends, and `hear(None)` when the bus comes back."""
+        self._hearers[prefix] = hear
 
     def nudge(self, key: str) -> None:
         """Wake every waiter on `key`, here at once and elsewhere over the bus."""
@@ -68,9 +79,14 @@ class Nudges:
         """A nudge from the bus (our own are rung already when sent)."""
         if message.origin != self.origin:
             self._ring(message.key)
+            for prefix, hear in self._hearers.items():
+                if message.key.startswith(prefix):
+                    hear(message.key[len(prefix):])
 
     def everyone(self) -> None:
         """The bus was away: nudges may be lost, so every waiter reads again."""
+        for hear in self._hearers.values():
+            hear(None)
         for waiters in list(self._waiters.values()):
             for waiter in list(waiters):
                 waiter.ring()

@@ -8,6 +8,8 @@ from typing import Any, Protocol
 from app.matches import MatchService
 from app.matches.errors import NotFound
 
+from .nudges import Nudges
+
 
 class MatchSource(Protocol):
     """What the hub reads from the match service (the database behind it)."""
@@ -55,3 +57,15 @@ class ServiceSource:
 
     async def touch(self, seats: list[tuple[str, str]]) -> None:
         await self.service.seats.held(sorted(set(seats)))
+
+
+def share_claims(service: MatchService, nudges: Nudges) -> None:
+    """A seat claimed into an account on this process is seen as the account's
+    on every process: the claim nudges `seats:<match id>`, and each process that
+    hears it (or lost the bus meanwhile) forgets its cached record of the match,
+    which a claim leaves at the same version (app.matches.claims)."""
+    service.claims.told = lambda match_id: nudges.nudge(f"{SEATS}{match_id}")
+    nudges.on(SEATS, service.keeper.cache.drop)
+
+
+SEATS = "seats:"  # the nudges' prefix of a claimed seat (app/realtime/nudges.py)

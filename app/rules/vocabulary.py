@@ -54,6 +54,10 @@ SUMMONED = {
     MINOR: "is summoned onto its owner's side (ranks 1-4 for White, 5-8 for Black)",
     "pawn": "is summoned onto any empty square",
 }
+# The button that uses a power taking no choice (its one form `("use",)`), by
+# mage: what it does, short; any other such mage's button says "Use the power".
+USE_BUTTON = {"oracle": "Take the Orb", "rune_master": "Gain knight leaps"}
+USE_ANY = "Use the power"
 # The rulings, one sentence each: what a refusal's "R9" points to (docs/rules.md
 # states each in full).
 RULINGS = {
@@ -162,6 +166,7 @@ def vocabulary() -> dict[str, Any]:
             "floor": mage + 1 if mage in FIXED_MAGES else None,
             "minion": None if record.kind is None else TYPES[record.kind],
             "example": example(mage),
+            "use": USE_BUTTON.get(MAGES[mage], USE_ANY) if "use" in record.forms else None,
         }
     minions = {}
     for kind, name in enumerate(TYPES):

@@ -3,7 +3,7 @@
 // rules: it turns clicks into one of the listed actions and hands it to the page.
 
 import { choose, offered, prompt } from "./chooser.js";
-import { VOCABULARY, colourName, mageName, magePower } from "./mages.js";
+import { VOCABULARY, colourName, mageName, magePower, mageUse } from "./mages.js";
 
 const DEFAULT_ROW = VOCABULARY.default_backrow; // the engine's suggested backrow, a to h
 const FILES = "abcdefgh";
@@ -176,7 +176,7 @@ export class Controls {
     for (const o of options) {
       if (o.kind === "player") add(`${colourName(o.value)}${o.value === this.seat ? " (you)" : ""} takes two turns`, o);
       else if (o.kind === "mage") add(mageName(o.value), o, "", magePower(o.value));
-      else if (o.kind === "use") add(o.value === "oracle" ? "Take the Orb" : o.value === "rune_master" ? "Gain knight leaps" : "Use the power", o, "primary");
+      else if (o.kind === "use") add(mageUse(o.value), o, "primary"); // the engine's words (vocabulary)
     }
     const pass = options.find((o) => o.kind === "pass");
     if (pass) add("Pass", pass);

@@ -34,12 +34,23 @@ function options() {
   } else if (kind === "correspondence") {
     timeControl = { type: "correspondence", days: Number($("days").value) };
   }
-  return {
+  const chosen = {
     variant: $("variant").value,
     no_progress_rounds: Number.parseInt($("no-progress").value, 10),
     time_control: timeControl,
   };
+  // A seek's rating range (issue 20): the field is there only when signed in,
+  // and a computer opponent joins at once, so it asks for none.
+  const range = $("rating-range") ? $("rating-range").value : "";
+  if (range && $("opponent").value === "human") chosen.rating_range = Number.parseInt(range, 10);
+  return chosen;
 }
+
+function showRangeField() {
+  if ($("range-field")) $("range-field").hidden = $("opponent").value !== "human";
+}
+$("opponent").addEventListener("change", showRangeField);
+showRangeField();
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -99,10 +110,19 @@ function row(m, button) {
   const meta = document.createElement("span");
   meta.className = "meta";
   const result = m.result ? ` · ${resultWords(m.result)}` : ""; // as the match page says it
-  meta.textContent = ` · ${VARIANT[m.options.variant] || m.options.variant}, ${timeWords(m.options.time_control)}${m.status === "active" ? `, round ${m.round}` : ""}${result}`;
+  meta.textContent = ` · ${VARIANT[m.options.variant] || m.options.variant}, ${timeWords(m.options.time_control)}${m.status === "active" ? `, round ${m.round}` : ""}${rangeWords(m)}${result}`;
   who.append(title, meta);
   li.append(who, button);
   return li;
+}
+
+/** A seek's rating range as the list says it: ", ratings 1400–1800" (the creator's ± its range). */
+function rangeWords(m) {
+  const range = m.options.rating_range;
+  if (m.status !== "waiting" || !range) return "";
+  const creator = ["white", "black"].map((c) => m.players[c]).find((p) => p && p.rating);
+  if (!creator) return `, ratings within \u00b1${range}`;
+  return `, ratings ${creator.rating.rating - range}\u2013${creator.rating.rating + range}`;
 }
 
 function link(text, href, label) {
@@ -122,9 +142,13 @@ async function join(m, button) {
     if (joined.token) saveSeat(m.id, joined.seat, joined.token);
     window.location.assign(`/matches/${encodeURIComponent(m.id)}`);
   } catch (error) {
+    $("create-error").textContent = error instanceof ApiError ? `Could not join: ${error.message}` : String(error);
+    if (error instanceof ApiError && ["rating_out_of_range", "forbidden"].includes(error.code)) {
+      button.textContent = "Not open to you"; // the seek stays; the message says why (a range, a rated match)
+      return;
+    }
     button.disabled = false;
     button.textContent = "Taken";
-    $("create-error").textContent = error instanceof ApiError ? `Could not join: ${error.message}` : String(error);
     refreshLists();
   }
 }

@@ -28,6 +28,8 @@ export const CHAOS = new Set(VOCABULARY.chaos);
 
 export const mageName = (mage) => (MAGES[mage] ? MAGES[mage][0] : mage);
 export const magePower = (mage) => (MAGES[mage] ? MAGES[mage][1] : "");
+/** The words of the button that uses `mage`'s power when it takes no choice (the engine's). */
+export const mageUse = (mage) => (VOCABULARY.mages[mage] && VOCABULARY.mages[mage].use) || "";
 export const typeName = (type) => (TYPE_INFO[type] ? TYPE_INFO[type][0] : type);
 /** A ruling ("R9") in one sentence, as the engine words it. */
 export const rulingWords = (rule) => VOCABULARY.rulings[rule] || "";

@@ -65,7 +65,7 @@ async def test_each_filter_finds_exactly_its_matches(admin: AdminClient, known: 
 async def test_rows_say_who_played_and_how_it_ended(admin: AdminClient, known: Known) -> None:
     [row] = await listed(admin, id=known.games["bot_lost"].id)
     assert row["status"] == "finished" and row["variant"] == "standard"
-    assert row["players"]["white"] == {"name": "Gus", "bot": None, "account": None}  # a guest: no account
+    assert row["players"]["white"] == {"name": "Gus", "bot": None, "account": None, "rating": None}  # a guest: no account
     assert row["players"]["black"]["bot"] == "random"
     assert row["result"] == {"winner": "black", "reason": "resigned"}
     assert row["finished_at"] and row["version"] > 2

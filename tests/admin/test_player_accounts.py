@@ -258,7 +258,8 @@ async def test_the_history_filters_by_account_not_by_a_typed_name(
     assert unrelated in await ids()
     listed = (await admin.get("/admin/api/matches", params={"account": "Ada"})).json()["matches"]
     by_id = {m["id"]: m for m in listed}
-    assert by_id[as_black]["players"]["black"] == {"name": "Ada the great", "bot": None, "account": "Ada"}
+    assert by_id[as_black]["players"]["black"] == {"name": "Ada the great", "bot": None, "account": "Ada",
+                                                   "rating": {"rating": 1500, "rd": 500, "provisional": True}}
     assert by_id[as_black]["players"]["white"]["account"] is None
     rows = list(csv.DictReader(io.StringIO((await admin.get("/admin/api/matches.csv",
                                                             params={"account": "Ada"})).text)))
@@ -270,3 +271,22 @@ async def test_the_history_filters_by_account_not_by_a_typed_name(
     assert '<a href="/admin/accounts/Ada">Ada</a> as “Ada the great”' in page
     match_page = (await admin.get(f"/admin/matches/{as_black}")).text
     assert '<a href="/admin/accounts/Ada">Ada</a> as “Ada the great”' in match_page
+
+
+async def test_the_history_shows_each_accounts_rating_beside_its_name(
+    admin: AdminClient, accounts: Accounts, service: MatchService,
+) -> None:
+    """Issue 19: as the public lists do (app.matches.record.seat_rating): the
+    rating as a rated match began once its ending moved it, else the rating now
+    in the match's variant; a guest shows none."""
+    ada, bea = await member(accounts, "Ada"), await member(accounts, "Bea")
+    rated = await made(service, ada, bea, rated=True)
+    await won_by_white(service, rated)
+    later = await made(service, ada, None)
+    by_id = {m["id"]: m for m in (await admin.get("/admin/api/matches")).json()["matches"]}
+    assert by_id[rated]["players"]["white"]["rating"] == {"rating": 1500, "rd": 500, "provisional": True}
+    assert by_id[later]["players"]["white"]["rating"]["rating"] == 1742
+    assert by_id[later]["players"]["black"]["rating"] is None  # a guest
+    page = (await admin.get("/admin")).text
+    assert '<a href="/admin/accounts/Ada">Ada</a> <span class="rating">(1742?)</span>' in page
+    assert '<a href="/admin/accounts/Bea">Bea</a> <span class="rating">(1500?)</span>' in page

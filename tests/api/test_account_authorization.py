@@ -98,6 +98,8 @@ async def test_every_seat_verb_refuses_whoever_does_not_hold_the_seat(world: Wor
     match_id = await world.match()
     before = (await world.client.get(f"{BASE}/{match_id}")).json()
     for case, headers, status, error in refusals(world):
+        if case == "a read-only token" and path.endswith("/legal"):
+            continue  # a read, which `read` covers (docs/api.md): test_a_read_only_token_reads_its_legal_actions
         r = await call(world.client, method, path, match_id, headers)
         assert (r.status_code, r.json()["error"]) == (status, error), (case, r.text)
         if status == 401 and "Authorization" in headers:
@@ -167,3 +169,17 @@ async def test_create_and_join_refuse_a_bad_account_credential_and_admit_a_guest
     for headers in (world.ada.session(csrf=False), {**world.ada.session(), "X-CSRF-Token": "x"}):
         r = await knock(headers)
         assert (r.status_code, r.json()["error"]) == (403, "csrf_failed"), r.text
+
+
+async def test_a_read_only_token_reads_its_legal_actions(world: World) -> None:
+    """docs/api.md: `read` reads what the account may read, its seat's view
+    included; `GET /legal` changes nothing, so it takes either scope, while
+    every call that acts still needs `play`."""
+    match_id = await world.match()
+    for headers in (world.ada.token(world.ada.read), world.ada.token()):
+        r = await world.client.get(f"{BASE}/{match_id}/legal", headers=headers)
+        assert r.status_code == 200 and r.json()["setup"], r.text
+    r = await world.client.get(f"{BASE}/{match_id}/legal", headers=world.cid.token(world.cid.read))
+    assert (r.status_code, r.json()["error"]) == (403, "forbidden")  # another account's seat, whatever the scope
+    r = await world.client.post(f"{BASE}/{match_id}/resign", headers=world.ada.token(world.ada.read))
+    assert (r.status_code, r.json()["error"]) == (403, "insufficient_scope")

@@ -87,10 +87,12 @@ async def test_the_leaderboard_ranks_settled_ratings_and_lists_computers_apart(
                                      opponent="bot:strong")
     await service.finisher.resign(ada.match["id"], "white")  # early: moves no rating
     settled = {"Ada": (1610.4, 60.0), "Bea": (1702.0, 110.0), "Cy": (1900.0, 111.0), "Dee": (1650.0, 80.0)}
+    today = accounts.clock()
+    accounts.clock = lambda: today  # rated just now, and time stands still: no RD grows (Bea stays at 110)
     async with service.engine.begin() as conn:
         for name, (rating, rd) in settled.items():
             await conn.execute(update(ratings).where(ratings.c.account_id == people[name].id)
-                               .values(rating=rating, rd=rd))
+                               .values(rating=rating, rd=rd, last_rated_at=accounts.now()))
     await accounts.close("Dee")  # a closed account leaves the board
     strong_id = await computer_account(service.engine, "strong", accounts.now())
     assert strong_id is not None
@@ -105,3 +107,37 @@ async def test_the_leaderboard_ranks_settled_ratings_and_lists_computers_apart(
     computers = _text(html[html.index('id="computers-title"'):])
     assert "Strong Standard 2000" in computers and "Random no rated match yet" in computers
     assert "Strong" not in _text(standard)
+
+
+async def test_an_idle_players_rating_grows_provisional_again(app: Any, client: httpx.AsyncClient) -> None:
+    """Issue 19: the RD shown grows with the days since the last rated match
+    (lichess: 0.21436 rating periods a day), so a settled player away for a
+    year shows as provisional on the profile and the API and leaves the board."""
+    accounts, service = parts(app)
+    ada, bea = await member(accounts, "Ada"), await member(accounts, "Bea")
+    await rated_match(service, ada, bea)
+    async with service.engine.begin() as conn:
+        await conn.execute(update(ratings).where(ratings.c.account_id == ada.id)
+                           .values(rating=1610.4, rd=60.0, volatility=0.09, last_rated_at=accounts.now()))
+    board = _text((await client.get("/leaderboard")).text)
+    assert "Ada 1610" in board and "1610?" not in board
+    assert "Standard 1610 " in _text((await client.get("/@/Ada")).text)
+    today = accounts.clock()
+    accounts.clock = lambda: today + 365 * 86_400.0  # a year without a rated match
+    board = _text((await client.get("/leaderboard")).text)
+    assert "Ada" not in board
+    assert "Standard 1610? (provisional)" in _text((await client.get("/@/Ada")).text)
+    api = (await client.get("/api/v1/users/Ada")).json()["ratings"]["standard"]
+    assert api["provisional"] is True and 110 < api["rd"] <= 500 and api["rating"] == 1610
+
+
+async def test_every_page_links_the_leaderboard_from_its_header(app: Any, client: httpx.AsyncClient) -> None:
+    """Issue 19: a "Leaderboard" link in the site header of every page, marked
+    as the current page on the leaderboard itself."""
+    link = '<a class="leaderboard-link" href="/leaderboard">Leaderboard</a>'
+    for path in ("/", "/learn", "/login", "/signup", "/@/Strong", "/@/Nobody"):
+        html = (await client.get(path)).text
+        header = html[html.index('<header class="top">'):html.index("</header>")]
+        assert link in header, path
+    board = (await client.get("/leaderboard")).text
+    assert '<a class="leaderboard-link" href="/leaderboard" aria-current="page">Leaderboard</a>' in board
