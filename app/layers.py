@@ -17,7 +17,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.accounts",),                     # players, their sign-ins, tokens and ratings
     ("app.matches",),                      # the match service and its one gateway
     ("app.realtime",),                     # hub and bus: committed actions, live
-    ("app.bots",),                         # computer opponents: a client of the gateway
+    ("app.bots", "app.pools"),             # computer opponents; quick pairing: clients of the gateway
     ("app.api", "app.web", "app.admin", "app.ops"),  # the wings, and operations
     ("app.main",),                         # builds and wires every part
 )

@@ -44,6 +44,7 @@ from app.db.outage import OutageLog
 from app.matches import Fanout, Gateway, MatchService, SlidingWindow, make_limiter
 from app.matches.sweeper import sweep_forever
 from app.ops import MeteredGateway, Metrics, Ops, OpsOutermost, configure_logs, metered_bus
+from app.pools import Pools
 from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_bus, make_hub
 from app.redact import install as install_redaction
 
@@ -71,6 +72,7 @@ class Parts:
     outage: OutageLog  # what every part reports when the database is out of reach
     accounts: Accounts  # the players' accounts, sessions, tokens (app/accounts)
     metrics: Metrics | None = None  # None with METRICS=false
+    pools: Pools | None = None  # quick pairing (issue 20, app/pools)
 
 
 def build(settings: Settings) -> Parts:
@@ -97,7 +99,8 @@ def build(settings: Settings) -> Parts:
     # The players' passwords are checked in a small argon2 pool of their own (app/auth/checks.py).
     accounts = Accounts(engine, settings, PasswordChecks(settings.admin_password_workers,
                                                          settings.admin_password_waiting))
-    return Parts(settings, engine, service, gateway, hub, runner, outage, accounts, metrics)
+    pools = Pools(engine, gateway, hub.nudges, settings, bots.LEVELS)
+    return Parts(settings, engine, service, gateway, hub, runner, outage, accounts, metrics, pools)
 
 
 class MageryApp(FastAPI):
@@ -179,7 +182,7 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     install_errors(app, parts.outage)
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
     profiles = Profiles(parts.engine)  # the players' public read side (issue 19): API and pages
-    app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles))
+    app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles, parts.pools))
     socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage, parts.accounts)
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:

@@ -6,12 +6,14 @@ from app.accounts import Accounts
 from app.accounts.profiles import Profiles
 from app.matches import Gateway
 from app.matches.reads import Reads
+from app.pools import Pools
 
-from . import account, matches, replays, users, vocabulary
+from . import account, matches, pools, replays, users, vocabulary
 from .caller import Callers
 
 
-def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profiles) -> APIRouter:
+def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profiles,
+           quick: Pools | None = None) -> APIRouter:
     api = APIRouter(prefix="/api/v1")
     callers = Callers(accounts)  # who calls: a seat's token, an account's token or session
     api.include_router(matches.router(gateway, reads, callers))
@@ -19,6 +21,8 @@ def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profile
     api.include_router(vocabulary.router())
     api.include_router(account.router(accounts, callers))
     api.include_router(users.router(profiles))  # issue 19: players' public profiles
+    if quick is not None:  # issue 20: quick pairing
+        api.include_router(pools.router(quick, gateway, callers))
     return api
 
 
