@@ -21,7 +21,7 @@ function ticket() {
 }
 
 function showVariant() {
-  for (const button of panel.buttons.querySelectorAll("button.pool")) {
+  for (const button of panel.buttons.querySelectorAll("button.pool-button")) {
     button.hidden = button.dataset.variant !== panel.variant.value;
   }
 }
@@ -66,7 +66,8 @@ function answered(body) {
   showWaiting(waiting.words, body.waited_seconds);
   if (body.computer && !waiting.offer) {
     waiting.offer = body.computer;
-    panel.level.textContent = `(level “${body.computer.level}”, near your rating)`;
+    const whom = accountName() ? "near your rating" : "for a new player";
+    panel.level.textContent = `(level “${body.computer.level}”, ${whom})`;
     panel.offer.hidden = false;
   }
   return false;
@@ -136,7 +137,7 @@ window.addEventListener("pagehide", () => {
 
 panel.variant.addEventListener("change", showVariant);
 panel.buttons.addEventListener("click", (event) => {
-  const button = event.target.closest("button.pool");
+  const button = event.target.closest("button.pool-button");
   if (button && !waiting) press(button);
 });
 $("pool-cancel").addEventListener("click", cancel);
