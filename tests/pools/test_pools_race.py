@@ -16,9 +16,9 @@ import httpx
 import pytest
 from sqlalchemy import select
 
+from app.config import Settings
 from app.db.models import matches, seats
 from app.db.pool_models import pool_seekers
-from app.config import Settings
 from app.main import create_app
 
 from ..api.members import member
@@ -38,9 +38,10 @@ def settings(database_url: str) -> Settings:
 async def second(settings: Any) -> AsyncIterator[httpx.AsyncClient]:
     """Another app on the same database: another process, with its own caches."""
     app = create_app(settings)
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as c:
-            yield c
+    transport = httpx.ASGITransport(app=app)
+    async with app.router.lifespan_context(app), httpx.AsyncClient(transport=transport,
+                                                                   base_url="http://testserver") as c:
+        yield c
 
 
 async def _press(presser: Presser, pools: list[str]) -> None:
