@@ -94,6 +94,7 @@ class Pools:
         self.range = Range(settings.pool_range_start, settings.pool_range_per_second, settings.pool_range_most)
         self.clock: Callable[[], float] = time.time  # seconds since the epoch; tests move it
         self._swept_ms = 0
+        self._tried_ms: dict[str, int] = {}  # when this process last tried each pool from a wait
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -150,7 +151,7 @@ class Pools:
                 await store.renew(self.engine, player, now + self.lease_ms)
                 made = 0
                 for pool_id in answer.pools:
-                    made += await self.pair(pool_id)
+                    made += await self._try(pool_id, now)
                 if made:
                     continue  # perhaps with us: read again at once
                 left = deadline - loop.time()
@@ -185,6 +186,15 @@ class Pools:
             if await self._make(pool, rows[a.player], rows[b.player]):
                 made += 1
         return made
+
+    async def _try(self, pool_id: str, now: int) -> int:
+        """A wait's try of its pool: once a tick per pool and process, however many
+        wait there (a join always tries at once; this is for the widening range)."""
+        tick_ms = round(self.settings.pool_tick_seconds * 1000)
+        if now - self._tried_ms.get(pool_id, -tick_ms) < tick_ms * 0.9:
+            return 0
+        self._tried_ms[pool_id] = now
+        return await self.pair(pool_id)
 
     async def _make(self, pool: Pool, a: Any, b: Any) -> bool:
         players = (Player(a.name, a.account_id, a.name if a.account_id is not None else None),
