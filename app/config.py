@@ -126,6 +126,9 @@ class Settings(BaseSettings):
     # A held waiting request reads the pool again (and tries to pair) at least this
     # often, whatever nudges say: a lost nudge costs this long at most.
     pool_tick_seconds: float = 1.0
+    # A press this soon after the player was paired (a double press, two pools
+    # pressed at once) is answered with that pairing, never a second match.
+    pool_again_seconds: float = 3.0
     # The longest a waiting request is held before it answers "still waiting".
     pool_wait_seconds: float = 25.0
     # Rated players are paired within a rating range that starts at this many

@@ -123,7 +123,8 @@ class Pools:
             rating = await store.rating_in(self.engine, who.account_id, pool.variant) or NEW.rating
         seeker = store.Seeker(who.player, name, who.account_id,
                               hash_token(who.ticket) if who.ticket is not None else None)
-        await store.join(self.engine, pool.id, seeker, rating, now, self.lease_ms, self.lease_ms)
+        await store.join(self.engine, pool.id, seeker, rating, now, self.lease_ms,
+                         round(self.settings.pool_again_seconds * 1000))
         await self.pair(pool.id)
         answer = await self._answer(who.player, self.now_ms())
         answer.ticket = ticket
