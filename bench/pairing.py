@@ -75,13 +75,14 @@ class Waiter:
     async def run(self) -> None:
         await self.http.post(f"/api/v1/pools/{POOL}/join", json={}, headers=self.headers)
         while not self.stop:
-            r = await self.http.get("/api/v1/pools/wait", params={"timeout": 5}, headers=self.headers)
+            r = await self.http.get("/api/v1/pools/wait", params={"timeout": 3}, headers=self.headers)
             body = r.json()
             if r.status_code == 200 and body["status"] == "paired":
                 self.paired.put_nowait((time.perf_counter(), body["match"]["id"]))
                 await self.http.post(f"/api/v1/pools/{POOL}/join", json={}, headers=self.headers)
             elif r.status_code != 200:
                 await self.http.post(f"/api/v1/pools/{POOL}/join", json={}, headers=self.headers)
+        await self.http.post("/api/v1/pools/leave", headers=self.headers)  # the next size's pool is its own
 
 
 async def _measure(base: str, url: str, waiting: int, trials: int, tag: str) -> dict[str, Any]:
@@ -114,9 +115,7 @@ async def _measure(base: str, url: str, waiting: int, trials: int, tag: str) -> 
             await asyncio.sleep(0.3)  # the waiter back in the pool
         for w in waiters:
             w.stop = True
-        await asyncio.wait(tasks, timeout=10)
-        for t in tasks:
-            t.cancel()
+        await asyncio.wait(tasks, timeout=30)  # each ends after its held wait (5 s at most) and leaves
     both.sort()
     return {"waiting": waiting, "trials": trials, "p50_s": statistics.median(both),
             "p99_s": both[min(len(both) - 1, round(0.99 * (len(both) - 1)))],

@@ -8,7 +8,7 @@ No `from __future__ import annotations`: FastAPI reads the routes' annotations
 as evaluated objects."""
 
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
@@ -19,6 +19,22 @@ from app.pools import POOL_ID, POOLS, Pools, Who
 from .caller import Callers
 from .errors import responses
 from .pool_schemas import JoinPool, PoolAnswer, PoolList
+
+NAMED = {404: ("no_such_pool", "no pool 'standard:7+7': GET /api/v1/pools lists them"),
+         409: ("not_waiting", "you wait in no pool: join one first")}
+
+
+def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The errors' documentation (errors.responses), with the pools' own codes among the examples."""
+    found = responses(*statuses)
+    for status, (code, detail) in NAMED.items():
+        if status in found:
+            examples = found[status]["content"]["application/json"]["examples"]
+            found[status] = {**found[status], "content": {"application/json": {
+                **found[status]["content"]["application/json"],
+                "examples": {code: {"value": {"error": code, "detail": detail}}, **examples}}}}
+    return found
+
 
 PoolId = Annotated[str, Path(max_length=40, pattern=POOL_ID, examples=["standard:10+5"])]
 
@@ -34,7 +50,7 @@ def router(pools: Pools, gateway: Gateway, callers: Callers) -> APIRouter:
     Presser = Annotated[Caller, Depends(callers.seat)]
     longest = pools.settings.pool_wait_seconds
 
-    @routes.get("", response_model=None, responses={200: {"model": PoolList}, **responses()},
+    @routes.get("", response_model=None, responses={200: {"model": PoolList}, **answers()},
                 summary="The pools, and how many wait in each")
     async def list_pools() -> JSONResponse:
         waiting = await pools.counts()
@@ -42,7 +58,7 @@ def router(pools: Pools, gateway: Gateway, callers: Callers) -> APIRouter:
                                        for pool in POOLS.values()]})
 
     @routes.post("/{pool_id}/join", response_model=None,
-                 responses={200: {"model": PoolAnswer}, **responses(400, 401, 403, 404, 429)},
+                 responses={200: {"model": PoolAnswer}, **answers(400, 401, 403, 404, 429)},
                  summary="Wait in a pool (and be paired at once if a partner waits)")
     async def join_pool(pool_id: PoolId, caller: Presser, body: JoinPool | None = None) -> JSONResponse:
         """Join as many pools as you like: when paired in one you leave the others.
@@ -53,7 +69,7 @@ def router(pools: Pools, gateway: Gateway, callers: Callers) -> APIRouter:
         return JSONResponse(answer.public())
 
     @routes.get("/wait", response_model=None,
-                responses={200: {"model": PoolAnswer}, **responses(400, 401, 409)},
+                responses={200: {"model": PoolAnswer}, **answers(400, 401, 409)},
                 summary="Wait for your pairing (a long-held request)")
     async def wait(
         request: Request, caller: Presser,
@@ -67,14 +83,14 @@ def router(pools: Pools, gateway: Gateway, callers: Callers) -> APIRouter:
         return JSONResponse(answer.public())
 
     @routes.post("/{pool_id}/leave", response_model=None,
-                 responses={200: {"model": PoolAnswer}, **responses(400, 401, 403, 404, 429)},
+                 responses={200: {"model": PoolAnswer}, **answers(400, 401, 403, 404, 429)},
                  summary="Leave a pool")
     async def leave_pool(pool_id: PoolId, caller: Presser) -> JSONResponse:
         await gateway.count_write(caller)
         return JSONResponse((await pools.leave(_who(caller), pool_id)).public())
 
     @routes.post("/leave", response_model=None,
-                 responses={200: {"model": PoolAnswer}, **responses(401, 403, 429)},
+                 responses={200: {"model": PoolAnswer}, **answers(401, 403, 429)},
                  summary="Leave every pool (Cancel)")
     async def leave_all(caller: Presser) -> JSONResponse:
         """A pairing made already stands: the answer says so."""
