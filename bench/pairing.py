@@ -75,7 +75,7 @@ class Waiter:
     async def run(self) -> None:
         await self.http.post(f"/api/v1/pools/{POOL}/join", json={}, headers=self.headers)
         while not self.stop:
-            r = await self.http.get("/api/v1/pools/wait", params={"timeout": 3}, headers=self.headers)
+            r = await self.http.get("/api/v1/pools/wait", params={"timeout": 10}, headers=self.headers)
             body = r.json()
             if r.status_code == 200 and body["status"] == "paired":
                 self.paired.put_nowait((time.perf_counter(), body["match"]["id"]))
@@ -115,7 +115,7 @@ async def _measure(base: str, url: str, waiting: int, trials: int, tag: str) -> 
             await asyncio.sleep(0.3)  # the waiter back in the pool
         for w in waiters:
             w.stop = True
-        await asyncio.wait(tasks, timeout=30)  # each ends after its held wait (5 s at most) and leaves
+        await asyncio.wait(tasks, timeout=60)  # each ends after its held wait (10 s at most) and leaves
     both.sort()
     return {"waiting": waiting, "trials": trials, "p50_s": statistics.median(both),
             "p99_s": both[min(len(both) - 1, round(0.99 * (len(both) - 1)))],

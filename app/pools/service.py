@@ -73,6 +73,7 @@ class Answer:
     computer: dict[str, Any] | None = None
     match: dict[str, Any] | None = None
     ticket: str | None = None
+    lease_left_ms: int = 0  # how long the shortest of the places still runs (not sent)
 
     def public(self) -> dict[str, Any]:
         body: dict[str, Any] = {"status": self.status, "pools": self.pools,
@@ -149,7 +150,9 @@ class Pools:
                 if offered_before is False and offered:
                     return answer  # the offer is new: shown at once
                 offered_before = offered
-                await store.renew(self.engine, player, now + self.lease_ms)
+                if answer.lease_left_ms <= self.lease_ms // 2:  # written about twice a lease
+                    await store.renew(self.engine, player, now + self.lease_ms)
+                    answer.lease_left_ms = self.lease_ms
                 made = 0
                 for pool_id in answer.pools:
                     made += await self._try(pool_id, now)
@@ -231,7 +234,9 @@ class Pools:
         offer = None
         if waited >= self.settings.pool_offer_seconds and self.levels:
             offer = await self._offer(POOLS[first.pool], first.rating, first.account_id is not None)
-        return Answer("waiting", [r.pool for r in places], waited, offer)
+        answer = Answer("waiting", [r.pool for r in places], waited, offer)
+        answer.lease_left_ms = min(r.lease_until_ms for r in places) - now
+        return answer
 
     async def _offer(self, pool: Pool, rating: float | None, account: bool) -> dict[str, Any]:
         level = nearest_level(self.levels, await store.computer_ratings(self.engine, self.levels, pool.variant),
