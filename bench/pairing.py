@@ -103,6 +103,8 @@ async def _measure(base: str, url: str, waiting: int, trials: int, tag: str) -> 
                                 headers={"Authorization": f"Bearer {presser_tokens[trial]}"})
             answered = time.perf_counter()
             body = r.json()
+            if r.status_code != 200:
+                raise AssertionError((r.status_code, body))
             if body["status"] != "paired":
                 import sqlite3
                 rows = sqlite3.connect(url.split("///", 1)[1]).execute(

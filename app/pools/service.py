@@ -138,30 +138,33 @@ class Pools:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(0.0, timeout)
         offered_before: bool | None = None
+        recheck = self.settings.pool_lease_seconds / 3  # reads of one's own places, nudged or not
         with self.nudges.listen(f"pool:{player}") as bell:
+            read = True
             while True:
                 now = self.now_ms()
-                answer = await self._answer(player, now)
-                if answer.status == "paired":
-                    return answer
-                if not answer.pools:
-                    raise NotWaiting("you wait in no pool: join one first")
-                offered = answer.computer is not None
-                if offered_before is False and offered:
-                    return answer  # the offer is new: shown at once
-                offered_before = offered
-                if answer.lease_left_ms <= self.lease_ms // 2:  # written about twice a lease
-                    await store.renew(self.engine, player, now + self.lease_ms)
-                    answer.lease_left_ms = self.lease_ms
+                if read:
+                    answer, read_at = await self._answer(player, now), loop.time()
+                    if answer.status == "paired":
+                        return answer
+                    if not answer.pools:
+                        raise NotWaiting("you wait in no pool: join one first")
+                    offered = answer.computer is not None
+                    if offered_before is False and offered:
+                        return answer  # the offer is new: shown at once
+                    offered_before = offered
+                    if answer.lease_left_ms <= self.lease_ms // 2:  # written about twice a lease
+                        await store.renew(self.engine, player, now + self.lease_ms)
                 made = 0
                 for pool_id in answer.pools:
                     made += await self._try(pool_id, now)
-                if made:
-                    continue  # perhaps with us: read again at once
                 left = deadline - loop.time()
-                if left <= 0 or (gone is not None and await gone()):
+                if not made and (left <= 0 or (gone is not None and await gone())):
                     return answer
-                await bell.wait(min(self.settings.pool_tick_seconds, left))
+                rung = made > 0 or await bell.wait(min(self.settings.pool_tick_seconds, max(left, 0.0)))
+                since = loop.time() - read_at
+                due = not offered_before and answer.waited_seconds + since >= self.settings.pool_offer_seconds
+                read = rung or due or since >= recheck or loop.time() >= deadline
 
     async def leave(self, who: Who, pool_id: str | None = None) -> Answer:
         """Leave `pool_id` (None: every pool). A pairing made already stands."""
