@@ -63,9 +63,8 @@ def pairs(waiters: Sequence[Waiter], now_ms: int, rating_range: Range) -> list[t
             kind = [o for o in kind if not _again(waiter, o)]
         if waiter.rating is not None:
             kind = [o for o in kind if _within(waiter, o, now_ms, rating_range)]
-            kind.sort(key=lambda o: (abs((o.rating or 0.0) - (waiter.rating or 0.0)), o.joined_ms))
-        if kind:
-            partner = kind[0]
+        if kind:  # the closest rating (guests: all alike), then the longest waiting: one pass, no sort
+            partner = min(kind, key=lambda o: (abs((o.rating or 0.0) - (waiter.rating or 0.0)), o.joined_ms))
             taken.update((waiter.player, partner.player))
             made.append((waiter, partner))
     return made
