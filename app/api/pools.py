@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from app.matches import Caller, Gateway
 from app.pools import POOL_ID, POOLS, Pools, Who
 
-from .caller import Callers
+from .caller import Callers, bearer_of
 from .errors import responses
 from .pool_schemas import JoinPool, PoolAnswer, PoolList
 
@@ -47,7 +47,14 @@ def router(pools: Pools, gateway: Gateway, callers: Callers) -> APIRouter:
     routes = APIRouter(prefix="/pools", tags=["pools"])
     # A guest's ticket (Bearer), or an account (token with `play`, or session); a
     # guest's first join brings nothing and is given a ticket.
-    Presser = Annotated[Caller, Depends(callers.seat)]
+    async def presser(request: Request, caller: Annotated[Caller, Depends(callers.open)]) -> Caller:
+        """An account, or a guest with the Bearer ticket it brings (none: none yet).
+        Declared as no security scheme: a guest's first join brings nothing."""
+        if caller.account_id is not None:
+            return caller
+        return Caller(bearer_of(request), caller.address, counted=caller.counted)
+
+    Presser = Annotated[Caller, Depends(presser)]
     longest = pools.settings.pool_wait_seconds
 
     @routes.get("", response_model=None, responses={200: {"model": PoolList}, **answers()},

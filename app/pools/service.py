@@ -148,6 +148,7 @@ class Pools:
                     if answer.status == "paired":
                         return answer
                     if not answer.pools:
+                        await self._known(who)
                         raise NotWaiting("you wait in no pool: join one first")
                     offered = answer.computer is not None
                     if offered_before is False and offered:
@@ -170,8 +171,15 @@ class Pools:
         """Leave `pool_id` (None: every pool). A pairing made already stands."""
         if pool_id is not None:
             find(pool_id)
+        await self._known(who)
         await store.leave(self.engine, who.player, pool_id)
         return await self._answer(who.player, self.now_ms())
+
+    async def _known(self, who: Who) -> None:
+        """A guest's ticket this server handed out (its rows are kept a while
+        after its places run out); any other is refused as no credential."""
+        if who.account_id is None and not await store.rows_of(self.engine, who.player):
+            raise NoTicket("this ticket is unknown here: join a pool to be given one")
 
     async def counts(self) -> dict[str, int]:
         return await store.counts(self.engine, self.now_ms())

@@ -234,7 +234,7 @@ async def test_leaving_leaves_the_pool(client: httpx.AsyncClient) -> None:
     assert left["pools"] == ["standard:15+10"]
     assert (await ada.leave())["pools"] == []
     assert (await bo.join("standard:15+10"))["status"] == "waiting"
-    assert (await ada.wait(status=409))["error"] == "not_waiting"
+    assert (await ada.wait(status=401))["error"] == "unauthorized"  # a ticket in no pool at all is no credential
 
 
 async def test_the_errors_are_named(client: httpx.AsyncClient) -> None:
