@@ -122,6 +122,26 @@ class Settings(BaseSettings):
     account_lock_max_seconds: float = 3600.0
     account_name_lock_after: int = 20
 
+    # ---- quick pairing (issue 20; app/pools, docs/api.md "Quick pairing") ----
+    # A waiter with nobody to pair for this long is offered the computer instead.
+    pool_offer_seconds: float = 20.0
+    # A place in a pool lasts this long after the player's last word (its waiting
+    # request renews it while held): a closed page leaves the pool within it.
+    pool_lease_seconds: float = 6.0
+    # A held waiting request reads the pool again (and tries to pair) at least this
+    # often, whatever nudges say: a lost nudge costs this long at most.
+    pool_tick_seconds: float = 1.0
+    # A press this soon after the player was paired (a double press, two pools
+    # pressed at once) is answered with that pairing, never a second match.
+    pool_again_seconds: float = 3.0
+    # The longest a waiting request is held before it answers "still waiting".
+    pool_wait_seconds: float = 25.0
+    # Rated players are paired within a rating range that starts at this many
+    # points, widens by the second per second waited, up to the most.
+    pool_range_start: float = 150.0
+    pool_range_per_second: float = 25.0
+    pool_range_most: float = 1000.0
+
     # ---- bots as a shared resource (issue 17, items 1 and 2; docs/configuration.md) ----
     # The longest a bot may think about one action, whatever a match asks for
     # (its `bot_think_seconds` is lowered to this when it is made).

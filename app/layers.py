@@ -19,7 +19,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.realtime",),                     # hub and bus: committed actions, live
     ("app.bots",                           # computer opponents: a client of the gateway
      "app.challenges",                     # challenges, and a person's live channel (issue 20)
-     "app.chat"),                          # the match chat (issue 20)
+     "app.chat",                           # the match chat (issue 20)
+     "app.pools"),                         # quick pairing (issue 20): a client of the gateway
     ("app.api", "app.web", "app.admin", "app.ops"),  # the wings, and operations
     ("app.main",),                         # builds and wires every part
 )

@@ -46,6 +46,7 @@ from app.db.outage import OutageLog
 from app.matches import Fanout, Gateway, MatchService, SlidingWindow, make_limiter
 from app.matches.sweeper import sweep_forever
 from app.ops import MeteredGateway, Metrics, Ops, OpsOutermost, configure_logs, metered_bus
+from app.pools import Pools
 from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_bus, make_hub
 from app.realtime.service import share_claims
 from app.redact import install as install_redaction
@@ -76,6 +77,7 @@ class Parts:
     metrics: Metrics | None = None  # None with METRICS=false
     chat: Chat | None = None  # the match chat (issue 20, app/chat), and its relay to the sockets
     relay: Relay | None = None
+    pools: Pools | None = None  # quick pairing (issue 20, app/pools)
 
 
 def build(settings: Settings) -> Parts:
@@ -106,7 +108,8 @@ def build(settings: Settings) -> Parts:
     # The chat writes through the gateway's write budget and wakes every process by a nudge.
     chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)
     relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)
-    return Parts(settings, engine, service, gateway, hub, runner, outage, accounts, metrics, chat, relay)
+    pools = Pools(engine, gateway, hub.nudges, settings, bots.LEVELS)
+    return Parts(settings, engine, service, gateway, hub, runner, outage, accounts, metrics, chat, relay, pools)
 
 
 class MageryApp(FastAPI):
@@ -199,7 +202,7 @@ def create_app(settings: Settings | None = None) -> MageryApp:
                             settings.person_keepalive_seconds, closing=lambda: parts.hub.closed)
     app.state.challenges, app.state.channel = challenges, channel  # for tests (their clocks), as app.state.parts
     app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles, (challenges, channel),
-                                  parts.chat))
+                                  parts.chat, parts.pools))
     socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage, parts.accounts,
                            ws_chat.SocketChat(parts.chat, parts.relay) if parts.chat and parts.relay else None)
     app.router.routes.append(ws.route(socket))

@@ -8,13 +8,15 @@ from app.challenges import Challenges, PersonChannel
 from app.chat import Chat
 from app.matches import Gateway
 from app.matches.reads import Reads
+from app.pools import Pools
 
-from . import account, challenges, chat, matches, replays, users, vocabulary
+from . import account, challenges, chat, matches, pools, replays, users, vocabulary
 from .caller import Callers
 
 
 def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profiles,
-           people: tuple[Challenges, PersonChannel] | None = None, talk: Chat | None = None) -> APIRouter:
+           people: tuple[Challenges, PersonChannel] | None = None, talk: Chat | None = None,
+           quick: Pools | None = None) -> APIRouter:
     api = APIRouter(prefix="/api/v1")
     callers = Callers(accounts)  # who calls: a seat's token, an account's token or session
     api.include_router(matches.router(gateway, reads, callers))
@@ -26,6 +28,8 @@ def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profile
         api.include_router(challenges.router(*people, callers))
     if talk is not None:
         api.include_router(chat.router(talk, accounts))  # issue 20: the match chat
+    if quick is not None:  # issue 20: quick pairing
+        api.include_router(pools.router(quick, gateway, callers))
     return api
 
 

@@ -1,7 +1,7 @@
 """Storage: the tables (models.py, admin_models.py, account_models.py), the
 engine (engine.py), migrations (migrate.py)."""
 
-from . import account_models, admin_models, challenge_models, chat_models  # noqa: F401  (their tables join Base.metadata, as migrations see it)
+from . import account_models, admin_models, challenge_models, chat_models, pool_models  # noqa: F401  (their tables join Base.metadata, as migrations see it)
 from .engine import make_engine
 from .migrate import head, revision, upgrade
 

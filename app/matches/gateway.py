@@ -23,6 +23,7 @@ from .errors import Forbidden, RateLimited, Unauthorized
 from .limits import Limiter
 from .lobby import RATED_RULE, Seated
 from .mover import Acted
+from .pairing import Paired, Player, Then, pair
 from .rematch import Rematched
 from .seats import hash_token
 from .service import MatchService
@@ -147,6 +148,15 @@ class Gateway:
     async def decline_rematch(self, match_id: str, caller: Caller) -> dict[str, Any]:
         colour = await self.enter(match_id, caller)
         return await self.service.rematches.decline(match_id, colour)
+
+    async def pair(self, options: dict[str, Any], players: tuple[Player, Player], rated: bool,
+                   then: Then) -> Paired:
+        """Quick pairing (app/pools): a running match for two waiting players, both
+        seats taken at once, inserted with `then` (the pools' claim of both
+        waiters) in one transaction. Counted against nobody: each player's press
+        was counted when they joined the pool."""
+        service = self.service
+        return await pair(service.keeper, service.seats, service.lobby, options, players, rated, then)
 
     async def claim_seats(self, caller: Caller, account_id: int, handed: list[tuple[str, str]]) -> Claimed:
         """A signed-in player's browser hands over the guest seats it kept (match

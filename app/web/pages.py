@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse
 from app.accounts import Accounts
 from app.matches.errors import NotFound
 from app.matches.ids import is_match_id
+from app.pools import POOLS
 from app.rules import VARIANTS
 from app.rules.vocabulary import move_table
 
@@ -34,7 +35,7 @@ MATCH_MODULES = ["match.js", "api.js", "seat.js", "live.js", "board.js", "pieces
                  "chooser.js", "controls.js", "timeline.js", "results.js", "focus.js",
                  "guide.js", "explain.js", "rematch.js", "alerts.js", "session.js", "ratings.js"]
 HOME_MODULES = ["home.js", "api.js", "seat.js", "fields.js", "results.js", "first-match.js", "guide.js", "mages.js",
-                "session.js", "ratings.js"]
+                "session.js", "ratings.js", "pools.js"]
 LEARN_MODULES = ["learn.js", "mages.js", "pieces.js", "first-match.js", "guide.js", "api.js", "seat.js", "session.js"]
 
 
@@ -54,7 +55,7 @@ def make_router(bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch, 
     @router.get("/", response_class=HTMLResponse)
     async def home(request: Request) -> HTMLResponse:
         return await _page(request, "home.html", variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
-                           levels=list(bot_levels()), modules=HOME_MODULES)
+                           levels=list(bot_levels()), modules=HOME_MODULES, pools=list(POOLS.values()))
 
     @router.get("/learn", response_class=HTMLResponse)
     async def learn(request: Request) -> HTMLResponse:

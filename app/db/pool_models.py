@@ -1,0 +1,57 @@
+"""Quick pairing's table (issue 20, migration 0008): who waits in which pool.
+
+One row per player and pool. The database is the truth of a pool, so every
+process pairs from the same rows and a pool outlives any one process. A row
+waits while its lease runs (the player's waiting request renews it); a row
+whose lease ran out is nobody. Once paired, the row names the match and the
+colour, and, for a guest, the seat's token until the row goes: the guest
+collects it with its ticket (only the ticket's hash is kept), and nobody else
+can. `last_opponent` carries whom the player met last, so that the same two
+are not paired twice in a row while someone else waits.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from sqlalchemy import (
+    BigInteger,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from .models import Base
+
+
+class PoolSeeker(Base):
+    __tablename__ = "pool_seekers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    pool: Mapped[str] = mapped_column(String(40))  # "standard:10+5"
+    player: Mapped[str] = mapped_column(String(80))  # "account:42" or "guest:<hash of the ticket's hash>"
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    rating: Mapped[float | None] = mapped_column(Float, nullable=True)  # an account's, in the pool's variant
+    ticket_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a guest's ticket, hashed
+    joined_ms: Mapped[int] = mapped_column(BigInteger)
+    lease_until_ms: Mapped[int] = mapped_column(BigInteger)
+    last_opponent: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), nullable=True)
+    colour: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    seat_token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a paired guest's, for it alone
+    paired_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+    __table_args__ = (
+        UniqueConstraint("pool", "player", name="uq_pool_seekers_pool_player"),
+        Index("ix_pool_seekers_player", "player"),
+        Index("ix_pool_seekers_pool_match", "pool", "match_id"),
+    )
+
+
+pool_seekers = cast(Table, PoolSeeker.__table__)

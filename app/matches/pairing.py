@@ -1,0 +1,93 @@
+"""A match made for two players at once (quick pairing, app/pools): both seats
+taken when it is made, so no third player can slip into an open seat between
+a create and a join.
+
+The match is inserted in one transaction with the caller's `then`, which the
+pools use to claim both waiters: when `then` raises (another process paired
+one of them first), nothing is inserted at all. Each seat's token is new, and
+handed back to the caller only, for the seat's own player.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from app.rules import commitment
+
+from . import store, text
+from .clock import Clock
+from .errors import BadRequest
+from .keeper import MatchKeeper
+from .lobby import RATED_RULE, Lobby, new_match_id, rated_seats
+from .record import COLOURS, Record, SeatInfo, other
+from .replay import initial_state
+from .seats import Seats, hash_token, new_seat_token
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One of the two: the name the seat shows, and the account (None: a guest)."""
+
+    name: str
+    account_id: int | None = None
+    account: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """The match made: its id, each player's colour (in the order given) and each
+    seat's token (shown once: give each to its own player only)."""
+
+    match_id: str
+    colours: tuple[str, str]
+    tokens: tuple[str, str]
+
+
+Then = Callable[[AsyncConnection, Paired], Awaitable[None]]
+
+
+async def pair(keeper: MatchKeeper, seats: Seats, lobby: Lobby, options: dict[str, Any],
+               players: tuple[Player, Player], rated: bool, then: Then) -> Paired:
+    """Make a running match for `players` (colours drawn at random). `rated`
+    needs two accounts; nobody plays themself."""
+    first, second = players
+    if rated and (first.account_id is None or second.account_id is None):
+        raise BadRequest(f"{RATED_RULE}: a paired rated match needs two accounts")
+    if first.account_id is not None and first.account_id == second.account_id:
+        raise BadRequest("nobody plays themself")
+    for player in players:
+        text.check("name", player.name, line_breaks=False)
+    opts = lobby._options({k: v for k, v in options.items() if k not in ("seed", "chaos")})
+    del opts["bot_think_seconds"]  # nobody to think
+    colour = secrets.choice(COLOURS)
+    colours = (colour, other(colour))
+    tokens = (new_seat_token(), new_seat_token())
+    now = keeper.now_ms()
+    seat_infos = {c: SeatInfo(p.name, hash_token(t), None, False, now, now, p.account_id,
+                              p.account if p.account_id is not None else None)
+                  for c, p, t in zip(colours, players, tokens, strict=True)}
+    await rated_seats(keeper, seat_infos, opts["variant"])
+    seed = secrets.token_hex(16)  # 128 bits (R20)
+    rec = Record(
+        id=new_match_id(), status="waiting", options=opts, seed=seed, seed_commitment=commitment(seed),
+        custom=False, chaos=None, state=initial_state(seed, opts, None, False), version=0,
+        clock=Clock.from_options(opts["time_control"]), due_at_ms=None, draw_offer=None, result=None,
+        created_ms=now, updated_ms=now, finished_ms=None, seats=seat_infos, rated=rated,
+    )
+    keeper.begin(rec, now)  # both seats are taken: the match is on
+    paired = Paired(rec.id, colours, tokens)
+
+    async def claim(conn: AsyncConnection) -> None:
+        await then(conn, paired)
+
+    await store.insert(keeper.engine, rec, claim)
+    keeper.cache.put(rec)
+    for c in colours:
+        seats.seen(rec.id, c, now)
+    await keeper.publish(rec.id, [{"type": "created", "version": 0, "match": keeper.present(rec, now)}])
+    return paired

@@ -1,0 +1,79 @@
+"""Helpers for quick pairing's tests: a player who presses pools over the API."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import insert
+
+from app.db.account_models import ratings
+from app.pools import Pools
+
+from ..api.members import Member
+
+BASE = "/api/v1/pools"
+
+
+@dataclass
+class Presser:
+    """A guest (by the ticket its first join gave it) or an account (by its token)."""
+
+    client: httpx.AsyncClient
+    name: str = "anonymous"
+    member: Member | None = None
+    ticket: str | None = None
+    answers: list[dict[str, Any]] = field(default_factory=list)
+
+    def headers(self) -> dict[str, str]:
+        if self.member is not None:
+            return self.member.token()
+        return {"Authorization": f"Bearer {self.ticket}"} if self.ticket else {}
+
+    async def join(self, pool: str = "standard:10+5", status: int = 200) -> dict[str, Any]:
+        r = await self.client.post(f"{BASE}/{pool}/join", json={"name": self.name}, headers=self.headers())
+        assert r.status_code == status, r.text
+        body: dict[str, Any] = r.json()
+        if status == 200:
+            self.ticket = body.get("ticket") or self.ticket
+            self.answers.append(body)
+        return body
+
+    async def wait(self, timeout: float = 0, status: int = 200) -> dict[str, Any]:
+        r = await self.client.get(f"{BASE}/wait", params={"timeout": timeout}, headers=self.headers())
+        assert r.status_code == status, r.text
+        body: dict[str, Any] = r.json()
+        return body
+
+    async def leave(self, pool: str | None = None) -> dict[str, Any]:
+        path = f"{BASE}/leave" if pool is None else f"{BASE}/{pool}/leave"
+        r = await self.client.post(path, headers=self.headers())
+        assert r.status_code == 200, r.text
+        body: dict[str, Any] = r.json()
+        return body
+
+
+class Clock:
+    """The pools' clock, moved by the test."""
+
+    def __init__(self, pools: Pools) -> None:
+        self.now = pools.clock()
+        pools.clock = lambda: self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def pools(app: Any) -> Pools:
+    found: Pools = app.state.parts.pools
+    return found
+
+
+async def rate(app: Any, member: Member, variant: str, rating: float) -> None:
+    """Give the account a rating in `variant` (as rated matches would have)."""
+    async with app.state.parts.engine.begin() as conn:
+        await conn.execute(insert(ratings).values(account_id=member.account.id, variant=variant, rating=rating,
+                                                  rd=60.0, volatility=0.06, games=30))
