@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import BadRequest, OutOfRange
+from .errors import BadRequest, Forbidden, OutOfRange
 from .record import COLOURS, Record, SeatInfo
 
 RANGE_MIN, RANGE_MAX = 50, 1000  # the ranges a creator may ask for, in rating points
@@ -27,7 +27,8 @@ def checked_range(options: dict[str, Any], account_id: int | None, bot: str | No
     if isinstance(asked, bool) or not isinstance(asked, int) or not RANGE_MIN <= asked <= RANGE_MAX:
         raise BadRequest(f"options.rating_range is a whole number of rating points, {RANGE_MIN} to {RANGE_MAX}")
     if account_id is None:
-        raise BadRequest("options.rating_range needs a rating to be around: sign in to ask for one")
+        # As a guest's `rated`: refused for who asks (403), not for the body's shape.
+        raise Forbidden("options.rating_range needs a rating to be around: sign in to ask for one")
     if bot is not None:
         raise BadRequest("options.rating_range is for a match against a person: a computer level joins at once")
     return asked

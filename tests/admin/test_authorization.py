@@ -45,7 +45,8 @@ ACCOUNT = "Ada"  # a player's account, made by the tests that need it to exist
 
 
 def concrete(path: str, match_id: str) -> str:
-    return path.replace("{match_id}", match_id).replace("{version}", "0").replace("{name}", ACCOUNT)
+    return (path.replace("{match_id}", match_id).replace("{version}", "0").replace("{name}", ACCOUNT)
+            .replace("{line_id}", "1"))  # a chat line's number: refused before it is looked for
 
 
 async def call(client: httpx.AsyncClient, method: str, url: str, headers: dict[str, str] | None = None,

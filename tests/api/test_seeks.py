@@ -69,16 +69,17 @@ async def test_a_seek_without_a_range_is_open_to_anyone(app: Any, client: httpx.
 async def test_a_range_that_cannot_be_one_is_refused_at_create(app: Any, client: httpx.AsyncClient) -> None:
     ada = await member(app, "Ada")
     cases = [
-        ({}, {"rating_range": 200}, "sign in to ask for one"),  # a guest has no rating to be around
-        (ada.token(), {"rating_range": 200, "_bot": True}, "a computer level joins at once"),
-        (ada.token(), {"rating_range": 20}, "rating_range"),
-        (ada.token(), {"rating_range": "200"}, "rating_range"),
+        # A guest has no rating to be around: refused for who asks, as a guest's `rated` is.
+        ({}, {"rating_range": 200}, 403, "forbidden", "sign in to ask for one"),
+        (ada.token(), {"rating_range": 200, "_bot": True}, 400, "bad_request", "a computer level joins at once"),
+        (ada.token(), {"rating_range": 20}, 400, "bad_request", "rating_range"),
+        (ada.token(), {"rating_range": "200"}, 400, "bad_request", "rating_range"),
     ]
-    for headers, options, words in cases:
+    for headers, options, status, code, words in cases:
         body: dict[str, Any] = {"options": {k: v for k, v in options.items() if k != "_bot"}}
         if options.get("_bot"):
             body["opponent"] = "bot:random"
         r = await client.post(BASE, json=body, headers=headers)
-        assert r.status_code == 400 and r.json()["error"] == "bad_request", r.text
+        assert r.status_code == status and r.json()["error"] == code, r.text
         assert words in r.json()["detail"], r.text
     assert (await client.get(BASE)).json()["matches"] == []  # nothing made
