@@ -95,18 +95,18 @@ async def test_guests_and_accounts_are_not_paired_together(app: Any, client: htt
 
 
 async def test_the_rating_range_widens_with_the_wait(app: Any, client: httpx.AsyncClient, pools: Pools) -> None:
-    clock = Clock(pools)
+    clock = Clock(pools)  # 3 s steps, each within a lease: the range grows 75 points a step
     low, high = await member(app, "Gale"), await member(app, "Hugo")
     await rate(app, high, "standard", 1900.0)  # 400 from a new player's 1500: beyond the first range
     g, h = Presser(client, member=low), Presser(client, member=high)
     await g.join()
     assert (await h.join())["status"] == "waiting"
-    clock.advance(pools.settings.pool_lease_seconds / 2)  # (150 + 25/s): still too narrow
+    clock.advance(3.0)  # (150 + 25/s): still too narrow
     assert (await g.wait())["status"] == "waiting"
-    clock.advance(pools.settings.pool_lease_seconds / 2)
+    clock.advance(3.0)
     assert (await h.wait())["status"] == "waiting"
     for _ in range(3):  # the waits renew the places while the range widens
-        clock.advance(pools.settings.pool_lease_seconds / 2)
+        clock.advance(3.0)
         await g.wait()
         answer = await h.wait()
     assert answer["status"] == "paired"
