@@ -6,27 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.realtime.test_processes import Server
+from tests.realtime.test_processes import Server, servers  # noqa: F401  (two processes on one PostgreSQL)
 from tests.waiting import DEADLINE
-
-
-@pytest.fixture(scope="module")
-def two(postgres_url: str) -> Iterator[tuple[Server, Server]]:
-    a, b = Server(postgres_url), Server(postgres_url)
-    try:
-        a.wait_ready()
-        b.wait_ready()
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
 
 
 async def chat_message(ws: ClientConnection, kind: str = "chat") -> dict[str, Any]:
@@ -45,8 +31,9 @@ async def following(ws: ClientConnection) -> str:
     return str((await chat_message(ws, "chat_room"))["room"])
 
 
-async def test_a_line_posted_on_one_process_reaches_a_socket_on_the_other(two: tuple[Server, Server]) -> None:
-    a, b = two
+async def test_a_line_posted_on_one_process_reaches_a_socket_on_the_other(
+        servers: tuple[Server, Server]) -> None:  # noqa: F811  (the fixture imported above)
+    a, b = servers
     async with httpx.AsyncClient(timeout=10) as http:
         made = (await http.post(f"{a.base}/api/v1/matches", json={"seat": "white", "name": "Ada"})).json()
         match_id, white = made["match"]["id"], made["token"]
