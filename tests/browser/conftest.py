@@ -188,7 +188,10 @@ def contexts(browser: Any, server: Server) -> Iterator[Contexts]:
 
 
 def axe_violations(page: Any) -> list[dict[str, Any]]:
-    """WCAG 2.0/2.1 A and AA violations axe-core finds on the page as it is now."""
+    """WCAG 2.0/2.1 A and AA violations axe-core finds on the page as it is now, once
+    every stylesheet has arrived (a heading can be visible before the last one has,
+    and axe would judge colours the page never shows)."""
+    page.wait_for_load_state("load")
     found = page.evaluate("""async () => {
         const r = await axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}});
         return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
