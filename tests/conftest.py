@@ -4,7 +4,7 @@ Every test that uses `database_url` (and so `app`, `client`, `api`, `service`)
 runs twice: on SQLite (a fresh file per test) and on PostgreSQL. For
 PostgreSQL a database `magery_test_<random>` is created once per session on
 the server of TEST_POSTGRES_URL (default: user postgres on 127.0.0.1:5432),
-migrated, emptied before each test and dropped at the end. When that server
+migrated, emptied before each test (every table, the admin's too) and dropped at the end. When that server
 does not answer the PostgreSQL runs are skipped, except under CI=true, where
 they fail.
 
@@ -50,10 +50,20 @@ model_fields.install()  # each test's app shares the pydantic fields of the othe
 
 PG_SERVER = os.environ.get("TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 ROW = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"]
-TABLES = ("challenges, actions, draw_offers, seats, bot_matches, matches, rate_counters, "
-          "rating_changes, ratings, account_sessions, account_tokens, account_limits, pool_seekers")
-# The computer levels' accounts stay (migration 0007 made them); every other goes.
-PEOPLE = "DELETE FROM accounts WHERE computer IS NULL"
+def _emptying() -> str:
+    """DELETE of every table, children before parents, that keeps only the computer
+    levels' accounts (migration 0007 made them). A DELETE of a near-empty table
+    takes about a millisecond where a TRUNCATE of the same tables took 90 ms: a
+    tenth of a second of every PostgreSQL test."""
+    import app.admin  # noqa: F401  (its tables join the metadata)
+    from app.db.models import Base
+
+    steps = [f"DELETE FROM {table.name}" + (" WHERE computer IS NULL" if table.name == "accounts" else "")
+             for table in reversed(Base.metadata.sorted_tables)]
+    return "; ".join(steps)
+
+
+EMPTY_EVERY_TABLE = _emptying()
 
 
 def _asyncpg_dsn(url: str) -> str:
@@ -138,8 +148,7 @@ async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
     conn = await asyncpg.connect(_asyncpg_dsn(url))
     try:
-        await conn.execute(f"TRUNCATE {TABLES} CASCADE")
-        await conn.execute(PEOPLE)
+        await conn.execute(EMPTY_EVERY_TABLE)
     finally:
         await conn.close()
     _start_the_shared_windows_now(request.getfixturevalue("monkeypatch"))

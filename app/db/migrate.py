@@ -8,11 +8,13 @@ together migrate one after the other.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -40,6 +42,8 @@ def _run(connection: Connection, revision: str, down: bool) -> None:
 
 
 async def upgrade(engine: AsyncEngine, revision: str = "head") -> None:
+    if revision == "head" and await _stands_at(engine) == head():
+        return  # nothing to do: no need to load and run every migration script to learn it
     async with engine.begin() as conn:
         await conn.run_sync(_run, revision, False)
 
@@ -56,8 +60,17 @@ async def revision(engine: AsyncEngine) -> str | None:
         return found.scalar_one_or_none()
 
 
+async def _stands_at(engine: AsyncEngine) -> str | None:
+    """The database's revision, or None when it has none yet (no alembic_version)."""
+    try:
+        return await revision(engine)
+    except DBAPIError:
+        return None
+
+
+@functools.cache
 def head() -> str | None:
-    """The newest revision of migrations/."""
+    """The newest revision of migrations/ (they do not change while the server runs)."""
     from alembic.script import ScriptDirectory
 
     return ScriptDirectory.from_config(alembic_config()).get_current_head()

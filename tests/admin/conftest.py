@@ -1,8 +1,7 @@
 """Fixtures for the admin dashboard's tests: a clean set of admin tables, an
 admin account, and a client signed in through the sign-in form.
 
-`tests/conftest.py` empties only the match tables between PostgreSQL tests;
-the admin and figures tables are emptied here.
+`tests/conftest.py` empties every table, the admin's too, between PostgreSQL tests.
 """
 
 from __future__ import annotations
@@ -19,23 +18,8 @@ from app.admin import accounts
 from tests.realtime.conftest import sockets  # noqa: F401  (the socket fixture, for the moderation tests)
 
 PASSWORD = "correct horse battery"
-ADMIN_TABLES = "admin_audit, admin_sessions, admin_throttle, admin_users, figure_sums, figure_marks"
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 META_CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
-
-
-@pytest.fixture(autouse=True)
-async def clean_admin_tables(database_url: str) -> None:
-    if database_url.startswith("postgresql"):
-        import asyncpg
-
-        from tests.conftest import _asyncpg_dsn
-
-        conn = await asyncpg.connect(_asyncpg_dsn(database_url))
-        try:
-            await conn.execute(f"TRUNCATE {ADMIN_TABLES} CASCADE")
-        finally:
-            await conn.close()
 
 
 async def add_admin(app: Any, name: str = "root", password: str = PASSWORD) -> None:
