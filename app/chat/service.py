@@ -7,8 +7,8 @@ proves is a player, writing and reading the players' room; anyone else is a
 spectator, in the spectators' room, and never reads the players'. A writer
 with no account (a guest's seat, a spectator not signed in) writes only the
 stock phrases. The flood limits count per writer (`author_key`) across
-matches; two lines sent at the same instant may both pass (a limit of lines,
-not of a secret): the next one is refused.
+matches; one writer's lines are checked and stored one at a time (app/db/turns.py),
+so lines sent at the same instant are counted as any others.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.account_models import accounts
 from app.db.chat_models import chat_lines, chat_mutes
+from app.db.turns import one_at_a_time
 from app.matches import Caller, Gateway
 from app.matches import text as stored_text
 from app.matches.errors import BadRequest, NotFound
@@ -105,6 +106,8 @@ class Chat:
                             if room in ROOMS else f"room is one of {', '.join(ROOMS)}")
         now = self.now()
         async with self.engine.begin() as conn:
+            # The flood check and the insert, one line of this writer at a time.
+            await one_at_a_time(conn, f"chat:{who.key}")
             if who.account_id is not None:
                 until = (await conn.execute(select(chat_mutes.c.until).where(
                     chat_mutes.c.account_id == who.account_id, chat_mutes.c.until > now))).scalar()

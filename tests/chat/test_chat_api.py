@@ -186,3 +186,14 @@ async def test_chat_is_exported_with_the_match_and_never_with_a_secret(app: Any,
     assert out["seed"] is None  # the match runs: no seed, chat or not
     said = str(out["chat"])
     assert "author_key" not in said and "account:" not in said and "seed" not in said
+
+
+async def test_lines_sent_at_once_are_counted_one_by_one(app: Any, client: httpx.AsyncClient) -> None:
+    """Eight lines of one writer at the same instant: the flood check and the
+    insert of each run one at a time, so four pass and four are refused."""
+    import asyncio
+
+    Clock(app)
+    match_id, ada, _ = await accounts_match(app, client)
+    said = await asyncio.gather(*(say(client, match_id, f"line {n}", ada.token()) for n in range(8)))
+    assert sorted(r.status_code for r in said) == [201] * 4 + [429] * 4, [r.text for r in said]
