@@ -44,7 +44,10 @@ class PoolSeeker(Base):
     last_opponent: Mapped[str | None] = mapped_column(String(80), nullable=True)
     match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), nullable=True)
     colour: Mapped[str | None] = mapped_column(String(8), nullable=True)
-    seat_token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a paired guest's, for it alone
+    # A guest's place: the nonce and the hash of the seat token its ticket makes
+    # with it (app/pools/seat_key.py); the token itself is never stored.
+    seat_nonce: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    seat_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     paired_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
     __table_args__ = (
