@@ -23,7 +23,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.account_models import accounts
-from app.db.chat_models import chat_lines, chat_mutes
+from app.db.chat_models import chat_lines, chat_mutes, chat_reports
 from app.db.turns import one_at_a_time
 from app.matches import Caller, Gateway
 from app.matches import text as stored_text
@@ -148,16 +148,24 @@ class Chat:
         return stamp(_ms(until)) if until is not None else None
 
     async def report(self, match_id: str, caller: Caller, line_id: int) -> None:
-        """Put a line the caller can see in the admins' queue."""
+        """Put a line the caller can see in the admins' queue: once per reporter
+        (an account, a guest's seat, a guest spectator's address), however
+        often they press Report."""
         await self.gateway.count_write(caller)
         who = await self.writer(match_id, caller)
         now = self.now()
         async with self.engine.begin() as conn:
+            await one_at_a_time(conn, f"chat-report:{who.key}")  # the look and the insert below, together
             row = (await conn.execute(select(chat_lines.c.room, chat_lines.c.reported_at).where(
                 chat_lines.c.id == line_id, chat_lines.c.match_id == match_id,
                 chat_lines.c.hidden_at.is_(None)))).first()
             if row is None or row.room != who.room:
                 raise NotFound(f"no line {line_id} in this match's {who.room}' chat")
+            known = (await conn.execute(select(chat_reports.c.at).where(
+                chat_reports.c.line_id == line_id, chat_reports.c.reporter == who.key))).first()
+            if known is not None:
+                return  # reported by this reporter already: it counts once
+            await conn.execute(chat_reports.insert().values(line_id=line_id, reporter=who.key, at=now))
             await conn.execute(update(chat_lines).where(chat_lines.c.id == line_id).values(
                 reports=chat_lines.c.reports + 1, reported_at=row.reported_at or now))
 
