@@ -33,7 +33,7 @@ from app.realtime.nudges import Nudges
 
 from . import store
 from .catalogue import POOLS, Pool
-from .computer import nearest_level
+from .computer import gap, nearest_level
 from .errors import NoSuchPool, NoTicket, NotWaiting
 from .rules import Range, Waiter, pairs
 from .seat_key import new_place, seat_token
@@ -249,16 +249,28 @@ class Pools:
         waited = (now - first.joined_ms) / 1000
         offer = None
         if waited >= self.settings.pool_offer_seconds and self.levels:
-            offer = await self._offer(POOLS[first.pool], first.rating, first.account_id is not None)
+            offer = await self._offer(places)
         answer = Answer("waiting", [r.pool for r in places], waited, offer)
         answer.lease_left_ms = min(r.lease_until_ms for r in places) - now
         return answer
 
-    async def _offer(self, pool: Pool, rating: float | None, account: bool) -> dict[str, Any]:
-        level = nearest_level(self.levels, await store.computer_ratings(self.engine, self.levels, pool.variant),
-                              rating)
+    async def _offer(self, places: list[Any]) -> dict[str, Any]:
+        """The computer, in the pool of `places` whose nearest level is nearest the
+        player's rating there, the longest waited first among equals (computer.py)."""
+        levels_in: dict[str, dict[str, float | None]] = {}
+        best: tuple[tuple[float, int], Pool, str, Any] | None = None
+        for place in places:
+            pool = POOLS[place.pool]
+            if pool.variant not in levels_in:
+                levels_in[pool.variant] = await store.computer_ratings(self.engine, self.levels, pool.variant)
+            level = nearest_level(self.levels, levels_in[pool.variant], place.rating)
+            key = (gap(levels_in[pool.variant], level, place.rating), place.joined_ms)
+            if best is None or key < best[0]:
+                best = (key, pool, level, place)
+        assert best is not None  # `places` is never empty here
+        _, pool, level, place = best
         return {"level": level, "opponent": f"bot:{level}", "pool": pool.id, "options": pool.options(),
-                "rated": account}
+                "rated": place.account_id is not None}
 
     async def _sweep(self, now: int) -> None:
         if now - self._swept_ms < SWEEP_MS:

@@ -280,3 +280,34 @@ async def test_the_database_holds_nothing_that_is_a_guests_seat(app: Any, client
     hers, again = await ada.wait(), await ada.wait()
     assert hers["match"]["token"] == again["match"]["token"] and hash_token(hers["match"]["token"]) in seat_hashes
     assert hash_token(second["match"]["token"]) in seat_hashes
+
+
+async def _rate_levels(app: Any, variant: str, by_level: dict[str, float]) -> None:
+    from sqlalchemy import insert, select
+
+    from app.db.account_models import accounts, ratings
+
+    async with app.state.parts.engine.begin() as conn:
+        levels = dict((await conn.execute(select(accounts.c.computer, accounts.c.id)
+                                          .where(accounts.c.computer.is_not(None)))).all())
+        for level, rating in by_level.items():
+            await conn.execute(insert(ratings).values(account_id=levels[level], variant=variant, rating=rating,
+                                                      rd=60.0, volatility=0.06, games=50))
+
+
+async def test_the_computer_is_offered_in_the_pool_where_a_level_is_nearest(
+        app: Any, client: httpx.AsyncClient, pools: Pools) -> None:
+    """Waiting in two pools, the offer is the one whose level is nearest the
+    player's rating there, not simply the first pool joined."""
+    clock = Clock(pools)
+    strong = await member(app, "Olga")
+    for variant in ("standard", "archmage"):
+        await rate(app, strong, variant, 2300.0)
+    await _rate_levels(app, "standard", {"random": 800.0, "greedy": 1000.0, "strong": 1400.0})
+    await _rate_levels(app, "archmage", {"random": 900.0, "greedy": 1500.0, "strong": 2250.0})
+    olga = Presser(client, member=strong)
+    await olga.join("standard:10+5")
+    clock.advance(1)
+    await olga.join("archmage:10+5")
+    offer = (await hold(olga, clock, pools.settings.pool_offer_seconds + 1))["computer"]
+    assert (offer["pool"], offer["level"], offer["options"]["variant"]) == ("archmage:10+5", "strong", "archmage")
