@@ -85,6 +85,18 @@ class Waiter:
         await self.http.post("/api/v1/pools/leave", headers=self.headers)  # the next size's pool is its own
 
 
+async def _all_waiting(http: httpx.AsyncClient, waiting: int) -> None:
+    """Until the pool counts every waiter: a fixed pause was too short for 200
+    joins when the server paired each join slowly, and the first trials then
+    pressed for waiters not yet in the pool."""
+    while True:
+        pools = (await http.get("/api/v1/pools")).json()["pools"]
+        if next(p["waiting"] for p in pools if p["id"] == POOL) >= waiting:
+            await asyncio.sleep(0.5)  # each holding its wait
+            return
+        await asyncio.sleep(0.2)
+
+
 async def _measure(base: str, url: str, waiting: int, trials: int, tag: str) -> dict[str, Any]:
     ratings = [1000.0 + 10 * i for i in range(waiting)]
     waiter_tokens = await _accounts(url, [f"w{tag}x{i}" for i in range(waiting)], ratings)
@@ -94,7 +106,7 @@ async def _measure(base: str, url: str, waiting: int, trials: int, tag: str) -> 
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         waiters = [Waiter(http, t) for t in waiter_tokens]
         tasks = [asyncio.create_task(w.run()) for w in waiters]
-        await asyncio.sleep(2.0)  # every waiter in the pool, holding its wait
+        await _all_waiting(http, waiting)
         both, own = [], []
         for trial, who in enumerate(chosen):
             waiter = waiters[who]

@@ -50,6 +50,8 @@ model_fields.install()  # each test's app shares the pydantic fields of the othe
 
 PG_SERVER = os.environ.get("TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 ROW = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"]
+
+
 def _emptying() -> str:
     """DELETE of every table, children before parents, that keeps only the computer
     levels' accounts (migration 0007 made them). A DELETE of a near-empty table

@@ -2,7 +2,9 @@
 
 `{"type": "chat_follow"}` makes the socket follow its room: it is told the room
 (`chat_room`), then sent the lines said so far and every new one (`chat`), and
-the ids of lines an admin hid (`chat_hidden`). `{"type": "chat", "text": ...,
+the ids of lines an admin hid (`chat_hidden`), until `{"type": "chat_unfollow"}`
+(the player turned the chat off: answered `chat_unfollowed`, and sent no line
+from then on). `{"type": "chat", "text": ...,
 "id": ...}` says a line, answered `chat_ack` or an `error`, exactly as
 POST /chat would. The socket's identity is the one it was opened with: its
 seat's token, its account (checked again at each line), or nobody.
@@ -22,7 +24,7 @@ from app.realtime.hub import Hub, Subscriber
 from .errors import UNAVAILABLE
 
 log = logging.getLogger("magery.realtime")
-KINDS = ("chat", "chat_follow")
+KINDS = ("chat", "chat_follow", "chat_unfollow")
 
 
 class Key(Protocol):
@@ -64,6 +66,10 @@ class SocketChat:
             caller = Caller(token, address)
         else:
             caller = Caller(None, address, account_id=key.account_id, account=key.name)
+        if message.get("type") == "chat_unfollow":  # nothing to check: it only stops what was asked
+            self.relay.leave(match_id, sub)
+            hub.reply(sub, {"type": "chat_unfollowed"})
+            return False
         try:
             if message.get("type") == "chat_follow":
                 who = await self.chat.writer(match_id, caller)

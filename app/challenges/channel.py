@@ -24,6 +24,7 @@ from typing import Any
 from app.matches.errors import ServiceError
 from app.realtime.hub import MATCH_CHANGED
 from app.realtime.nudges import Nudges
+from app.realtime.per_address import PerAddress
 
 from .person import Person, Who
 from .service import person_key
@@ -53,25 +54,19 @@ class PersonChannel:
         self.closing = closing
         self.per_address, self.recheck, self.keepalive = per_address, recheck, keepalive
         self.clock = clock
-        self.by_address: dict[str, int] = {}
+        self.by_address = PerAddress(per_address)  # the sockets' counter (hub.py), with this cap
 
     def reserve(self, address: str) -> None:
         """Count one more stream of `address`, or refuse it (TooManyChannels)."""
-        held = self.by_address.get(address, 0)
-        if self.per_address and held >= self.per_address:
-            raise TooManyChannels(f"this address holds {held} live channels open already, the most at once: "
-                                  "close a page of the site")
-        self.by_address[address] = held + 1
+        if not self.by_address.take(address):
+            raise TooManyChannels(f"this address holds {self.by_address.of(address)} live channels open already, "
+                                  "the most at once: close a page of the site")
 
     def release(self, address: str) -> None:
-        held = self.by_address.get(address, 0) - 1
-        if held > 0:
-            self.by_address[address] = held
-        else:
-            self.by_address.pop(address, None)
+        self.by_address.give_back(address)
 
     def open_count(self) -> int:
-        return sum(self.by_address.values())
+        return self.by_address.total()
 
     async def stream(self, who: Who, still: Callable[[], Awaitable[bool]] | None = None
                      ) -> AsyncIterator[dict[str, Any]]:

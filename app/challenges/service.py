@@ -30,6 +30,7 @@ from app.accounts.service import Account
 from app.config import Settings
 from app.db.account_models import accounts
 from app.db.challenge_models import challenges
+from app.db.turns import one_at_a_time
 from app.matches import Caller, Gateway
 from app.realtime.nudges import Nudges
 
@@ -92,6 +93,9 @@ class Challenges:
         now = self.now()
         cap = self.settings.challenges_pending_max
         async with self.engine.begin() as conn:
+            # The count and the insert, one request of this challenger at a time:
+            # two sent at once never both count the same place under the cap.
+            await one_at_a_time(conn, f"challenges:{challenger.account_id}")
             waiting = (await conn.execute(select(func.count()).select_from(challenges).where(
                 challenges.c.challenger_id == challenger.account_id, _pending(now)))).scalar_one()
             if waiting >= cap:

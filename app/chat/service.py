@@ -7,8 +7,8 @@ proves is a player, writing and reading the players' room; anyone else is a
 spectator, in the spectators' room, and never reads the players'. A writer
 with no account (a guest's seat, a spectator not signed in) writes only the
 stock phrases. The flood limits count per writer (`author_key`) across
-matches; two lines sent at the same instant may both pass (a limit of lines,
-not of a secret): the next one is refused.
+matches; one writer's lines are checked and stored one at a time (app/db/turns.py),
+so lines sent at the same instant are counted as any others.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.account_models import accounts
-from app.db.chat_models import chat_lines, chat_mutes
+from app.db.chat_models import chat_lines, chat_mutes, chat_reports
+from app.db.turns import one_at_a_time
 from app.matches import Caller, Gateway
 from app.matches import text as stored_text
 from app.matches.errors import BadRequest, NotFound
@@ -105,6 +106,8 @@ class Chat:
                             if room in ROOMS else f"room is one of {', '.join(ROOMS)}")
         now = self.now()
         async with self.engine.begin() as conn:
+            # The flood check and the insert, one line of this writer at a time.
+            await one_at_a_time(conn, f"chat:{who.key}")
             if who.account_id is not None:
                 until = (await conn.execute(select(chat_mutes.c.until).where(
                     chat_mutes.c.account_id == who.account_id, chat_mutes.c.until > now))).scalar()
@@ -145,16 +148,24 @@ class Chat:
         return stamp(_ms(until)) if until is not None else None
 
     async def report(self, match_id: str, caller: Caller, line_id: int) -> None:
-        """Put a line the caller can see in the admins' queue."""
+        """Put a line the caller can see in the admins' queue: once per reporter
+        (an account, a guest's seat, a guest spectator's address), however
+        often they press Report."""
         await self.gateway.count_write(caller)
         who = await self.writer(match_id, caller)
         now = self.now()
         async with self.engine.begin() as conn:
+            await one_at_a_time(conn, f"chat-report:{who.key}")  # the look and the insert below, together
             row = (await conn.execute(select(chat_lines.c.room, chat_lines.c.reported_at).where(
                 chat_lines.c.id == line_id, chat_lines.c.match_id == match_id,
                 chat_lines.c.hidden_at.is_(None)))).first()
             if row is None or row.room != who.room:
                 raise NotFound(f"no line {line_id} in this match's {who.room}' chat")
+            known = (await conn.execute(select(chat_reports.c.at).where(
+                chat_reports.c.line_id == line_id, chat_reports.c.reporter == who.key))).first()
+            if known is not None:
+                return  # reported by this reporter already: it counts once
+            await conn.execute(chat_reports.insert().values(line_id=line_id, reporter=who.key, at=now))
             await conn.execute(update(chat_lines).where(chat_lines.c.id == line_id).values(
                 reports=chat_lines.c.reports + 1, reported_at=row.reported_at or now))
 

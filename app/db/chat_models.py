@@ -56,5 +56,17 @@ class ChatMute(Base):
     at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class ChatReport(Base):
+    """Who reported a line (migration 0011): one report per reporter and line, so
+    that one person pressing Report twice is one report, not two."""
+
+    __tablename__ = "chat_reports"
+
+    line_id: Mapped[int] = mapped_column(ForeignKey("chat_lines.id", ondelete="CASCADE"), primary_key=True)
+    reporter: Mapped[str] = mapped_column(String(120), primary_key=True)  # as chat_lines.author_key
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
 chat_lines = cast(Table, ChatLine.__table__)
 chat_mutes = cast(Table, ChatMute.__table__)
+chat_reports = cast(Table, ChatReport.__table__)

@@ -4,9 +4,9 @@ One row per player and pool. The database is the truth of a pool, so every
 process pairs from the same rows and a pool outlives any one process. A row
 waits while its lease runs (the player's waiting request renews it); a row
 whose lease ran out is nobody. Once paired, the row names the match and the
-colour, and, for a guest, the seat's token until the row goes: the guest
-collects it with its ticket (only the ticket's hash is kept), and nobody else
-can. `last_opponent` carries whom the player met last, so that the same two
+colour; a guest collects its seat's token with its ticket, which makes the
+token again (migration 0011: only the ticket's hash, the place's nonce and the
+token's hash are kept, none of them the seat). `last_opponent` carries whom the player met last, so that the same two
 are not paired twice in a row while someone else waits.
 """
 
@@ -44,7 +44,10 @@ class PoolSeeker(Base):
     last_opponent: Mapped[str | None] = mapped_column(String(80), nullable=True)
     match_id: Mapped[str | None] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), nullable=True)
     colour: Mapped[str | None] = mapped_column(String(8), nullable=True)
-    seat_token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # a paired guest's, for it alone
+    # A guest's place: the nonce and the hash of the seat token its ticket makes
+    # with it (app/pools/seat_key.py); the token itself is never stored.
+    seat_nonce: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    seat_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     paired_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
     __table_args__ = (

@@ -5,7 +5,8 @@ a create and a join.
 The match is inserted in one transaction with the caller's `then`, which the
 pools use to claim both waiters: when `then` raises (another process paired
 one of them first), nothing is inserted at all. Each seat's token is new, and
-handed back to the caller only, for the seat's own player.
+handed back to the caller only, for the seat's own player; or a player brings
+the hash of a token the server never holds (a waiting guest's, app/pools/seat_key.py).
 """
 
 from __future__ import annotations
@@ -36,16 +37,18 @@ class Player:
     name: str
     account_id: int | None = None
     account: str | None = None
+    token_hash: str | None = None  # the seat's token, hashed, when the player's own token is made elsewhere
 
 
 @dataclass(frozen=True, slots=True)
 class Paired:
     """The match made: its id, each player's colour (in the order given) and each
-    seat's token (shown once: give each to its own player only)."""
+    seat's token (shown once: give each to its own player only; None for a
+    player who brought the hash of their own)."""
 
     match_id: str
     colours: tuple[str, str]
-    tokens: tuple[str, str]
+    tokens: tuple[str | None, str | None]
 
 
 Then = Callable[[AsyncConnection, Paired], Awaitable[None]]
@@ -66,9 +69,9 @@ async def pair(keeper: MatchKeeper, seats: Seats, lobby: Lobby, options: dict[st
     del opts["bot_think_seconds"]  # nobody to think
     colour = secrets.choice(COLOURS)
     colours = (colour, other(colour))
-    tokens = (new_seat_token(), new_seat_token())
+    tokens = (_new_token(first), _new_token(second))
     now = keeper.now_ms()
-    seat_infos = {c: SeatInfo(p.name, hash_token(t), None, False, now, now, p.account_id,
+    seat_infos = {c: SeatInfo(p.name, hash_token(t) if t is not None else p.token_hash, None, False, now, now, p.account_id,
                               p.account if p.account_id is not None else None)
                   for c, p, t in zip(colours, players, tokens, strict=True)}
     await rated_seats(keeper, seat_infos, opts["variant"])
@@ -91,3 +94,7 @@ async def pair(keeper: MatchKeeper, seats: Seats, lobby: Lobby, options: dict[st
         seats.seen(rec.id, c, now)
     await keeper.publish(rec.id, [{"type": "created", "version": 0, "match": keeper.present(rec, now)}])
     return paired
+
+
+def _new_token(player: Player) -> str | None:
+    return None if player.token_hash is not None else new_seat_token()

@@ -4,6 +4,7 @@
     rules.py       who is paired with whom (pure)
     store.py       the pools' rows in the database, the one truth of every process
     computer.py    the computer level offered to a player nobody was paired with
+    seat_key.py    a paired guest's seat token, made from its ticket, never stored
     service.py     Pools: join, wait, leave, pair
 
 A wing of the bots' layer (app/layers.py): it makes matches only through the

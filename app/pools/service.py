@@ -33,9 +33,10 @@ from app.realtime.nudges import Nudges
 
 from . import store
 from .catalogue import POOLS, Pool
-from .computer import nearest_level
+from .computer import gap, nearest_level
 from .errors import NoSuchPool, NoTicket, NotWaiting
 from .rules import Range, Waiter, pairs
+from .seat_key import new_place, seat_token
 
 log = logging.getLogger(__name__)
 TICKET = re.compile(r"^[A-Za-z0-9_-]{43}$")  # the shape of a ticket this server hands out
@@ -122,12 +123,13 @@ class Pools:
         rating = None
         if who.account_id is not None:
             rating = await store.rating_in(self.engine, who.account_id, pool.variant) or NEW.rating
-        seeker = store.Seeker(who.player, name, who.account_id,
-                              hash_token(who.ticket) if who.ticket is not None else None)
+        seeker = store.Seeker(who.player, name, who.account_id, None)
+        if who.account_id is None and who.ticket is not None:
+            seeker = store.Seeker(who.player, name, None, hash_token(who.ticket), *new_place(who.ticket))
         await store.join(self.engine, pool.id, seeker, rating, now, self.lease_ms,
                          round(self.settings.pool_again_seconds * 1000))
         await self.pair(pool.id)
-        answer = await self._answer(who.player, self.now_ms())
+        answer = await self._answer(who, self.now_ms())
         answer.ticket = ticket
         return answer
 
@@ -144,7 +146,7 @@ class Pools:
             while True:
                 now = self.now_ms()
                 if read:
-                    answer, read_at = await self._answer(player, now), loop.time()
+                    answer, read_at = await self._answer(who, now), loop.time()
                     if answer.status == "paired":
                         return answer
                     if not answer.pools:
@@ -173,7 +175,7 @@ class Pools:
             find(pool_id)
         await self._known(who)
         await store.leave(self.engine, who.player, pool_id)
-        return await self._answer(who.player, self.now_ms())
+        return await self._answer(who, self.now_ms())
 
     async def _known(self, who: Who) -> None:
         """A guest's ticket this server handed out (its rows are kept a while
@@ -212,13 +214,13 @@ class Pools:
         return await self.pair(pool_id)
 
     async def _make(self, pool: Pool, a: Any, b: Any) -> bool:
-        players = (Player(a.name, a.account_id, a.name if a.account_id is not None else None),
-                   Player(b.name, b.account_id, b.name if b.account_id is not None else None))
+        players = (Player(a.name, a.account_id, a.name if a.account_id is not None else None, a.seat_token_hash),
+                   Player(b.name, b.account_id, b.name if b.account_id is not None else None, b.seat_token_hash))
         rated = a.account_id is not None and b.account_id is not None
 
         async def claim(conn: AsyncConnection, paired: Paired) -> None:
             await store.claim(conn, pool.id, (a.player, b.player), paired.match_id, paired.colours,
-                              paired.tokens, self.now_ms())
+                              self.now_ms())
 
         try:
             await self.gateway.pair(pool.options(), players, rated, claim)
@@ -230,13 +232,16 @@ class Pools:
 
     # ---- reading where a player stands ------------------------------------------------
 
-    async def _answer(self, player: str, now: int) -> Answer:
-        rows = await store.rows_of(self.engine, player)
+    async def _answer(self, who: Who, now: int) -> Answer:
+        rows = await store.rows_of(self.engine, who.player)
         paired = [r for r in rows if r.match_id is not None]
         if paired:
             last = max(paired, key=lambda r: r.paired_ms)
+            token = None  # an account plays by its account
+            if last.seat_nonce is not None and who.ticket is not None:
+                token = seat_token(who.ticket, last.seat_nonce)  # made again from the guest's ticket
             return Answer("paired", [last.pool], 0.0, None,
-                          {"id": last.match_id, "seat": last.colour, "token": last.seat_token})
+                          {"id": last.match_id, "seat": last.colour, "token": token})
         places = [r for r in rows if r.lease_until_ms >= now]
         if not places:
             return Answer("waiting")
@@ -244,16 +249,28 @@ class Pools:
         waited = (now - first.joined_ms) / 1000
         offer = None
         if waited >= self.settings.pool_offer_seconds and self.levels:
-            offer = await self._offer(POOLS[first.pool], first.rating, first.account_id is not None)
+            offer = await self._offer(places)
         answer = Answer("waiting", [r.pool for r in places], waited, offer)
         answer.lease_left_ms = min(r.lease_until_ms for r in places) - now
         return answer
 
-    async def _offer(self, pool: Pool, rating: float | None, account: bool) -> dict[str, Any]:
-        level = nearest_level(self.levels, await store.computer_ratings(self.engine, self.levels, pool.variant),
-                              rating)
+    async def _offer(self, places: list[Any]) -> dict[str, Any]:
+        """The computer, in the pool of `places` whose nearest level is nearest the
+        player's rating there, the longest waited first among equals (computer.py)."""
+        levels_in: dict[str, dict[str, float | None]] = {}
+        best: tuple[tuple[float, int], Pool, str, Any] | None = None
+        for place in places:
+            pool = POOLS[place.pool]
+            if pool.variant not in levels_in:
+                levels_in[pool.variant] = await store.computer_ratings(self.engine, self.levels, pool.variant)
+            level = nearest_level(self.levels, levels_in[pool.variant], place.rating)
+            key = (gap(levels_in[pool.variant], level, place.rating), place.joined_ms)
+            if best is None or key < best[0]:
+                best = (key, pool, level, place)
+        assert best is not None  # `places` is never empty here
+        _, pool, level, place = best
         return {"level": level, "opponent": f"bot:{level}", "pool": pool.id, "options": pool.options(),
-                "rated": account}
+                "rated": place.account_id is not None}
 
     async def _sweep(self, now: int) -> None:
         if now - self._swept_ms < SWEEP_MS:

@@ -36,6 +36,8 @@ class Seeker:
     name: str
     account_id: int | None
     ticket_hash: str | None
+    seat_nonce: str | None = None  # a guest's (app/pools/seat_key.py)
+    seat_token_hash: str | None = None
 
 
 async def _lock(conn: AsyncConnection, players: Iterable[str]) -> None:
@@ -89,8 +91,8 @@ async def join(engine: AsyncEngine, pool: str, seeker: Seeker, rating: float | N
         else:
             await conn.execute(seekers.insert().values(
                 pool=pool, player=seeker.player, account_id=seeker.account_id, name=seeker.name, rating=rating,
-                ticket_hash=seeker.ticket_hash, joined_ms=now_ms, lease_until_ms=now_ms + lease_ms,
-                last_opponent=last))
+                ticket_hash=seeker.ticket_hash, seat_nonce=seeker.seat_nonce, seat_token_hash=seeker.seat_token_hash,
+                joined_ms=now_ms, lease_until_ms=now_ms + lease_ms, last_opponent=last))
     return None
 
 
@@ -131,22 +133,20 @@ async def counts(engine: AsyncEngine, now_ms: int) -> dict[str, int]:
 
 
 async def claim(conn: AsyncConnection, pool: str, players: tuple[str, str], match_id: str,
-                colours: tuple[str, str], tokens: tuple[str, str], now_ms: int) -> None:
+                colours: tuple[str, str], now_ms: int) -> None:
     """In the transaction that inserts the match: both players, still waiting in
     `pool` with a running lease, become paired there and leave every other pool.
-    Raises Lost (and so the match is not made) otherwise."""
+    Raises Lost (and so the match is not made) otherwise. No seat token is
+    written: a guest's seat was made with the hash its place holds."""
     await _lock(conn, players)
     rows = (await conn.execute(select(seekers).where(
         seekers.c.player.in_(players), seekers.c.match_id.is_(None)))).all()
     places = {r.player: r for r in rows if r.pool == pool and r.lease_until_ms >= now_ms}
     if set(places) != set(players) or players[0] == players[1]:
         raise Lost(f"{players} are no longer both waiting in {pool}")
-    for me, other, colour, token in ((players[0], players[1], colours[0], tokens[0]),
-                                     (players[1], players[0], colours[1], tokens[1])):
-        place = places[me]
-        await conn.execute(update(seekers).where(seekers.c.id == place.id).values(
-            match_id=match_id, colour=colour, paired_ms=now_ms, last_opponent=other,
-            seat_token=token if place.ticket_hash is not None else None))
+    for me, other, colour in ((players[0], players[1], colours[0]), (players[1], players[0], colours[1])):
+        await conn.execute(update(seekers).where(seekers.c.id == places[me].id).values(
+            match_id=match_id, colour=colour, paired_ms=now_ms, last_opponent=other))
     await conn.execute(delete(seekers).where(seekers.c.player.in_(players), seekers.c.match_id.is_(None)))
 
 

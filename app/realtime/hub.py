@@ -31,6 +31,7 @@ from .bus import Announcement, Bus, MemoryBus, Message, Nudge
 from .heartbeat import Heartbeat
 from .nudges import Nudges
 from .open_files import OpenFiles, raise_soft_limit
+from .per_address import PerAddress
 from .presence import SeatPresence
 from .room import CATCH_UP, RESYNC, Room, Send, Subscriber, frame
 from .service import MatchSource
@@ -74,7 +75,7 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         # Sockets open (or opening) per client address, capped (0: no cap).
         self.sockets_per_address = sockets_per_address
-        self.by_address: dict[str, int] = {}
+        self.by_address = PerAddress(sockets_per_address)
         self.open_files = open_files if open_files is not None else OpenFiles()
         self.seat_presence = SeatPresence(source, self.outage)
         self._heartbeat: asyncio.Task[None] | None = None
@@ -131,19 +132,13 @@ class Hub:
 
     def reserve(self, address: str) -> bool:
         """Count one more socket of `address`, or answer False when it holds its cap."""
-        held = self.by_address.get(address, 0)
-        if self.sockets_per_address and held >= self.sockets_per_address:
+        if not self.by_address.take(address):
             return False
-        self.by_address[address] = held + 1
         self.open_files.check()
         return True
 
     def release(self, address: str) -> None:
-        held = self.by_address.get(address, 0) - 1
-        if held > 0:
-            self.by_address[address] = held
-        else:
-            self.by_address.pop(address, None)
+        self.by_address.give_back(address)
 
     def join(self, match_id: str, send: Send, seat: str | None, since: int | None,
              address: str | None = None, receiver: asyncio.Task[Any] | None = None) -> Subscriber:

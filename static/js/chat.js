@@ -3,7 +3,8 @@
 // then draws the lines it is sent. A line is always put in as text, never as
 // markup. Guests get the stock phrases as buttons; a refusal (flood, repeat,
 // mute, a guest's own words) is shown under the lines. "Turn chat off" is kept
-// by this browser (localStorage).
+// by this browser (localStorage) and stops the lines coming at all: the socket
+// unfollows the room (`chat_unfollow`) and follows it again when turned on.
 
 import { call } from "./api.js";
 
@@ -103,7 +104,9 @@ export function startChat(live, matchId, seatOf) {
     $("chat-form").hidden = m.guest;
   }
 
-  live.addEventListener("open", () => live.send({ type: "chat_follow" }));
+  live.addEventListener("open", () => {
+    if (!chatOff()) live.send({ type: "chat_follow" });
+  });
   live.addEventListener("message", (event) => {
     const m = event.detail;
     if (m.type === "chat_room") paintRoom(m);
@@ -137,6 +140,7 @@ export function startChat(live, matchId, seatOf) {
       // storage refused (private mode): the switch holds for this page only
     }
     paintOff();
+    live.send({ type: chatOff() ? "chat_unfollow" : "chat_follow" }); // not connected: the next open asks
   });
   paintOff();
 }

@@ -175,3 +175,14 @@ async def test_a_computer_refused_by_the_bot_match_cap_leaves_no_challenge_waiti
             assert [c["status"] for c in out] == ["accepted", "canceled"]
             bo = await member(app, "Bo")
             assert (await challenge(client, ada, bo.name)).status_code == 201  # the refused one holds no place
+
+
+async def test_challenges_sent_at_once_keep_to_the_cap(app: Any, client: httpx.AsyncClient) -> None:
+    """Six challenges of one account at the same instant, two places: the count
+    and the insert of each run one at a time, so two are made and four refused."""
+    ada = await member(app, "Ada")
+    for name in ("Bo", "Cy", "Di"):
+        await member(app, name)
+    sent = await asyncio.gather(*(challenge(client, ada, ("Bo", "Cy", "Di")[n % 3]) for n in range(6)))
+    assert sorted(r.status_code for r in sent) == [201] * 2 + [429] * 4, [r.text for r in sent]
+    assert len((await client.get(BASE, headers=ada.token())).json()["out"]) == 2

@@ -186,3 +186,32 @@ async def test_chat_is_exported_with_the_match_and_never_with_a_secret(app: Any,
     assert out["seed"] is None  # the match runs: no seed, chat or not
     said = str(out["chat"])
     assert "author_key" not in said and "account:" not in said and "seed" not in said
+
+
+async def test_lines_sent_at_once_are_counted_one_by_one(app: Any, client: httpx.AsyncClient) -> None:
+    """Eight lines of one writer at the same instant: the flood check and the
+    insert of each run one at a time, so four pass and four are refused."""
+    import asyncio
+
+    Clock(app)
+    match_id, ada, _ = await accounts_match(app, client)
+    said = await asyncio.gather(*(say(client, match_id, f"line {n}", ada.token()) for n in range(8)))
+    assert sorted(r.status_code for r in said) == [201] * 4 + [429] * 4, [r.text for r in said]
+
+
+async def test_a_line_is_reported_once_per_reporter(app: Any, client: httpx.AsyncClient) -> None:
+    """Report pressed twice (or twice at once) by one player is one report in the queue."""
+    import asyncio
+
+    Clock(app)
+    chat = app.state.parts.chat
+    match_id, ada, bo = await accounts_match(app, client)
+    rude = (await say(client, match_id, "something rude", bo.token())).json()["line"]
+    mine = (await say(client, match_id, "Thanks", ada.token())).json()["line"]
+    url = f"{BASE}/{match_id}/chat/{rude['id']}/report"
+    twice = await asyncio.gather(*(client.post(url, headers=ada.token()) for _ in range(2)))
+    assert [r.status_code for r in twice] == [202, 202]
+    assert (await client.post(url, headers=ada.token())).status_code == 202
+    assert [(x["id"], x["reports"]) for x in await chat.reported()] == [(rude["id"], 1)]
+    assert (await client.post(f"{BASE}/{match_id}/chat/{mine['id']}/report", headers=bo.token())).status_code == 202
+    assert [(x["id"], x["reports"]) for x in await chat.reported()] == [(rude["id"], 1), (mine["id"], 1)]

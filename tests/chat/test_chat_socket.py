@@ -93,3 +93,23 @@ async def test_a_signed_in_spectator_writes_as_itself_and_a_muted_one_is_told(
     await sock.send({"type": "chat", "text": "again", "id": "y"})
     refused, _ = await sock.receive_until(lambda m: m["type"] == "error")
     assert refused["error"] == "muted" and "until" in refused["detail"]
+
+
+async def test_a_socket_that_turned_the_chat_off_is_sent_no_line(app: Any, client: httpx.AsyncClient,
+                                                                sockets: Any) -> None:
+    """"Turn chat off" unfollows the room: the lines said meanwhile are not sent to
+    the socket; turned on again, it is sent them as the backlog."""
+    Clock(app)
+    match_id, ada, bo = await accounts_match(app, client)
+    a = await sockets(match_id, headers=ada.token())
+    await follow(a)
+    await a.send({"type": "chat_unfollow"})
+    off, _ = await a.receive_until(lambda m: m["type"] in ("chat_unfollowed", "error"))
+    assert off["type"] == "chat_unfollowed", off
+    assert app.state.parts.relay.following() == 0  # nobody here follows the match's chat
+    said = (await say(client, match_id, "while you were away", bo.token())).json()["line"]
+    await a.send({"type": "chat_follow"})
+    _, before = await a.receive_until(lambda m: m["type"] == "chat_room")
+    assert not [m for m in before if is_chat(m)]  # nothing came while the chat was off
+    got, _ = await a.receive_until(is_chat)
+    assert [x["id"] for x in got["lines"]] == [said["id"]]

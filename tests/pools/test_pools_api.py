@@ -251,3 +251,63 @@ async def test_the_errors_are_named(client: httpx.AsyncClient) -> None:
     r = await client.get(f"{BASE}/wait", params={"timeout": 99}, headers={"Authorization": "Bearer " + "a" * 43})
     assert r.status_code == 400
     assert (await _counts(client)) == {k: 0 for k in await _counts(client)}
+
+
+async def test_the_database_holds_nothing_that_is_a_guests_seat(app: Any, client: httpx.AsyncClient) -> None:
+    """Between the pairing and the guest's collecting it (up to an hour), a reader
+    of pool_seekers finds no value that proves a seat; the guest, with its
+    ticket, is handed the same working token as often as it asks."""
+    from sqlalchemy import select
+
+    from app.db.models import seats
+    from app.db.pool_models import pool_seekers
+    from app.matches.seats import hash_token
+
+    ada, bo = Presser(client, "Ada"), Presser(client, "Bo")
+    await ada.join()
+    second = await bo.join()
+    assert second["status"] == "paired"
+    match_id = second["match"]["id"]
+    async with app.state.parts.engine.connect() as conn:
+        stored = [str(v) for row in (await conn.execute(select(pool_seekers))).all() for v in row if v is not None]
+        seat_hashes = set((await conn.execute(select(seats.c.token_hash).where(seats.c.match_id == match_id))
+                           ).scalars())
+    assert len(seat_hashes) == 2 and stored
+    assert not [v for v in stored if hash_token(v) in seat_hashes]  # (the hash itself is no seat: seats holds it too)
+    for value in stored:
+        r = await client.get(f"/api/v1/matches/{match_id}/legal", headers={"Authorization": f"Bearer {value}"})
+        assert r.status_code in (400, 401), (value, r.status_code)
+    hers, again = await ada.wait(), await ada.wait()
+    assert hers["match"]["token"] == again["match"]["token"] and hash_token(hers["match"]["token"]) in seat_hashes
+    assert hash_token(second["match"]["token"]) in seat_hashes
+
+
+async def _rate_levels(app: Any, variant: str, by_level: dict[str, float]) -> None:
+    from sqlalchemy import insert, select
+
+    from app.db.account_models import accounts, ratings
+
+    async with app.state.parts.engine.begin() as conn:
+        levels = dict((await conn.execute(select(accounts.c.computer, accounts.c.id)
+                                          .where(accounts.c.computer.is_not(None)))).all())
+        for level, rating in by_level.items():
+            await conn.execute(insert(ratings).values(account_id=levels[level], variant=variant, rating=rating,
+                                                      rd=60.0, volatility=0.06, games=50))
+
+
+async def test_the_computer_is_offered_in_the_pool_where_a_level_is_nearest(
+        app: Any, client: httpx.AsyncClient, pools: Pools) -> None:
+    """Waiting in two pools, the offer is the one whose level is nearest the
+    player's rating there, not simply the first pool joined."""
+    clock = Clock(pools)
+    strong = await member(app, "Olga")
+    for variant in ("standard", "archmage"):
+        await rate(app, strong, variant, 2300.0)
+    await _rate_levels(app, "standard", {"random": 800.0, "greedy": 1000.0, "strong": 1400.0})
+    await _rate_levels(app, "archmage", {"random": 900.0, "greedy": 1500.0, "strong": 2250.0})
+    olga = Presser(client, member=strong)
+    await olga.join("standard:10+5")
+    clock.advance(1)
+    await olga.join("archmage:10+5")
+    offer = (await hold(olga, clock, pools.settings.pool_offer_seconds + 1))["computer"]
+    assert (offer["pool"], offer["level"], offer["options"]["variant"]) == ("archmage:10+5", "strong", "archmage")

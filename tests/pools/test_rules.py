@@ -64,3 +64,58 @@ def test_the_computer_offered_is_the_level_nearest_the_rating() -> None:
     assert nearest_level(levels, rated, 1400.0) == "greedy"
     assert nearest_level(levels, rated, 2500.0) == "strong"
     assert nearest_level(levels, {}, 2500.0) == "greedy"  # none rated yet: all alike, the middle one
+
+
+def _one_by_one(waiters: list[Waiter], now_ms: int, rating_range: Range) -> list[tuple[str, str]]:
+    """The rules read literally, each waiter looking at every other: what `pairs`
+    must agree with, however it finds the partner."""
+    queue = sorted(waiters, key=lambda w: (w.joined_ms, w.player))
+    taken: set[str] = set()
+    made = []
+    for w in queue:
+        if w.player in taken:
+            continue
+        kind = [o for o in queue if o.player not in taken and o.player != w.player and o.rated == w.rated]
+        if len(kind) > 1:
+            kind = [o for o in kind if o.last_opponent != w.player and w.last_opponent != o.player]
+        if w.rating is not None:
+            kind = [o for o in kind if abs((o.rating or 0.0) - w.rating) <= max(
+                rating_range.after(now_ms - w.joined_ms), rating_range.after(now_ms - o.joined_ms))]
+        if kind:
+            o = min(kind, key=lambda o: (abs((o.rating or 0.0) - (w.rating or 0.0)), o.joined_ms))
+            taken.update((w.player, o.player))
+            made.append((w.player, o.player))
+    return made
+
+
+def test_pairs_as_the_rules_read_literally() -> None:
+    rng = random.Random(11)
+    for _ in range(400):
+        n = rng.randrange(16)
+        waiters = [Waiter(f"{'account' if rng.random() < 0.6 else 'guest'}:{i}",
+                          float(rng.choice((1400, 1500, 1550, 1600, 1800, 2100))) if rng.random() < 0.6 else None,
+                          rng.randrange(0, 20_000, 1000), f"account:{rng.randrange(n + 1)}" if rng.random() < 0.5 else None)
+                   for i in range(n)]
+        assert names(pairs(waiters, 20_000, RANGE)) == _one_by_one(waiters, 20_000, RANGE)
+
+
+class CountedRange:
+    """A range that counts how often it is asked."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def after(self, waited_ms: int) -> float:
+        self.asked += 1
+        return 0.0
+
+
+def test_a_big_pool_is_not_paired_each_against_each() -> None:
+    """The bench's 200 waiters, ten points apart and nobody's range reaching the
+    next: each join pairs the whole pool, so the work must grow as the pool, not
+    as its square (200 x 200 looks held the event loop for seconds of joins)."""
+    waiters = [Waiter(f"account:{i}", 1000.0 + 10 * i, i, None) for i in range(400)]
+    counted = CountedRange()
+    made = pairs([*waiters, Waiter("account:new", 1500.0, 1000, None)], 2000, counted)  # type: ignore[arg-type]
+    assert names(made) == [("account:50", "account:new")]
+    assert counted.asked <= 2 * 401
