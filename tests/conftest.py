@@ -51,7 +51,8 @@ model_fields.install()  # each test's app shares the pydantic fields of the othe
 PG_SERVER = os.environ.get("TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 ROW = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"]
 TABLES = ("challenges, actions, draw_offers, seats, bot_matches, matches, rate_counters, "
-          "rating_changes, ratings, account_sessions, account_tokens, account_limits, pool_seekers")
+          "rating_changes, ratings, account_sessions, account_tokens, account_limits, pool_seekers, "
+          "kept_answers")
 # The computer levels' accounts stay (migration 0007 made them); every other goes.
 PEOPLE = "DELETE FROM accounts WHERE computer IS NULL"
 

@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 
 _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
                405: "method_not_allowed", 408: "request_timeout", 409: "conflict", 413: "too_large",
+               415: "unsupported_media_type",
                422: "bad_request",
                429: "rate_limited", 503: "unavailable"}
 
@@ -46,9 +47,16 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
           "id_taken": {"error": "id_taken",
                        "detail": "the action id 'c-1' is used by another action of this match"},
           "match_running": {"error": "match_running",
-                            "detail": "the match is still running: its positions are judged only once it is over"}},
+                            "detail": "the match is still running: its positions are judged only once it is over"},
+          "request_in_flight": {"error": "request_in_flight", "detail": (
+              "a request with this Idempotency-Key is still being answered; resend it in a moment")}},
+    415: {"unsupported_media_type": {"error": "unsupported_media_type", "detail": (
+        "the body must be JSON, sent as Content-Type: application/json, not text/plain")}},
     422: {"illegal_action": {"error": "illegal_action",
-                             "detail": "R4: a construct on its own backrow cannot reach the opponent's backrow"}},
+                             "detail": "R4: a construct on its own backrow cannot reach the opponent's backrow"},
+          "idempotency_key_reused": {"error": "idempotency_key_reused", "detail": (
+              "this Idempotency-Key was used for another request (another body or call) within the day: "
+              "use a new key for a new request")}},
     429: {"rate_limited": {"error": "rate_limited", "detail": "too many writes; try again in 3 s"},
           "too_many_bot_matches": {"error": "too_many_bot_matches", "limit": 5, "detail": (
               "this address already has 5 running bot matches, the most allowed (BOT_MATCHES_PER_ADDRESS); "
@@ -60,8 +68,11 @@ _DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or u
                  403: "Not this seat's turn, not allowed now, an account token without the scope, "
                       "no X-CSRF-Token with the session cookie, a seat the account does not hold, "
                       "or a rating outside the range an open match asks for",
-                 404: "No such match", 409: "Stale version, seat taken, match over, action id taken, or a match still running",
-                 422: "An action the rules forbid; the detail names the rule",
+                 404: "No such match", 409: "Stale version, seat taken, match over, action id taken, a match still "
+                                            "running, or a request with this Idempotency-Key still being answered",
+                 415: "A body that is not sent as JSON (Content-Type: application/json)",
+                 422: "An action the rules forbid (the detail names the rule), or an Idempotency-Key "
+                      "used for another request",
                  429: "Too many writes (see Retry-After), or too many running bot matches",
                  503: "The database is out of reach for a moment; retry after Retry-After"}
 

@@ -1,0 +1,119 @@
+"""`Idempotency-Key` on create and join (issue 21, item 1): a resend is answered
+as the first request was, a reused key with another body is refused, racing
+requests with one key make one match, and the database holds no usable token."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from typing import Any
+
+import httpx
+from sqlalchemy import func, select
+
+from app.db.models import Match
+from app.db.resend_models import kept_answers
+
+from ..conftest import Api
+
+BASE = "/api/v1/matches"
+KEY = "5f0c2a9e-6d1b-4c7e-9a43-0b8f1e2d3c4a"
+BODY = {"seat": "white", "name": "Ada"}
+
+
+def _key(key: str = KEY) -> dict[str, str]:
+    return {"Idempotency-Key": key}
+
+
+async def _matches(app: Any) -> int:
+    async with app.state.parts.engine.connect() as conn:
+        return int((await conn.execute(select(func.count()).select_from(Match.__table__))).scalar_one())
+
+
+async def test_a_resent_create_is_answered_as_the_first(client: httpx.AsyncClient, app: Any) -> None:
+    first = await client.post(BASE, json=BODY, headers=_key())
+    again = await client.post(BASE, json=BODY, headers=_key())
+    assert first.status_code == again.status_code == 201, again.text
+    assert again.content == first.content  # the same match, seat and token
+    assert again.headers["location"] == f"{BASE}/{first.json()['match']['id']}"
+    assert again.headers["idempotency-replayed"] == "true"
+    other = await client.post(BASE, json=BODY, headers=_key(KEY[::-1]))  # a new key: a new match
+    assert other.json()["match"]["id"] != first.json()["match"]["id"]
+    assert await _matches(app) == 2
+    # Without a key nothing is kept: two creates, two matches.
+    await client.post(BASE, json=BODY)
+    await client.post(BASE, json=BODY)
+    assert await _matches(app) == 4
+
+
+async def test_the_key_with_another_body_is_refused(client: httpx.AsyncClient, app: Any) -> None:
+    assert (await client.post(BASE, json=BODY, headers=_key())).status_code == 201
+    r = await client.post(BASE, json={**BODY, "name": "Bo"}, headers=_key())
+    assert r.status_code == 422 and r.json()["error"] == "idempotency_key_reused", r.text
+    assert "another request" in r.json()["detail"]
+    assert await _matches(app) == 1
+    short = await client.post(BASE, json=BODY, headers=_key("abc"))
+    assert short.status_code == 400 and "Idempotency-Key" in short.json()["detail"], short.text
+
+
+async def test_a_key_belongs_to_its_caller(app: Any) -> None:
+    """Another address sending the same key makes a match of its own."""
+    made = []
+    for address in ("10.0.0.1", "10.0.0.2"):
+        transport = httpx.ASGITransport(app=app, client=(address, 4000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+            made.append((await c.post(BASE, json=BODY, headers=_key())).json())
+    assert made[0]["match"]["id"] != made[1]["match"]["id"]
+
+
+async def test_a_resent_join_gives_the_seat_again(client: httpx.AsyncClient, api: Api) -> None:
+    game = await api.create()
+    join = f"{BASE}/{game.id}/join"
+    first = await client.post(join, json={"name": "Bo"}, headers=_key())
+    again = await client.post(join, json={"name": "Bo"}, headers=_key())
+    assert first.status_code == again.status_code == 200, again.text
+    assert again.json() == first.json() and again.json()["token"]
+    # Without the key the seat is gone: the token was the only way in.
+    assert (await client.post(join, json={"name": "Bo"})).status_code == 409
+    # The same key for another call (another match's join) is another request's.
+    other = await api.create()
+    assert (await client.post(f"{BASE}/{other.id}/join", json={"name": "Bo"}, headers=_key())).status_code == 422
+
+
+async def test_an_error_is_not_kept(client: httpx.AsyncClient, api: Api) -> None:
+    game = await api.start()
+    join = f"{BASE}/{game.id}/join"
+    assert (await client.post(join, json={}, headers=_key())).json()["error"] == "seat_taken"
+    assert (await client.post(join, json={}, headers=_key())).json()["error"] == "seat_taken"
+    assert (await client.post(BASE, json=BODY, headers=_key())).status_code == 201  # the key is free
+
+
+async def test_racing_creates_with_one_key_make_one_match(client: httpx.AsyncClient, app: Any) -> None:
+    answers = await asyncio.gather(*[client.post(BASE, json=BODY, headers=_key()) for _ in range(8)])
+    assert {r.status_code for r in answers} == {201}, [r.text for r in answers]
+    assert len({r.content for r in answers}) == 1
+    assert await _matches(app) == 1
+
+
+async def test_the_database_holds_no_usable_token(client: httpx.AsyncClient, app: Any) -> None:
+    body = (await client.post(BASE, json=BODY, headers=_key())).json()
+    async with app.state.parts.engine.connect() as conn:
+        rows = (await conn.execute(select(kept_answers))).all()
+    assert len(rows) == 1
+    stored = repr(tuple(rows[0]))
+    assert body["token"] not in stored and KEY not in stored and body["match"]["id"] not in stored
+
+
+async def test_answers_are_kept_for_a_day(client: httpx.AsyncClient, app: Any) -> None:
+    resends = app.state.resends
+    now = resends.clock()
+    first = await client.post(BASE, json=BODY, headers=_key())
+    resends.clock = lambda: now + timedelta(hours=23)
+    assert (await client.post(BASE, json=BODY, headers=_key())).content == first.content
+    resends.clock = lambda: now + timedelta(days=1, minutes=2)
+    # Another key's request sweeps the day-old row; the old key makes a new match then.
+    await client.post(BASE, json=BODY, headers=_key(KEY.upper()))
+    async with app.state.parts.engine.connect() as conn:
+        assert (await conn.execute(select(func.count()).select_from(kept_answers))).scalar_one() == 1
+    later = await client.post(BASE, json=BODY, headers=_key())
+    assert later.json()["match"]["id"] != first.json()["match"]["id"]
