@@ -33,6 +33,7 @@ from app.accounts.profiles import Profiles
 from app.api import ws, ws_chat
 from app.api.body_limit import BodyLimit
 from app.api.budget import Budgets
+from app.api.cors import ApiCors
 from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
@@ -216,6 +217,8 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     # Every request counted before its body is read (the 413s and the 408s too).
     app.add_middleware(Budgets, gateway=parts.gateway,
                        reads=SlidingWindow(settings.rate_limit_reads, settings.rate_window_seconds))
+    if settings.allowed_origins:  # the API's CORS, outside the budgets: a 429 is readable by the page too
+        app.add_middleware(ApiCors, allowed=settings.allowed_origins)
     # Probes, request ids and HTTP metrics ahead of every middleware and limit, and
     # of the error middleware: a bug's 500 is counted and carries its request id.
     # Only the socket bypass (worth 27% of an idle socket's memory) stands in front.
