@@ -37,6 +37,7 @@ from app.api.cors import ApiCors
 from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
+from app.api.head import HeadAsGet
 from app.api.resends import Resends
 from app.auth import PasswordChecks, use_password_costs
 from app.bots.runner import BotRunner
@@ -212,6 +213,7 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:
         app.add_middleware(FastPlay, gateway=parts.gateway, outage=parts.outage)  # added first: the innermost middleware
+    app.add_middleware(HeadAsGet)  # HEAD wherever GET is, as a GET without its body
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,  # outside the fast path too
                        timeout=settings.body_timeout_seconds)
     # Every request counted before its body is read (the 413s and the 408s too).

@@ -51,7 +51,7 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
           "request_in_flight": {"error": "request_in_flight", "detail": (
               "a request with this Idempotency-Key is still being answered; resend it in a moment")}},
     415: {"unsupported_media_type": {"error": "unsupported_media_type", "detail": (
-        "the body must be JSON, sent as Content-Type: application/json, not text/plain")}},
+        "the body must be JSON, sent with Content-Type: application/json; this one came with Content-Type: text/plain")}},
     422: {"illegal_action": {"error": "illegal_action",
                              "detail": "R4: a construct on its own backrow cannot reach the opponent's backrow"},
           "idempotency_key_reused": {"error": "idempotency_key_reused", "detail": (
@@ -95,6 +95,8 @@ def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONRes
     headers = None
     if "retry_after" in extra:
         headers = {"Retry-After": str(extra.pop("retry_after"))}
+    if status == 401:  # what credential would do (RFC 9110); a refused account token says more (caller.py)
+        headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
     return JSONResponse({"error": code, "detail": detail, **extra}, status_code=status, headers=headers)
 
 
@@ -128,7 +130,8 @@ def _where(loc: tuple[Any, ...]) -> str:
 
 def _document_400_not_422(app: FastAPI) -> None:
     """FastAPI documents a 422 HTTPValidationError on every route that validates
-    input; this server answers those 400 bad_request with the contract's body."""
+    input; this server answers those 400 bad_request with the contract's body,
+    and a body not sent as JSON 415 on every route that takes a body."""
     make = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -141,12 +144,20 @@ def _document_400_not_422(app: FastAPI) -> None:
                 "schema": {"$ref": "#/components/schemas/ErrorBody"},
                 "examples": {name: {"value": value} for name, value in _EXAMPLES[400].items()}}},
         }
+        not_json = {
+            "description": _DESCRIPTIONS[415],
+            "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/ErrorBody"},
+                "examples": {name: {"value": value} for name, value in _EXAMPLES[415].items()}}},
+        }
         for item in schema.get("paths", {}).values():
             for op in item.values():
                 answers = op.get("responses", {})
                 if "HTTPValidationError" in str(answers.get("422", "")):
                     del answers["422"]
                     answers.setdefault("400", bad_request)
+                if "requestBody" in op:  # a body not sent as JSON (the `invalid` handler below)
+                    answers.setdefault("415", not_json)
         components = schema.get("components", {}).get("schemas", {})
         components.pop("HTTPValidationError", None)
         components.pop("ValidationError", None)
@@ -164,6 +175,8 @@ def _methods_of(request: Request) -> list[str]:
         scope = {**request.scope, "method": method, "type": "http"}
         if any(route.matches(scope)[0] == Match.FULL for route in request.app.router.routes):
             taken.append(method)
+    if "GET" in taken and "HEAD" not in taken:
+        taken.insert(1 + taken.index("GET"), "HEAD")  # answered as a GET without its body (head.py)
     return taken
 
 
@@ -175,7 +188,16 @@ def install(app: FastAPI, outage: OutageLog) -> None:
         return service_error_response(exc)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        if isinstance(exc.body, bytes | bytearray) and exc.body:
+            # FastAPI reads a body it was not told is JSON (another Content-Type, or
+            # none) as bytes, which the schema then refuses as "not a valid
+            # dictionary": the content type is to blame, so say so.
+            kind = request.headers.get("content-type", "").split(";")[0].strip()[:60]
+            shown = f"Content-Type: {kind}" if kind else "no Content-Type"
+            return error_response(415, "unsupported_media_type",
+                                  f"the body must be JSON, sent with Content-Type: application/json; "
+                                  f"this one came with {shown}")
         problems = []
         for err in exc.errors()[:5]:
             if err.get("type") == "json_invalid":

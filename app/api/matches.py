@@ -9,7 +9,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Header, Query
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from app.matches import Caller, Gateway, ids
@@ -18,6 +18,7 @@ from app.matches.reads import Reads
 from app.rules import VARIANTS
 
 from .caller import Callers
+from .conditional import NOT_MODIFIED, validated
 from .errors import responses
 from .resends import HEADER, KEY_MAX, KEY_MIN, Resends
 from .schemas import (
@@ -72,8 +73,9 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
 
     @routes.post(
         "", status_code=201, response_model=None,
-        responses={201: {"model": SeatBody, "description": "The match, your seat and its token (shown once)"},
-                   **responses(400, 401, 403, 409, 415, 422, 429)},
+        responses={201: {"model": SeatBody, "description": "The match, your seat and its token (shown once)",
+                          "headers": {"Location": {"description": "the match's address", "schema": {"type": "string"}}}},
+                   **responses(400, 401, 403, 409, 422, 429)},
         summary="Create a match and take a seat",
     )
     async def create_match(caller: AnonymousCaller, body: CreateMatch | None = None,
@@ -116,15 +118,19 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
         return JSONResponse(page)
 
     @routes.get(
-        "/{match_id}", response_model=None, responses={200: {"model": MatchState}, **responses(404)},
+        "/{match_id}", response_model=None, responses={200: {"model": MatchState}, 304: NOT_MODIFIED, **responses(404)},
         summary="The public state of a match",
     )
-    async def get_match(match_id: str) -> JSONResponse:
-        return JSONResponse(await reads.get(match_id))
+    async def get_match(match_id: str, request: Request) -> Response:
+        """A finished match's answer carries an `ETag` and `Cache-Control` (and a
+        request with `If-None-Match` is answered 304 while it has not changed)."""
+        state = await reads.get(match_id)
+        answer = JSONResponse(state)
+        return validated(request, bytes(answer.body), state["status"] == "finished", answer)
 
     @routes.post(
         "/{match_id}/join", response_model=None,
-        responses={200: {"model": SeatBody}, **responses(400, 401, 403, 404, 409, 415, 422, 429)},
+        responses={200: {"model": SeatBody}, **responses(400, 401, 403, 404, 409, 422, 429)},
         summary="Take the free seat",
     )
     async def join_match(match_id: str, caller: AnonymousCaller, body: JoinMatch | None = None,
@@ -168,14 +174,16 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
 
     @routes.get(
         "/{match_id}/actions", response_model=None,
-        responses={200: {"model": list[LogEntry]}, **responses(404)},
+        responses={200: {"model": list[LogEntry]}, 304: NOT_MODIFIED, **responses(404)},
         summary="The action log",
     )
     async def action_log(
-        match_id: str,
+        match_id: str, request: Request,
         since: Annotated[int, Query(ge=0, le=2**31 - 1, description="only entries after this version")] = 0,
-    ) -> JSONResponse:
-        return JSONResponse(await reads.log(match_id, since))
+    ) -> Response:
+        log, finished = await reads.log_and_end(match_id, since)
+        answer = JSONResponse(log)
+        return validated(request, bytes(answer.body), finished, answer)
 
     @routes.post(
         "/{match_id}/resign", response_model=None,
