@@ -20,7 +20,7 @@ from app.rules import VARIANTS
 from .caller import Callers
 from .conditional import NOT_MODIFIED, validated
 from .errors import responses
-from .resends import HEADER, KEY_MAX, KEY_MIN, Resends
+from .resends import HEADER, KEY_MAX, KEY_MIN, KEY_PATTERN, Resends
 from .schemas import (
     Claim,
     CreateMatch,
@@ -39,10 +39,15 @@ from .schemas import (
 PATH = "/api/v1/matches"
 
 # A resend of a create or a join with the same key is answered as the first was (resends.py).
-IdempotencyKey = Annotated[str | None, Header(
-    alias=HEADER, min_length=1, max_length=KEY_MAX,
-    description=f"a key of your own ({KEY_MIN}-{KEY_MAX} visible ASCII characters, a random UUID does): "
-                "a resend with the same key and body within a day is answered as the first request was")]
+# Described by hand (KEY_PARAMETER): FastAPI would describe an optional header as
+# "a string or null", and a header cannot be null.
+IdempotencyKey = Annotated[str | None, Header(alias=HEADER, min_length=KEY_MIN, max_length=KEY_MAX,
+                                              pattern=KEY_PATTERN, include_in_schema=False)]
+KEY_PARAMETER = {"parameters": [{
+    "name": HEADER, "in": "header", "required": False,
+    "description": f"a key of your own ({KEY_MIN}-{KEY_MAX} visible ASCII characters, a random UUID does): "
+                   "a resend with the same key and body within a day is answered as the first request was",
+    "schema": {"type": "string", "minLength": KEY_MIN, "maxLength": KEY_MAX, "pattern": KEY_PATTERN}}]}
 
 
 def _seated(status: int, raw: bytes, replayed: bool) -> Response:
@@ -76,7 +81,7 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
         responses={201: {"model": SeatBody, "description": "The match, your seat and its token (shown once)",
                           "headers": {"Location": {"description": "the match's address", "schema": {"type": "string"}}}},
                    **responses(400, 401, 403, 409, 422, 429)},
-        summary="Create a match and take a seat",
+        summary="Create a match and take a seat", openapi_extra=KEY_PARAMETER,
     )
     async def create_match(caller: AnonymousCaller, body: CreateMatch | None = None,
                            idempotency_key: IdempotencyKey = None) -> Response:
@@ -131,7 +136,7 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
     @routes.post(
         "/{match_id}/join", response_model=None,
         responses={200: {"model": SeatBody}, **responses(400, 401, 403, 404, 409, 422, 429)},
-        summary="Take the free seat",
+        summary="Take the free seat", openapi_extra=KEY_PARAMETER,
     )
     async def join_match(match_id: str, caller: AnonymousCaller, body: JoinMatch | None = None,
                          idempotency_key: IdempotencyKey = None) -> Response:

@@ -50,6 +50,7 @@ from app.matches.errors import BadRequest, ServiceError
 HEADER = "Idempotency-Key"
 KEPT_FOR = timedelta(days=1)
 KEY_MIN, KEY_MAX = 16, 255  # long enough to be unguessable: the answer is sealed with it
+KEY_PATTERN = "^[!-~]+$"  # visible ASCII: what a header carries as it is
 WAIT_SECONDS = 10.0  # how long a resend waits for the first request's answer
 SWEEP_EVERY = timedelta(minutes=1)  # between two sweeps of old rows by one process
 STALE_CLAIM = timedelta(minutes=1)  # a first request with no answer by then died with its process
