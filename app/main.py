@@ -60,7 +60,8 @@ A seat is proved by `Authorization: Bearer <token>`, the token handed out once b
 create or join, or by the account holding it (an account token `mgo_...`, or a
 signed-in session). Errors are JSON `{"error": code, "detail": sentence}`. Every action
 names the `version` it was chosen on; a resend of one that landed is answered as
-before and applies nothing twice.
+before and applies nothing twice. Create and join take an `Idempotency-Key` header
+to the same end: a resend with the key is answered as the first, token included.
 """
 log = logging.getLogger("uvicorn.error")  # the logger uvicorn shows at start
 
