@@ -9,8 +9,10 @@ from datetime import timedelta
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import func, select
 
+from app.api import resends as resends_module
 from app.db.models import Match
 from app.db.resend_models import kept_answers
 
@@ -105,3 +107,32 @@ async def test_answers_are_kept_sealed_for_a_day(client: httpx.AsyncClient, app:
         assert (await conn.execute(select(func.count()).select_from(kept_answers))).scalar_one() == 1
     later = await client.post(BASE, json=BODY, headers=_key())
     assert later.json()["match"]["id"] != first.json()["match"]["id"]
+
+
+async def test_a_first_request_still_at_work(client: httpx.AsyncClient, app: Any,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resend while the first is at work waits for it (here: not at all, so it
+    is told 409 to come back); a first whose process died (its claim a minute old
+    with no answer) is taken over by the resend."""
+    gateway, resends = app.state.parts.gateway, app.state.resends
+    create, entered, release = gateway.create, asyncio.Event(), asyncio.Event()
+
+    async def held(*args: Any, **kwargs: Any) -> Any:
+        if not entered.is_set():
+            entered.set()
+            await release.wait()
+        return await create(*args, **kwargs)
+
+    monkeypatch.setattr(gateway, "create", held)
+    monkeypatch.setattr(resends_module, "WAIT_SECONDS", 0.0)
+    first = asyncio.create_task(client.post(BASE, json=BODY, headers=_key()))
+    await entered.wait()
+    busy = await client.post(BASE, json=BODY, headers=_key())
+    assert busy.status_code == 409 and busy.json()["error"] == "request_in_flight", busy.text
+    assert busy.headers["retry-after"] == "1"
+    now = resends.clock()
+    resends.clock = lambda: now + timedelta(minutes=2)  # the first's claim looks dead now
+    taken_over = await client.post(BASE, json=BODY, headers=_key())
+    assert taken_over.status_code == 201 and "idempotency-replayed" not in taken_over.headers
+    release.set()
+    assert (await first).status_code == 201
