@@ -14,6 +14,7 @@ from starlette.routing import Match
 from app.db.outage import DATABASE_ERRORS, RETRY_AFTER_SECONDS, OutageLog, database_unavailable
 from app.matches.errors import RateLimited, ServiceError, printable
 
+from .head import ASKED_HEAD
 from .schemas import ErrorBody
 
 log = logging.getLogger(__name__)
@@ -215,7 +216,7 @@ def install(app: FastAPI, outage: OutageLog) -> None:
         if exc.status_code == 404 and detail == "Not Found":
             detail = "no such path"
         elif exc.status_code == 405 and detail == "Method Not Allowed":
-            detail = f"this path does not take {request.method}"
+            detail = f"this path does not take {'HEAD' if request.scope.get(ASKED_HEAD) else request.method}"
         response = error_response(exc.status_code, code, detail)
         if exc.headers:
             response.headers.update(exc.headers)

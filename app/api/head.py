@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+ASKED_HEAD = "magery.head"  # in the scope: the GET was asked as a HEAD (a 405 names HEAD)
+
 
 class HeadAsGet:
     def __init__(self, app: ASGIApp) -> None:
@@ -22,4 +24,4 @@ class HeadAsGet:
                 message = {**message, "body": b""}
             await send(message)
 
-        await self.app({**scope, "method": "GET"}, receive, headers_only)
+        await self.app({**scope, "method": "GET", ASKED_HEAD: True}, receive, headers_only)
