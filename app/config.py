@@ -18,9 +18,10 @@ class Settings(BaseSettings):
     # the pool is sized for 32 busy clients; two processes stay under Postgres's 100).
     db_pool_size: int = 32
     db_max_overflow: int = 8
-    # Websocket Origin allow-list: pages of other sites listed here may open
-    # sockets ("*" allows any). Same-host pages and non-browser clients (which
-    # send no Origin) always pass. ALLOWED_ORIGINS='["https://a.example"]'.
+    # Origin allow-list: pages of other sites listed here may open sockets and
+    # call the REST API by CORS (app/api/cors.py) ("*" allows any). Same-host
+    # pages and non-browser clients (which send no Origin) always pass.
+    # ALLOWED_ORIGINS='["https://a.example"]'.
     allowed_origins: list[str] = []
     # Writes allowed per token and per address in `rate_window_seconds`: shared
     # by every process through the database on PostgreSQL (fixed windows,

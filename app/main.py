@@ -33,9 +33,12 @@ from app.accounts.profiles import Profiles
 from app.api import ws, ws_chat
 from app.api.body_limit import BodyLimit
 from app.api.budget import Budgets
+from app.api.cors import ApiCors
 from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
+from app.api.head import HeadAsGet
+from app.api.resends import Resends
 from app.auth import PasswordChecks, use_password_costs
 from app.bots.runner import BotRunner
 from app.challenges import Challenges, Person, PersonChannel
@@ -57,7 +60,8 @@ A seat is proved by `Authorization: Bearer <token>`, the token handed out once b
 create or join, or by the account holding it (an account token `mgo_...`, or a
 signed-in session). Errors are JSON `{"error": code, "detail": sentence}`. Every action
 names the `version` it was chosen on; a resend of one that landed is answered as
-before and applies nothing twice.
+before and applies nothing twice. Create and join take an `Idempotency-Key` header
+to the same end: a resend with the key is answered as the first, token included.
 """
 log = logging.getLogger("uvicorn.error")  # the logger uvicorn shows at start
 
@@ -201,18 +205,23 @@ def create_app(settings: Settings | None = None) -> MageryApp:
                             settings.person_channels_per_address, settings.person_recheck_seconds,
                             settings.person_keepalive_seconds, closing=lambda: parts.hub.closed)
     app.state.challenges, app.state.channel = challenges, channel  # for tests (their clocks), as app.state.parts
+    resends = Resends(parts.engine)  # the answers kept for Idempotency-Key (issue 21)
+    app.state.resends = resends  # for tests (its clock), as app.state.parts
     app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles, (challenges, channel),
-                                  parts.chat, parts.pools))
+                                  parts.chat, parts.pools, resends))
     socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage, parts.accounts,
                            ws_chat.SocketChat(parts.chat, parts.relay) if parts.chat and parts.relay else None)
     app.router.routes.append(ws.route(socket))
     if settings.fast_path:
         app.add_middleware(FastPlay, gateway=parts.gateway, outage=parts.outage)  # added first: the innermost middleware
+    app.add_middleware(HeadAsGet)  # HEAD wherever GET is, as a GET without its body
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,  # outside the fast path too
                        timeout=settings.body_timeout_seconds)
     # Every request counted before its body is read (the 413s and the 408s too).
     app.add_middleware(Budgets, gateway=parts.gateway,
                        reads=SlidingWindow(settings.rate_limit_reads, settings.rate_window_seconds))
+    if settings.allowed_origins:  # the API's CORS, outside the budgets: a 429 is readable by the page too
+        app.add_middleware(ApiCors, allowed=settings.allowed_origins)
     # Probes, request ids and HTTP metrics ahead of every middleware and limit, and
     # of the error middleware: a bug's 500 is counted and carries its request id.
     # Only the socket bypass (worth 27% of an idle socket's memory) stands in front.

@@ -12,14 +12,17 @@ from app.pools import Pools
 
 from . import account, challenges, chat, matches, pools, replays, users, vocabulary
 from .caller import Callers
+from .resends import Resends
 
 
 def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profiles,
            people: tuple[Challenges, PersonChannel] | None = None, talk: Chat | None = None,
-           quick: Pools | None = None) -> APIRouter:
+           quick: Pools | None = None, resends: Resends | None = None) -> APIRouter:
     api = APIRouter(prefix="/api/v1")
     callers = Callers(accounts)  # who calls: a seat's token, an account's token or session
-    api.include_router(matches.router(gateway, reads, callers))
+    # The answers kept for Idempotency-Key on create and join (issue 21, item 1).
+    resends = resends or Resends(gateway.service.engine)
+    api.include_router(matches.router(gateway, reads, callers, resends))
     api.include_router(replays.router(reads))
     api.include_router(vocabulary.router())
     api.include_router(account.router(accounts, callers))

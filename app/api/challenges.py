@@ -130,7 +130,8 @@ def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> 
         if body.time_control is not None:
             options["time_control"] = body.time_control.model_dump()
         made = await challenges.challenge(account(caller), name, options, body.colour, body.rated)
-        return JSONResponse(made, status_code=201)
+        # No route reads one challenge: the list of the caller's challenges holds it.
+        return JSONResponse(made, status_code=201, headers={"Location": "/api/v1/challenges"})
 
     @routes.get("/challenges", response_model=Challenges_, responses={**errors},
                 summary="Your challenges, received and sent")

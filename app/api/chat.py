@@ -112,7 +112,9 @@ def router(chat: Chat, accounts: Accounts) -> APIRouter:
         `chat_repeated` (one of your last two lines again), 429 `chat_flood`
         (a fifth line within 10 s; see Retry-After)."""
         line = await chat.post(match_id, caller, body.text, body.room)
-        return JSONResponse({"line": line}, status_code=201)
+        # The room's read from just before the line: it starts with the line.
+        return JSONResponse({"line": line}, status_code=201,
+                            headers={"Location": f"/api/v1/matches/{match_id}/chat?after={line['id'] - 1}"})
 
     @routes.post("/{match_id}/chat/{line_id}/report", status_code=202, response_model=None,
                  responses={202: {"model": Reported}, **responses(400, 401, 403, 404, 429)},

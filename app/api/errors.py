@@ -14,12 +14,14 @@ from starlette.routing import Match
 from app.db.outage import DATABASE_ERRORS, RETRY_AFTER_SECONDS, OutageLog, database_unavailable
 from app.matches.errors import RateLimited, ServiceError, printable
 
+from .head import ASKED_HEAD
 from .schemas import ErrorBody
 
 log = logging.getLogger(__name__)
 
 _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
                405: "method_not_allowed", 408: "request_timeout", 409: "conflict", 413: "too_large",
+               415: "unsupported_media_type",
                422: "bad_request",
                429: "rate_limited", 503: "unavailable"}
 
@@ -46,9 +48,16 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
           "id_taken": {"error": "id_taken",
                        "detail": "the action id 'c-1' is used by another action of this match"},
           "match_running": {"error": "match_running",
-                            "detail": "the match is still running: its positions are judged only once it is over"}},
+                            "detail": "the match is still running: its positions are judged only once it is over"},
+          "request_in_flight": {"error": "request_in_flight", "detail": (
+              "a request with this Idempotency-Key is still being answered; resend it in a moment")}},
+    415: {"unsupported_media_type": {"error": "unsupported_media_type", "detail": (
+        "the body must be JSON, sent with Content-Type: application/json; this one came with Content-Type: text/plain")}},
     422: {"illegal_action": {"error": "illegal_action",
-                             "detail": "R4: a construct on its own backrow cannot reach the opponent's backrow"}},
+                             "detail": "R4: a construct on its own backrow cannot reach the opponent's backrow"},
+          "idempotency_key_reused": {"error": "idempotency_key_reused", "detail": (
+              "this Idempotency-Key was used for another request (another body or call) within the day: "
+              "use a new key for a new request")}},
     429: {"rate_limited": {"error": "rate_limited", "detail": "too many writes; try again in 3 s"},
           "too_many_bot_matches": {"error": "too_many_bot_matches", "limit": 5, "detail": (
               "this address already has 5 running bot matches, the most allowed (BOT_MATCHES_PER_ADDRESS); "
@@ -60,8 +69,11 @@ _DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or u
                  403: "Not this seat's turn, not allowed now, an account token without the scope, "
                       "no X-CSRF-Token with the session cookie, a seat the account does not hold, "
                       "or a rating outside the range an open match asks for",
-                 404: "No such match", 409: "Stale version, seat taken, match over, action id taken, or a match still running",
-                 422: "An action the rules forbid; the detail names the rule",
+                 404: "No such match", 409: "Stale version, seat taken, match over, action id taken, a match still "
+                                            "running, or a request with this Idempotency-Key still being answered",
+                 415: "A body that is not sent as JSON (Content-Type: application/json)",
+                 422: "An action the rules forbid (the detail names the rule), or an Idempotency-Key "
+                      "used for another request",
                  429: "Too many writes (see Retry-After), or too many running bot matches",
                  503: "The database is out of reach for a moment; retry after Retry-After"}
 
@@ -84,6 +96,8 @@ def error_response(status: int, code: str, detail: str, **extra: Any) -> JSONRes
     headers = None
     if "retry_after" in extra:
         headers = {"Retry-After": str(extra.pop("retry_after"))}
+    if status == 401:  # what credential would do (RFC 9110); a refused account token says more (caller.py)
+        headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
     return JSONResponse({"error": code, "detail": detail, **extra}, status_code=status, headers=headers)
 
 
@@ -117,7 +131,8 @@ def _where(loc: tuple[Any, ...]) -> str:
 
 def _document_400_not_422(app: FastAPI) -> None:
     """FastAPI documents a 422 HTTPValidationError on every route that validates
-    input; this server answers those 400 bad_request with the contract's body."""
+    input; this server answers those 400 bad_request with the contract's body,
+    and a body not sent as JSON 415 on every route that takes a body."""
     make = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -130,12 +145,20 @@ def _document_400_not_422(app: FastAPI) -> None:
                 "schema": {"$ref": "#/components/schemas/ErrorBody"},
                 "examples": {name: {"value": value} for name, value in _EXAMPLES[400].items()}}},
         }
+        not_json = {
+            "description": _DESCRIPTIONS[415],
+            "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/ErrorBody"},
+                "examples": {name: {"value": value} for name, value in _EXAMPLES[415].items()}}},
+        }
         for item in schema.get("paths", {}).values():
             for op in item.values():
                 answers = op.get("responses", {})
                 if "HTTPValidationError" in str(answers.get("422", "")):
                     del answers["422"]
                     answers.setdefault("400", bad_request)
+                if "requestBody" in op:  # a body not sent as JSON (the `invalid` handler below)
+                    answers.setdefault("415", not_json)
         components = schema.get("components", {}).get("schemas", {})
         components.pop("HTTPValidationError", None)
         components.pop("ValidationError", None)
@@ -153,6 +176,8 @@ def _methods_of(request: Request) -> list[str]:
         scope = {**request.scope, "method": method, "type": "http"}
         if any(route.matches(scope)[0] == Match.FULL for route in request.app.router.routes):
             taken.append(method)
+    if "GET" in taken and "HEAD" not in taken:
+        taken.insert(1 + taken.index("GET"), "HEAD")  # answered as a GET without its body (head.py)
     return taken
 
 
@@ -164,7 +189,16 @@ def install(app: FastAPI, outage: OutageLog) -> None:
         return service_error_response(exc)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        if isinstance(exc.body, bytes | bytearray) and exc.body:
+            # FastAPI reads a body it was not told is JSON (another Content-Type, or
+            # none) as bytes, which the schema then refuses as "not a valid
+            # dictionary": the content type is to blame, so say so.
+            kind = request.headers.get("content-type", "").split(";")[0].strip()[:60]
+            shown = f"Content-Type: {kind}" if kind else "no Content-Type"
+            return error_response(415, "unsupported_media_type",
+                                  f"the body must be JSON, sent with Content-Type: application/json; "
+                                  f"this one came with {shown}")
         problems = []
         for err in exc.errors()[:5]:
             if err.get("type") == "json_invalid":
@@ -182,7 +216,7 @@ def install(app: FastAPI, outage: OutageLog) -> None:
         if exc.status_code == 404 and detail == "Not Found":
             detail = "no such path"
         elif exc.status_code == 405 and detail == "Method Not Allowed":
-            detail = f"this path does not take {request.method}"
+            detail = f"this path does not take {'HEAD' if request.scope.get(ASKED_HEAD) else request.method}"
         response = error_response(exc.status_code, code, detail)
         if exc.headers:
             response.headers.update(exc.headers)

@@ -5,9 +5,11 @@ No `from __future__ import annotations` here: the routes' annotations name the
 callers bound in `router()`, which FastAPI can read only as evaluated objects."""
 
 
-from typing import Annotated, Literal
+import json
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from app.matches import Caller, Gateway, ids
@@ -16,7 +18,9 @@ from app.matches.reads import Reads
 from app.rules import VARIANTS
 
 from .caller import Callers
+from .conditional import NOT_MODIFIED, validated
 from .errors import responses
+from .resends import HEADER, KEY_MAX, KEY_MIN, KEY_PATTERN, Resends
 from .schemas import (
     Claim,
     CreateMatch,
@@ -32,9 +36,39 @@ from .schemas import (
     SeatBody,
 )
 
+PATH = "/api/v1/matches"
 
-def router(gateway: Gateway, reads: Reads, callers: Callers) -> APIRouter:
-    """The routes, bound to this app's gateway, reads and callers (app/api/caller.py)."""
+# A resend of a create or a join with the same key is answered as the first was (resends.py).
+# Described by hand (KEY_PARAMETER): FastAPI would describe an optional header as
+# "a string or null", and a header cannot be null.
+IdempotencyKey = Annotated[str | None, Header(alias=HEADER, min_length=KEY_MIN, max_length=KEY_MAX,
+                                              pattern=KEY_PATTERN, include_in_schema=False)]
+KEY_PARAMETER = {"parameters": [{
+    "name": HEADER, "in": "header", "required": False,
+    "description": f"a key of your own ({KEY_MIN}-{KEY_MAX} visible ASCII characters, a random UUID does): "
+                   "a resend with the same key and body within a day is answered as the first request was",
+    "schema": {"type": "string", "minLength": KEY_MIN, "maxLength": KEY_MAX, "pattern": KEY_PATTERN}}]}
+
+
+def _seated(status: int, raw: bytes, replayed: bool) -> Response:
+    """A create's or a join's answer, with the match's address (a 201's `Location`)."""
+    headers = {"Idempotency-Replayed": "true"} if replayed else {}
+    if status == 201:
+        headers["Location"] = f"{PATH}/{json.loads(raw)['match']['id']}"
+    return Response(raw, status_code=status, media_type="application/json", headers=headers)
+
+
+async def _answered(resends: Resends, key: str | None, call: str, caller: Caller, body: Any,
+                    status: int, work: Callable[[], Awaitable[dict[str, Any]]]) -> Response:
+    async def answer() -> tuple[int, bytes]:
+        return status, bytes(JSONResponse(await work()).body)
+
+    return _seated(*await resends.answer(key, call, caller, body, answer))
+
+
+def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -> APIRouter:
+    """The routes, bound to this app's gateway, reads, callers (app/api/caller.py)
+    and the answers kept for Idempotency-Key (resends.py)."""
     routes = APIRouter(prefix="/matches", tags=["matches"])
     # A seat's token, or an account (token with `play`, or session) holding the seat.
     SeatCaller = Annotated[Caller, Depends(callers.seat)]
@@ -44,11 +78,13 @@ def router(gateway: Gateway, reads: Reads, callers: Callers) -> APIRouter:
 
     @routes.post(
         "", status_code=201, response_model=None,
-        responses={201: {"model": SeatBody, "description": "The match, your seat and its token (shown once)"},
-                   **responses(400, 401, 403, 429)},
-        summary="Create a match and take a seat",
+        responses={201: {"model": SeatBody, "description": "The match, your seat and its token (shown once)",
+                          "headers": {"Location": {"description": "the match's address", "schema": {"type": "string"}}}},
+                   **responses(400, 401, 403, 409, 422, 429)},
+        summary="Create a match and take a seat", openapi_extra=KEY_PARAMETER,
     )
-    async def create_match(caller: AnonymousCaller, body: CreateMatch | None = None) -> JSONResponse:
+    async def create_match(caller: AnonymousCaller, body: CreateMatch | None = None,
+                           idempotency_key: IdempotencyKey = None) -> Response:
         """Every field has a default, so the body may be left out. Options: `variant`,
         `no_progress_rounds` (R16), `time_control` (null, real-time
         `{"type": "realtime", "minutes", "increment"}` or `{"type": "correspondence", "days"}`),
@@ -56,12 +92,17 @@ def router(gateway: Gateway, reads: Reads, callers: Callers) -> APIRouter:
         `abandon_seconds`. `opponent` is `human` or `bot:<level>`. `rated` (default false):
         the match moves ratings; only two accounts, or an account and a computer level,
         play rated. An account's seat (Authorization: Bearer mgo_... or a signed-in
-        session) is the account's, named as the account is."""
-        body = body or CreateMatch()
-        seated = await gateway.create(caller, body.options.model_dump(exclude_none=True), seat=body.seat,
-                                      opponent=body.opponent, name=body.name, rated=body.rated)
-        return JSONResponse({"match": seated.match, "seat": seated.seat, "token": seated.token},
-                            status_code=201)
+        session) is the account's, named as the account is. With an `Idempotency-Key`,
+        a resend with the same key and body is answered as the first request was."""
+        asked = body or CreateMatch()
+
+        async def create() -> dict[str, Any]:
+            seated = await gateway.create(caller, asked.options.model_dump(exclude_none=True), seat=asked.seat,
+                                          opponent=asked.opponent, name=asked.name, rated=asked.rated)
+            return {"match": seated.match, "seat": seated.seat, "token": seated.token}
+
+        return await _answered(resends, idempotency_key, "create", caller, asked.model_dump(mode="json"),
+                               201, create)
 
     @routes.get(
         "", response_model=None, responses={200: {"model": MatchPage}, **responses(400)},
@@ -82,22 +123,35 @@ def router(gateway: Gateway, reads: Reads, callers: Callers) -> APIRouter:
         return JSONResponse(page)
 
     @routes.get(
-        "/{match_id}", response_model=None, responses={200: {"model": MatchState}, **responses(404)},
+        "/{match_id}", response_model=None, responses={200: {"model": MatchState}, 304: NOT_MODIFIED, **responses(404)},
         summary="The public state of a match",
     )
-    async def get_match(match_id: str) -> JSONResponse:
-        return JSONResponse(await reads.get(match_id))
+    async def get_match(match_id: str, request: Request) -> Response:
+        """A finished match's answer carries an `ETag` and `Cache-Control` (and a
+        request with `If-None-Match` is answered 304 while it has not changed)."""
+        state = await reads.get(match_id)
+        answer = JSONResponse(state)
+        return validated(request, bytes(answer.body), state["status"] == "finished", answer)
 
     @routes.post(
         "/{match_id}/join", response_model=None,
-        responses={200: {"model": SeatBody}, **responses(400, 401, 403, 404, 409, 429)},
-        summary="Take the free seat",
+        responses={200: {"model": SeatBody}, **responses(400, 401, 403, 404, 409, 422, 429)},
+        summary="Take the free seat", openapi_extra=KEY_PARAMETER,
     )
-    async def join_match(match_id: str, caller: AnonymousCaller, body: JoinMatch | None = None) -> JSONResponse:
+    async def join_match(match_id: str, caller: AnonymousCaller, body: JoinMatch | None = None,
+                         idempotency_key: IdempotencyKey = None) -> Response:
         """As an account, the seat is the account's; nobody joins as an account the
-        other seat of a match the account holds, and only an account joins a rated match."""
-        seated = await gateway.join(match_id, caller, (body or JoinMatch()).name)
-        return JSONResponse({"match": seated.match, "seat": seated.seat, "token": seated.token})
+        other seat of a match the account holds, and only an account joins a rated match.
+        With an `Idempotency-Key`, a resend with the same key and body is answered as the
+        first request was (the seat's token included)."""
+        asked = body or JoinMatch()
+
+        async def join() -> dict[str, Any]:
+            seated = await gateway.join(match_id, caller, asked.name)
+            return {"match": seated.match, "seat": seated.seat, "token": seated.token}
+
+        return await _answered(resends, idempotency_key, f"join:{match_id}", caller,
+                               asked.model_dump(mode="json"), 200, join)
 
     @routes.get(
         "/{match_id}/legal", response_model=None,
@@ -125,14 +179,16 @@ def router(gateway: Gateway, reads: Reads, callers: Callers) -> APIRouter:
 
     @routes.get(
         "/{match_id}/actions", response_model=None,
-        responses={200: {"model": list[LogEntry]}, **responses(404)},
+        responses={200: {"model": list[LogEntry]}, 304: NOT_MODIFIED, **responses(404)},
         summary="The action log",
     )
     async def action_log(
-        match_id: str,
+        match_id: str, request: Request,
         since: Annotated[int, Query(ge=0, le=2**31 - 1, description="only entries after this version")] = 0,
-    ) -> JSONResponse:
-        return JSONResponse(await reads.log(match_id, since))
+    ) -> Response:
+        log, finished = await reads.log_and_end(match_id, since)
+        answer = JSONResponse(log)
+        return validated(request, bytes(answer.body), finished, answer)
 
     @routes.post(
         "/{match_id}/resign", response_model=None,

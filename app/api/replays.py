@@ -25,6 +25,7 @@ from app.bots.advantage import advantage
 from app.matches.history import MAX_STATES
 from app.matches.reads import Reads
 
+from .conditional import NOT_MODIFIED, validated
 from .errors import responses
 from .kept_states import KeptStates
 from .schemas import LogEntry, MatchState
@@ -77,7 +78,8 @@ def router(reads: Reads) -> APIRouter:
     kept = KeptStates()  # the answers that can no longer change (kept_states.py)
 
     @routes.get(
-        "/{match_id}/states", response_model=None, responses={200: {"model": States}, **responses(400, 404)},
+        "/{match_id}/states", response_model=None, responses={200: {"model": States}, 304: NOT_MODIFIED,
+                                                                **responses(400, 404)},
         summary="The state after each version (for replays)",
     )
     async def states(
@@ -93,7 +95,8 @@ def router(reads: Reads) -> APIRouter:
         key = (match_id, first, last)
         compressed = kept.finished(key)
         if compressed is not None:  # a finished match: nothing to read
-            return _send(gzip.decompress(compressed), request, compressed)
+            raw = gzip.decompress(compressed)
+            return validated(request, raw, True, _send(raw, request, compressed))
         end = first + MAX_STATES - 1 if last is None else min(last, first + MAX_STATES - 1)
         span = (match_id, first, end)
         states = kept.states(span) if first <= end else None
@@ -109,7 +112,7 @@ def router(reads: Reads) -> APIRouter:
             return _send(raw, request)
         compressed = gzip.compress(raw, compresslevel=5)
         kept.keep_finished(key, compressed)
-        return _send(raw, request, compressed)
+        return validated(request, raw, True, _send(raw, request, compressed))
 
     judged: OrderedDict[str, dict[str, Any]] = OrderedDict()  # a finished match never changes
     # One match judged at a time: anyone may ask, reads are not rate limited, and
@@ -118,7 +121,7 @@ def router(reads: Reads) -> APIRouter:
     judging = asyncio.Semaphore(1)
 
     @routes.get(
-        "/{match_id}/advantage", response_model=Advantage, responses=responses(404, 409),
+        "/{match_id}/advantage", response_model=Advantage, responses={304: NOT_MODIFIED, **responses(404, 409)},
         summary="A finished match's positions judged (the advantage graph)",
     )
     async def judge(match_id: str, request: Request) -> Response:
@@ -139,6 +142,6 @@ def router(reads: Reads) -> APIRouter:
                         judged.popitem(last=False)
         else:
             judged.move_to_end(match_id)
-        return _json(body, request)
+        return validated(request, _encode(body), True, _json(body, request))  # only a finished match is judged
 
     return routes

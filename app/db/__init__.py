@@ -1,7 +1,14 @@
 """Storage: the tables (models.py, admin_models.py, account_models.py), the
 engine (engine.py), migrations (migrate.py)."""
 
-from . import account_models, admin_models, challenge_models, chat_models, pool_models  # noqa: F401  (their tables join Base.metadata, as migrations see it)
+from . import (  # noqa: F401  (their tables join Base.metadata, as migrations see it)
+    account_models,
+    admin_models,
+    challenge_models,
+    chat_models,
+    pool_models,
+    resend_models,
+)
 from .engine import make_engine
 from .migrate import head, revision, upgrade
 

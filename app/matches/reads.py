@@ -43,6 +43,14 @@ class Reads:
         return [{"version": r.version, "player": r.player, "action": r.action, "automatic": r.automatic,
                  "at": stamp(ms_of(r.at))} for r in rows]
 
+    async def log_and_end(self, match_id: str, since: int = 0) -> tuple[list[dict[str, Any]], bool]:
+        """The action log, and whether the match is known to be over (its ending
+        read by this process; an ending is never undone), so the answer may carry
+        a validator for caches (`ETag`)."""
+        log = await self.log(match_id, since)
+        rec = self.keeper.cache.get(match_id)
+        return log, rec is not None and rec.status == "finished"
+
     async def updates_since(self, match_id: str, version: int) -> list[dict[str, Any]] | None:
         """The update messages after `version`, in order, for a client that
         reconnects; None when there are too many (or `version` is unknown):

@@ -125,7 +125,7 @@ async def test_errors_are_json_and_never_change_a_match(api: Api, client: httpx.
     game = await api.start()
     url = f"/api/v1/matches/{game.id}/actions"
     cases = [
-        (await client.post(url, content=b"{not json", headers=game.auth("white"))).json(),
+        (await client.post(url, content=b"{not json", headers={**game.auth("white"), "content-type": "application/json"})).json(),
         (await client.post(url, json={"action": SETUP, "version": 1, "extra": 1}, headers=game.auth("white"))).json(),
         (await client.post(url, json={"action": {"type": "fly"}, "version": 1}, headers=game.auth("white"))).json(),
         (await client.post(url, json={"action": SETUP, "version": 1})).json(),

@@ -1,0 +1,77 @@
+"""What a client author expects of any HTTP API (issue 21, item 6): 415 for a
+body not sent as JSON, `Location` on a 201, `WWW-Authenticate` on a 401, `HEAD`
+wherever `GET` is, and validators (ETag, Cache-Control, 304) on the reads of a
+finished match."""
+
+from __future__ import annotations
+
+import httpx
+
+from ..conftest import Api
+
+BASE = "/api/v1/matches"
+
+
+async def test_a_body_not_sent_as_json_is_415(client: httpx.AsyncClient, api: Api) -> None:
+    body = b'{"name": "Ada"}'
+    for headers in ({"content-type": "text/plain"}, {"content-type": "application/x-www-form-urlencoded"}, {}):
+        r = await client.post(BASE, content=body, headers=headers)
+        assert r.status_code == 415, r.text
+        assert r.json()["error"] == "unsupported_media_type" and "application/json" in r.json()["detail"]
+    assert (await client.get(BASE)).json()["matches"] == []  # nothing made
+    game = await api.start()
+    r = await client.post(f"{BASE}/{game.id}/actions", content=b'{"version": 1}',
+                          headers={**game.auth("white"), "content-type": "text/plain"})
+    assert r.status_code == 415 and "text/plain" in r.json()["detail"], r.text
+    # A JSON body of the wrong shape is still the schema's 400, and no body where one is optional is fine.
+    assert (await client.post(BASE, json=[1])).status_code == 400
+    assert (await client.post(BASE, content=b"", headers={"content-type": "text/plain"})).status_code == 201
+
+
+async def test_201_has_location_and_401_www_authenticate(client: httpx.AsyncClient, api: Api) -> None:
+    made = await client.post(BASE, json={"seat": "white"})
+    assert made.status_code == 201 and made.headers["location"] == f"{BASE}/{made.json()['match']['id']}"
+    assert (await client.get(made.headers["location"])).json()["id"] == made.json()["match"]["id"]
+    game = await api.start()
+    said = await client.post(f"{BASE}/{game.id}/chat", json={"text": "Good luck"}, headers=game.auth("white"))
+    assert said.status_code == 201, said.text
+    read = (await client.get(said.headers["location"], headers=game.auth("white"))).json()
+    assert read["lines"][0] == said.json()["line"]
+    for r in (await client.get(f"{BASE}/{game.id}/legal"),
+              await client.get(f"{BASE}/{game.id}/legal", headers={"Authorization": "Bearer wrong"}),
+              await client.post(f"{BASE}/{game.id}/resign", headers={"Authorization": "Basic eDp5"})):
+        assert r.status_code == 401 and r.headers["www-authenticate"].startswith("Bearer"), r.text
+
+
+async def test_head_is_answered_where_get_is(client: httpx.AsyncClient, api: Api) -> None:
+    game = await api.create()
+    for path in (f"{BASE}/{game.id}", BASE, f"{BASE}/{game.id}/actions", "/openapi.json"):
+        got, head = await client.get(path), await client.head(path)
+        assert head.status_code == 200 and head.content == b"", (path, head.status_code)
+        assert head.headers["content-length"] == got.headers["content-length"]
+        assert head.headers["content-type"] == got.headers["content-type"]
+    r = await client.head(f"{BASE}/{game.id}/resign")  # no GET there: no HEAD either
+    assert r.status_code == 405 and r.headers["allow"] == "POST" and r.content == b""
+    assert (await client.put(f"{BASE}/{game.id}")).headers["allow"] == "GET, HEAD"
+
+
+async def test_a_finished_match_reads_carry_validators(client: httpx.AsyncClient, api: Api) -> None:
+    game = await api.start()
+    running = await client.get(f"{BASE}/{game.id}")
+    assert "etag" not in running.headers and "cache-control" not in running.headers
+    await api.setups(game)
+    assert (await client.post(f"{BASE}/{game.id}/resign", headers=game.auth("black"))).status_code == 200
+    for path in (f"{BASE}/{game.id}", f"{BASE}/{game.id}/actions", f"{BASE}/{game.id}/states?from=1",
+                 f"{BASE}/{game.id}/advantage"):
+        first = await client.get(path)
+        tag = first.headers["etag"]
+        assert first.status_code == 200 and first.headers["cache-control"] == "public, no-cache", path
+        again = await client.get(path, headers={"If-None-Match": tag})
+        assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == tag, path
+        assert (await client.get(path, headers={"If-None-Match": 'W/"other"'})).status_code == 200
+    # After the end a rematch offer still changes the state: its tag changes with it.
+    state = f"{BASE}/{game.id}"
+    tag = (await client.get(state)).headers["etag"]
+    assert (await client.post(f"{state}/rematch", headers=game.auth("white"))).status_code == 200
+    changed = await client.get(state, headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["etag"] != tag and changed.json()["rematch"]
