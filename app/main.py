@@ -36,6 +36,7 @@ from app.api.budget import Budgets
 from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
+from app.api.match_stream import MatchStreams
 from app.auth import PasswordChecks, use_password_costs
 from app.bots.runner import BotRunner
 from app.challenges import Challenges, Person, PersonChannel
@@ -201,8 +202,9 @@ def create_app(settings: Settings | None = None) -> MageryApp:
                             settings.person_channels_per_address, settings.person_recheck_seconds,
                             settings.person_keepalive_seconds, closing=lambda: parts.hub.closed)
     app.state.challenges, app.state.channel = challenges, channel  # for tests (their clocks), as app.state.parts
+    streams = MatchStreams(parts.hub, parts.gateway, settings.match_stream_keepalive_seconds)
     app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles, (challenges, channel),
-                                  parts.chat, parts.pools))
+                                  parts.chat, parts.pools, streams))
     socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage, parts.accounts,
                            ws_chat.SocketChat(parts.chat, parts.relay) if parts.chat and parts.relay else None)
     app.router.routes.append(ws.route(socket))

@@ -85,7 +85,7 @@ class Entry:
         return {"type": "update", "version": self.version, "action": self.action,
                 "player": self.player, "automatic": self.automatic,
                 "words": entry_words(before, self.player, self.action, self.automatic),
-                "match": self.public}
+                "at": stamp(self.at_ms), "match": self.public}
 
 
 @dataclass(slots=True)
@@ -185,6 +185,8 @@ class Record:
         out["rematch"] = self.rematch
         out["rematch_of"] = self.rematch_of
         out["created_at"] = stamp(self.created_ms)
+        out["finished_at"] = stamp(self.finished_ms) if self.finished_ms is not None else None
+        out["server_time"] = stamp(now_ms)  # the moment the clock above holds (issue 21, item 4)
         return out
 
     def row(self) -> dict[str, Any]:

@@ -146,18 +146,23 @@ class Hub:
             self.by_address.pop(address, None)
 
     def join(self, match_id: str, send: Send, seat: str | None, since: int | None,
-             address: str | None = None, receiver: asyncio.Task[Any] | None = None) -> Subscriber:
+             address: str | None = None, receiver: asyncio.Task[Any] | None = None,
+             hello: int | None = None) -> Subscriber:
         """Register a socket; it is sent a snapshot (or, with `since`, what it missed)
         before anything new. Registering before reading the database means no update
         can fall between the two. `address`: the client's, for spectators (counted
         by distinct address, issue 17 item 6); None counts the socket as a watcher
         of its own. `receiver`: the socket's receive loop, which the heartbeat ends
-        when the socket's close frame never leaves (a peer that stopped reading)."""
+        when the socket's close frame never leaves (a peer that stopped reading).
+        `hello`: the match's version at opening; a `hello` message then goes
+        first, whatever follows (room.py, `Room.greeting`)."""
         room = self.rooms.get(match_id)
         if room is None:
             room = self.rooms[match_id] = Room(self, match_id)
         sub = Subscriber(room, send, seat, address, receiver)
         room.add(sub)
+        if hello is not None:
+            sub.offer(None, frame(room.greeting(hello, seat)))
         if since is None or since < 0:
             sub.offer(None, RESYNC)
         else:

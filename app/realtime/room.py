@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from app.db.outage import OutageLog, database_unavailable
+from app.matches.record import stamp
 from app.rules import COLOURS
 
 from .bus import Bus, Presence
@@ -57,7 +58,12 @@ def frame(message: dict[str, Any]) -> dict[str, Any]:
     return {"type": "websocket.send", "text": dumps(message)}
 
 
-LIVE = ("players", "spectators", "clock")  # what a snapshot says as of the moment it is sent
+def now_stamp() -> str:
+    """The server's time now, in the one form every timestamp takes (RFC 3339, UTC, ms)."""
+    return stamp(int(time.time() * 1000))
+
+
+LIVE = ("players", "spectators", "clock", "server_time")  # what a snapshot says as of the moment it is sent
 RESYNC = object()  # queue marker: send a fresh snapshot
 CATCH_UP = object()  # queue marker: send what the log holds after the last version sent
 
@@ -317,6 +323,17 @@ class Room:
 
     # -- what is sent -----------------------------------------------------------
 
+    def greeting(self, version: int, seat: str | None) -> dict[str, Any]:
+        """A socket's first message, sent even when nothing else is due (a `?since=`
+        at the match's version): the socket is live, at `version`, as `seat`, and
+        who is here as this process knows it now (a `presence` follows a change)."""
+        white, black, spectators = self.headcount.totals()
+        players = (self.state or {}).get("players") or {}
+        here = {colour: connected or bool((players.get(colour) or {}).get("bot"))
+                for colour, connected in zip(COLOURS, (white, black), strict=True)}
+        return {"type": "hello", "version": version, "seat": seat, "connected": here,
+                "spectators": spectators, "server_time": now_stamp()}
+
     def patch(self, state: dict[str, Any]) -> dict[str, Any]:
         """`state` with this moment's presence: who is connected, how many watch."""
         counts = self.headcount.totals()
@@ -356,6 +373,7 @@ class Room:
             spent = int((time.time() - self.state_at) * 1000)  # the setup time runs instead of a clock
             clock = {**clock, "setup": max(0, clock["setup"] - spent)}
         live["clock"] = clock
+        live["server_time"] = now_stamp()  # the moment the clock above holds
         return {"type": "websocket.send", "text": self._snapshot_head + dumps(live)[1:] + "}"}
 
     # -- updates ----------------------------------------------------------------
