@@ -242,6 +242,8 @@ class MatchSocket:
                 seat, version = None, known  # watched here already: no database read
             else:
                 seat, version = await self.gateway.watch(match_id, token, key.account_id if key else None)
+            if legal == "true" and seat is None:
+                raise ValueError("bad_request: legal=true needs a seat's token")
         except ValueError as bad:
             refusal = str(bad) if str(bad).startswith(("not_found", "unauthorized", "bad_request")) else \
                 "bad_request: since must be a version number"
