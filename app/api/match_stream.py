@@ -36,7 +36,7 @@ from app.realtime.hub import Hub, Subscriber
 from .caller import Callers
 from .deps import address_of
 from .errors import responses
-from .legal_lines import with_legal
+from .legal_lines import Send, with_legal
 
 PING = '{"type":"ping"}'  # the hub's ping, and the stream's keep-alive line alike
 QUEUE = 64  # lines waiting for a slow reader; past it the hub queues, then resends a snapshot
@@ -84,7 +84,7 @@ class MatchStreams:
         held: list[Subscriber] = []  # the stream's handle, once joined
         gone = False
 
-        async def send(event: dict[str, Any]) -> None:
+        async def deliver(event: dict[str, Any]) -> None:
             if gone:
                 return
             if event["type"] == "websocket.close":  # the hub is done with it (shutdown, dead)
@@ -95,13 +95,14 @@ class MatchStreams:
             else:
                 await lines.put(event["text"])
 
+        send: Send = deliver
         if legal and seat is not None:
             reads = self.gateway.service.reads
 
             async def legal_of() -> dict[str, Any]:
                 return await reads.legal(match_id, seat)
 
-            send = with_legal(send, legal_of)
+            send = with_legal(deliver, legal_of)
         sub = hub.join(match_id, send, seat, since, address)
         held.append(sub)
         try:

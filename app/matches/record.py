@@ -4,6 +4,7 @@ engine State, with the public view of the current version kept once computed."""
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -28,6 +29,11 @@ def stamp(ms: int) -> str:
     """The one form every timestamp the server sends takes: RFC 3339, UTC, `Z`,
     milliseconds ("2026-11-22T13:02:45.410Z")."""
     return moment(ms).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+
+
+def now_stamp() -> str:
+    """The server's time now, as `stamp` writes it."""
+    return stamp(int(time.time() * 1000))
 
 
 def seat_here(bot: str | None, connected: bool, last_seen_ms: int, now_ms: int, ttl_ms: int) -> bool:

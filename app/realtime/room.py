@@ -9,10 +9,9 @@ skips what it already has and fills any hole from the database (the log is the
 truth), or gets a fresh snapshot when the hole is too old or its queue
 overflowed. A broadcast encodes its JSON once for the room.
 
-`Subscriber` and `Room` are one path, tuned together against bench/ws.py
-(memory per socket, CPU per recipient), and read each other's state on it. They
-are the hub's insides: app/api/ws.py holds a Subscriber only as a handle to give
-back to the hub (hub.py), never reading it.
+`Subscriber` and `Room` are one path, tuned together against bench/ws.py (memory per socket,
+CPU per recipient), and read each other's state on it. They are the hub's insides:
+app/api/ws.py holds a Subscriber only as a handle to give back to the hub, never reading it.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from app.db.outage import OutageLog, database_unavailable
-from app.matches.record import stamp
+from app.matches.record import now_stamp
 from app.rules import COLOURS
 
 from .bus import Bus, Presence
@@ -56,11 +55,6 @@ def dumps(message: dict[str, Any]) -> str:
 def frame(message: dict[str, Any]) -> dict[str, Any]:
     """The ASGI send event for `message`: encoded once, shareable by every socket."""
     return {"type": "websocket.send", "text": dumps(message)}
-
-
-def now_stamp() -> str:
-    """The server's time now, in the one form every timestamp takes (RFC 3339, UTC, ms)."""
-    return stamp(int(time.time() * 1000))
 
 
 LIVE = ("players", "spectators", "clock", "server_time")  # what a snapshot says as of the moment it is sent
@@ -323,17 +317,6 @@ class Room:
 
     # -- what is sent -----------------------------------------------------------
 
-    def greeting(self, version: int, seat: str | None) -> dict[str, Any]:
-        """A socket's first message, sent even when nothing else is due (a `?since=`
-        at the match's version): the socket is live, at `version`, as `seat`, and
-        who is here as this process knows it now (a `presence` follows a change)."""
-        white, black, spectators = self.headcount.totals()
-        players = (self.state or {}).get("players") or {}
-        here = {colour: connected or bool((players.get(colour) or {}).get("bot"))
-                for colour, connected in zip(COLOURS, (white, black), strict=True)}
-        return {"type": "hello", "version": version, "seat": seat, "connected": here,
-                "spectators": spectators, "server_time": now_stamp()}
-
     def patch(self, state: dict[str, Any]) -> dict[str, Any]:
         """`state` with this moment's presence: who is connected, how many watch."""
         counts = self.headcount.totals()
@@ -363,7 +346,7 @@ class Room:
             self._snapshot_head = '{"type":"snapshot","match":' + rest[:-1] + ("," if len(rest) > 2 else "")
         counts = self.headcount.totals()
         live: dict[str, Any] = {"players": self.players_view(counts, state.get("players")),
-                                "spectators": counts[2]}
+                                "spectators": counts[2], "server_time": now_stamp()}  # when the clock holds
         clock = state.get("clock")
         if isinstance(clock, dict) and clock.get("running") in COLOURS and state.get("status") == "active":
             running = clock["running"]
@@ -373,7 +356,6 @@ class Room:
             spent = int((time.time() - self.state_at) * 1000)  # the setup time runs instead of a clock
             clock = {**clock, "setup": max(0, clock["setup"] - spent)}
         live["clock"] = clock
-        live["server_time"] = now_stamp()  # the moment the clock above holds
         return {"type": "websocket.send", "text": self._snapshot_head + dumps(live)[1:] + "}"}
 
     # -- updates ----------------------------------------------------------------
