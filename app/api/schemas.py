@@ -211,7 +211,8 @@ class MatchState(BaseModel):
     # logged before they were kept carries them only where the server adds them.
     server_time: datetime = Field(None, description=(  # type: ignore[assignment]
         "the server's time when this state was read or made: the moment its `clock` holds "
-        "(RFC 3339, UTC, milliseconds)"), examples=["2026-11-21T15:04:12.250Z"])
+        "(RFC 3339, UTC, milliseconds); a finished match's is its `finished_at`"),
+        examples=["2026-11-21T15:04:12.250Z"])
     finished_at: datetime | None = Field(None, description="when the match finished; null until then",
                                          examples=[None])
 

@@ -3,9 +3,11 @@
 A raw ASGI endpoint: it hands the hub the server's own `send`, so one encoded
 update is shared by every socket of the match. A seat is proved by its token
 (`?token=`, or `Authorization: Bearer <token>` on the upgrade, as REST takes it),
-or by the account holding it: `Authorization: Bearer mgo_...` on the upgrade, or a signed-in browser's session cookie from the page's own
-origin. The account's credential is checked again at each action it sends, so a
-closed account or a revoked token stops at once. It uses only the hub's face
+or by the account holding it: `Authorization: Bearer mgo_...` on the upgrade,
+or a signed-in browser's session cookie from the page's own origin. With
+`?legal=true` a seat's states carry its legal actions (legal_lines.py). The
+account's credential is checked again at each action it sends, so a closed
+account or a revoked token stops at once. It uses only the hub's face
 (app/realtime/hub.py); the socket's handle it holds is given back to the hub,
 never read. See docs/api.md, "Websocket".
 """

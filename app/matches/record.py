@@ -192,7 +192,9 @@ class Record:
         out["rematch_of"] = self.rematch_of
         out["created_at"] = stamp(self.created_ms)
         out["finished_at"] = stamp(self.finished_ms) if self.finished_ms is not None else None
-        out["server_time"] = stamp(now_ms)  # the moment the clock above holds (issue 21, item 4)
+        # The moment the clock above holds (issue 21, item 4); a finished match's
+        # clock stopped at its end, and its answer never changes again.
+        out["server_time"] = out["finished_at"] or stamp(now_ms)
         return out
 
     def row(self) -> dict[str, Any]:

@@ -346,7 +346,7 @@ class Room:
             self._snapshot_head = '{"type":"snapshot","match":' + rest[:-1] + ("," if len(rest) > 2 else "")
         counts = self.headcount.totals()
         live: dict[str, Any] = {"players": self.players_view(counts, state.get("players")),
-                                "spectators": counts[2], "server_time": now_stamp()}  # when the clock holds
+                                "spectators": counts[2], "server_time": state.get("finished_at") or now_stamp()}
         clock = state.get("clock")
         if isinstance(clock, dict) and clock.get("running") in COLOURS and state.get("status") == "active":
             running = clock["running"]
