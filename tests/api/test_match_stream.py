@@ -102,6 +102,7 @@ async def test_a_seat_with_legal_true_is_told_what_it_may_play_on_its_turn(app: 
 @pytest.mark.parametrize(("query", "auth", "status", "error"), [
     ("legal=true", None, 400, "bad_request"),
     ("", "wrong-token-0123456789", 401, "unauthorized"),
+    ("", "mgo_no-such-account-token-0123", 401, None),  # an account's token that proves nothing
     ("since=-1", None, 400, None),
 ])
 async def test_refused_before_any_line(app: Any, api: Api, query: str, auth: str | None, status: int,
