@@ -71,8 +71,11 @@ async def test_resumed_with_since_nothing_lost_nothing_twice_and_a_ping_when_qui
     for _ in range(3):  # while no stream is open
         await api.step(game, rng)
     async with Stream(app, "GET", path(game.id, f"since={held}")) as again:
-        got = [(await next_state(again))["version"] for _ in range(game.version - held)]
-        assert got == list(range(held + 1, game.version + 1))
+        got = [await next_state(again) for _ in range(game.version - held)]
+        assert [line["version"] for line in got] == list(range(held + 1, game.version + 1))
+        log = (await api.client.get(f"/api/v1/matches/{game.id}/actions?since={held}")).json()
+        assert [line["at"] for line in got] == [entry["at"] for entry in log]  # read back from the log
+        assert all(line["match"]["server_time"] == line["at"] for line in got)
         while (line := await again.next())["type"] == "presence":
             pass
         assert line == {"type": "ping"}  # nothing more to say: a keep-alive, no update twice
