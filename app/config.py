@@ -194,6 +194,9 @@ class Settings(BaseSettings):
     person_channels_per_address: int = 16
     person_recheck_seconds: float = 5.0
     person_keepalive_seconds: float = 7.0
+    # A match as a stream of JSON lines (issue 21, GET /matches/{id}/stream): a
+    # `ping` line when nothing else went out for this long.
+    match_stream_keepalive_seconds: float = 7.0
 
     @property
     def password_costs(self) -> tuple[int, int, int]:

@@ -38,6 +38,7 @@ from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
 from app.api.head import HeadAsGet
+from app.api.match_stream import MatchStreams
 from app.api.resends import Resends
 from app.auth import PasswordChecks, use_password_costs
 from app.bots.runner import BotRunner
@@ -207,8 +208,9 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     app.state.challenges, app.state.channel = challenges, channel  # for tests (their clocks), as app.state.parts
     resends = Resends(parts.engine)  # the answers kept for Idempotency-Key (issue 21)
     app.state.resends = resends  # for tests (its clock), as app.state.parts
+    streams = MatchStreams(parts.hub, parts.gateway, settings.match_stream_keepalive_seconds)
     app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles, (challenges, channel),
-                                  parts.chat, parts.pools, resends))
+                                  parts.chat, parts.pools, resends, streams))
     socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage, parts.accounts,
                            ws_chat.SocketChat(parts.chat, parts.relay) if parts.chat and parts.relay else None)
     app.router.routes.append(ws.route(socket))

@@ -329,7 +329,9 @@ async def _touch_socket(url: str) -> None:
 
 async def _spectators(url: str) -> int:
     async with connect(url, compression=None, max_size=2**22) as ws:
-        return int(json.loads(await ws.recv())["match"].get("spectators", -1))
+        while (message := json.loads(await ws.recv()))["type"] == "hello":  # every socket's first word
+            pass
+        return int(message["match"].get("spectators", -1))
 
 
 def measure_fanout(pool: Any, procs: int, n: int, k: int, gap: float) -> dict[str, Any]:

@@ -10,19 +10,23 @@ from app.matches import Gateway
 from app.matches.reads import Reads
 from app.pools import Pools
 
-from . import account, challenges, chat, matches, pools, replays, users, vocabulary
+from . import account, challenges, chat, match_stream, matches, pools, replays, users, vocabulary
 from .caller import Callers
+from .match_stream import MatchStreams
 from .resends import Resends
 
 
 def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profiles,
            people: tuple[Challenges, PersonChannel] | None = None, talk: Chat | None = None,
-           quick: Pools | None = None, resends: Resends | None = None) -> APIRouter:
+           quick: Pools | None = None, resends: Resends | None = None,
+           live: MatchStreams | None = None) -> APIRouter:
     api = APIRouter(prefix="/api/v1")
     callers = Callers(accounts)  # who calls: a seat's token, an account's token or session
     # The answers kept for Idempotency-Key on create and join (issue 21, item 1).
     resends = resends or Resends(gateway.service.engine)
     api.include_router(matches.router(gateway, reads, callers, resends))
+    if live is not None:  # issue 21: a match as a stream of JSON lines
+        api.include_router(match_stream.router(live, callers))
     api.include_router(replays.router(reads))
     api.include_router(vocabulary.router())
     api.include_router(account.router(accounts, callers))

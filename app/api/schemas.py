@@ -7,6 +7,7 @@ is bound to anything unless it is named here.
 from __future__ import annotations
 
 import unicodedata
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
@@ -177,7 +178,7 @@ MATCH_EXAMPLE: dict[str, Any] = {
     "clock": {"type": "realtime", "white": 600000, "black": 598000, "running": "black", "increment": 5000},
     "draw_offer": None, "result": None, "custom": False,
     "seed_commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "seed": None,
-    "created_at": "2026-11-21T15:00:00.000Z",
+    "created_at": "2026-11-21T15:00:00.000Z", "finished_at": None, "server_time": "2026-11-21T15:04:12.250Z",
 }
 
 
@@ -206,6 +207,14 @@ class MatchState(BaseModel):
     version: int
     status: Literal["waiting", "active", "finished"]
     players: Players
+    # Issue 21, item 4: enough to draw a clock exactly. Not required: a state
+    # logged before they were kept carries them only where the server adds them.
+    server_time: datetime = Field(None, description=(  # type: ignore[assignment]
+        "the server's time when this state was read or made: the moment its `clock` holds "
+        "(RFC 3339, UTC, milliseconds); a finished match's is its `finished_at`"),
+        examples=["2026-11-21T15:04:12.250Z"])
+    finished_at: datetime | None = Field(None, description="when the match finished; null until then",
+                                         examples=[None])
 
 
 class MatchBody(BaseModel):

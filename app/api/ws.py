@@ -1,11 +1,13 @@
 """`/api/v1/matches/{match_id}/ws`: a match, live (the contract's Websocket section).
 
 A raw ASGI endpoint: it hands the hub the server's own `send`, so one encoded
-update is shared by every socket of the match. A seat is proved by `?token=`
-(the seat's token), or by the account holding it: `Authorization: Bearer mgo_...`
-on the upgrade, or a signed-in browser's session cookie from the page's own
-origin. The account's credential is checked again at each action it sends, so a
-closed account or a revoked token stops at once. It uses only the hub's face
+update is shared by every socket of the match. A seat is proved by its token
+(`?token=`, or `Authorization: Bearer <token>` on the upgrade, as REST takes it),
+or by the account holding it: `Authorization: Bearer mgo_...` on the upgrade,
+or a signed-in browser's session cookie from the page's own origin. With
+`?legal=true` a seat's states carry its legal actions (legal_lines.py). The
+account's credential is checked again at each action it sends, so a closed
+account or a revoked token stops at once. It uses only the hub's face
 (app/realtime/hub.py); the socket's handle it holds is given back to the hub,
 never read. See docs/api.md, "Websocket".
 """
@@ -36,6 +38,7 @@ from app.matches.ids import is_client_id, is_match_id
 from app.realtime.hub import Hub, Subscriber
 
 from .errors import UNAVAILABLE
+from .legal_lines import LegalOf, with_legal
 from .ws_chat import KINDS as CHAT_KINDS
 from .ws_chat import SocketChat
 
@@ -123,7 +126,7 @@ class MatchSocket:
                 raise ValueError("unauthorized: this account token is unknown or revoked, or its account is closed")
             return AccountKey(token, None, holder.account_id, holder.account, holder.scopes)
         if token is not None:
-            return None  # the header names no account: a seat is proved by ?token=
+            return None  # the header names no account: it is a seat's token (`_admit`)
         cookie = _cookie(headers)
         if cookie is None or not same_origin(headers, self.settings.allowed_origins):
             return None
@@ -218,6 +221,13 @@ class MatchSocket:
         # keep_blank_values: "?token=" is an empty token (refused, 1008), not a watcher.
         query = parse_qs(scope["query_string"].decode("latin-1"), keep_blank_values=True)
         token = query.get("token", [None])[0]
+        if token is None:
+            # A seat's token in `Authorization: Bearer` is taken as ?token= is, and
+            # refused as it is when it proves nothing: never a watcher in disguise.
+            bearer = _bearer(dict(scope["headers"]))
+            if bearer is not None and not bearer.startswith(PREFIX):
+                token = bearer
+        legal = query.get("legal", ["false"])[0]
         since: int | None = None
         refusal = None
         key = None
@@ -225,6 +235,8 @@ class MatchSocket:
             if not is_match_id(match_id):
                 raise ValueError("not_found: no such match")
             since = int(query["since"][0]) if "since" in query else None
+            if legal not in ("true", "false"):
+                raise ValueError("bad_request: legal is true or false")
             if token is None:  # ?token= is a seat's, whatever else comes with it
                 key = await self._account(dict(scope["headers"]))
             known = hub.known_version(match_id) if token is None and key is None else None
@@ -232,8 +244,10 @@ class MatchSocket:
                 seat, version = None, known  # watched here already: no database read
             else:
                 seat, version = await self.gateway.watch(match_id, token, key.account_id if key else None)
+            if legal == "true" and seat is None:
+                raise ValueError("bad_request: legal=true needs a seat's token")
         except ValueError as bad:
-            refusal = str(bad) if str(bad).startswith(("not_found", "unauthorized")) else \
+            refusal = str(bad) if str(bad).startswith(("not_found", "unauthorized", "bad_request")) else \
                 "bad_request: since must be a version number"
         except ServiceError as exc:
             refusal = f"{exc.code}: {exc.detail}"
@@ -251,8 +265,20 @@ class MatchSocket:
             return None
         if since is not None and since > version:
             since = None  # a version from the future: start again from a snapshot
+        if legal == "true" and seat is not None:
+            send = with_legal(send, self._legal_of(match_id, seat))
         # A watcher keeps its account: it writes in the spectators' chat as itself.
-        return hub.join(match_id, send, seat, since, address, asyncio.current_task()), seat, token, key
+        # `hello` first, always: even a ?since= at the match's version hears the socket is live.
+        return (hub.join(match_id, send, seat, since, address, asyncio.current_task(), hello=version),
+                seat, token, key)
+
+    def _legal_of(self, match_id: str, seat: str) -> LegalOf:
+        reads = self.gateway.service.reads
+
+        async def legal_of() -> dict[str, Any]:
+            return await reads.legal(match_id, seat)
+
+        return legal_of
 
     async def _handle(self, hub: Hub, sub: Subscriber, seat: str | None, match_id: str,
                       token: str | None, address: str, text: str | None, key: AccountKey | None = None) -> bool:
@@ -315,7 +341,10 @@ class MatchSocket:
                 caller = Caller(None, address, account_id=key.account_id, account=key.name)
             acted = await self.gateway.play(match_id, caller, action, version, ref)
         except ServiceError as exc:
-            await self._error(hub, sub, match_id, ref, exc.code, exc.detail, exc.extra.get("version"))
+            # A write over the limit says when to try again, as REST's Retry-After does.
+            retry_after = getattr(exc, "retry_after", None)
+            await self._error(hub, sub, match_id, ref, exc.code, exc.detail, exc.extra.get("version"),
+                              {"retry_after": retry_after} if isinstance(retry_after, int) else None)
             return False
         except Exception as exc:  # REST would answer 503 or 500: say so, live on
             if database_unavailable(exc):
@@ -330,14 +359,14 @@ class MatchSocket:
         return False
 
     async def _error(self, hub: Hub, sub: Subscriber, match_id: str, ref: Any, code: str,
-                     detail: str, version: int | None = None) -> None:
+                     detail: str, version: int | None = None, extra: dict[str, Any] | None = None) -> None:
         if version is None:
             version = hub.known_version(match_id)  # what this socket was last told: no database read
         if version is None:
             with contextlib.suppress(Exception):
                 version = int((await self.gateway.service.reads.get(match_id))["version"])
         hub.reply(sub, {"type": "error", "id": ref, "error": code, "detail": detail,
-                        "version": version})
+                        "version": version, **(extra or {})})
 
 
 PATH_RE = re.compile(r"/api/v1/matches/([^/]+)/ws")

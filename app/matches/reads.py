@@ -16,6 +16,14 @@ from .record import ms_of, record_from_rows, stamp
 from .telling import told
 
 
+def timed(public: dict[str, Any], at: Any) -> dict[str, Any]:
+    """A logged state with its `server_time`: states logged before it was kept in
+    them (issue 21, item 4) take their action's time, the moment they held."""
+    if "server_time" in public:
+        return public
+    return {**public, "server_time": stamp(ms_of(at))}
+
+
 class Reads:
     def __init__(self, keeper: MatchKeeper) -> None:
         self.keeper = keeper
@@ -70,7 +78,7 @@ class Reads:
         if not rows:
             return None
         return [{"type": "update", "version": r.version, "action": r.action, "player": r.player,
-                 "automatic": r.automatic, "words": words, "match": r.public}
+                 "automatic": r.automatic, "words": words, "at": stamp(ms_of(r.at)), "match": timed(r.public, r.at)}
                 for r, words in zip(rows, told(before, rows), strict=True)]
 
     async def states(self, match_id: str, first: int, last: int | None) -> tuple[dict[str, Any], bool]:

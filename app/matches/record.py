@@ -4,6 +4,7 @@ engine State, with the public view of the current version kept once computed."""
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -28,6 +29,11 @@ def stamp(ms: int) -> str:
     """The one form every timestamp the server sends takes: RFC 3339, UTC, `Z`,
     milliseconds ("2026-11-22T13:02:45.410Z")."""
     return moment(ms).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+
+
+def now_stamp() -> str:
+    """The server's time now, as `stamp` writes it."""
+    return stamp(int(time.time() * 1000))
 
 
 def seat_here(bot: str | None, connected: bool, last_seen_ms: int, now_ms: int, ttl_ms: int) -> bool:
@@ -85,7 +91,7 @@ class Entry:
         return {"type": "update", "version": self.version, "action": self.action,
                 "player": self.player, "automatic": self.automatic,
                 "words": entry_words(before, self.player, self.action, self.automatic),
-                "match": self.public}
+                "at": stamp(self.at_ms), "match": self.public}
 
 
 @dataclass(slots=True)
@@ -185,6 +191,10 @@ class Record:
         out["rematch"] = self.rematch
         out["rematch_of"] = self.rematch_of
         out["created_at"] = stamp(self.created_ms)
+        out["finished_at"] = stamp(self.finished_ms) if self.finished_ms is not None else None
+        # The moment the clock above holds (issue 21, item 4); a finished match's
+        # clock stopped at its end, and its answer never changes again.
+        out["server_time"] = out["finished_at"] or stamp(now_ms)
         return out
 
     def row(self) -> dict[str, Any]:

@@ -312,7 +312,8 @@ async def updates(engine: AsyncEngine, match_id: str, since: int, limit: int) ->
         if since >= version or version - since > limit:
             return version, []
         rows = (await conn.execute(
-            select(actions.c.version, actions.c.player, actions.c.action, actions.c.automatic, actions.c.public)
+            select(actions.c.version, actions.c.player, actions.c.action, actions.c.automatic, actions.c.public,
+                   actions.c.at)
             .where(actions.c.match_id == match_id, actions.c.version >= since)
             .order_by(actions.c.version))).all()
         return version, list(rows)

@@ -26,6 +26,8 @@ import uuid
 from typing import Any, NamedTuple
 
 from app.db.outage import OutageLog
+from app.matches.record import now_stamp
+from app.rules import COLOURS
 
 from .bus import Announcement, Bus, MemoryBus, Message, Nudge
 from .heartbeat import Heartbeat
@@ -141,18 +143,23 @@ class Hub:
         self.by_address.give_back(address)
 
     def join(self, match_id: str, send: Send, seat: str | None, since: int | None,
-             address: str | None = None, receiver: asyncio.Task[Any] | None = None) -> Subscriber:
+             address: str | None = None, receiver: asyncio.Task[Any] | None = None,
+             hello: int | None = None) -> Subscriber:
         """Register a socket; it is sent a snapshot (or, with `since`, what it missed)
         before anything new. Registering before reading the database means no update
         can fall between the two. `address`: the client's, for spectators (counted
         by distinct address, issue 17 item 6); None counts the socket as a watcher
         of its own. `receiver`: the socket's receive loop, which the heartbeat ends
-        when the socket's close frame never leaves (a peer that stopped reading)."""
+        when the socket's close frame never leaves (a peer that stopped reading).
+        `hello`: the match's version at opening; a `hello` message then goes
+        first, whatever follows (`greeting`)."""
         room = self.rooms.get(match_id)
         if room is None:
             room = self.rooms[match_id] = Room(self, match_id)
         sub = Subscriber(room, send, seat, address, receiver)
         room.add(sub)
+        if hello is not None:
+            sub.offer(None, frame(greeting(room, hello, seat)))
         if since is None or since < 0:
             sub.offer(None, RESYNC)
         else:
@@ -258,3 +265,15 @@ class Hub:
             room.bus_returned()
             for sub in room.subscribers:
                 sub.offer(None, CATCH_UP)
+
+
+def greeting(room: Room, version: int, seat: str | None) -> dict[str, Any]:
+    """A socket's first message, sent even when nothing else is due (a `?since=`
+    at the match's version): the socket is live, at `version`, as `seat`, and
+    who is here as this process knows it now (a `presence` follows a change)."""
+    white, black, spectators = room.headcount.totals()
+    players = (room.state or {}).get("players") or {}
+    here = {colour: connected or bool((players.get(colour) or {}).get("bot"))
+            for colour, connected in zip(COLOURS, (white, black), strict=True)}
+    return {"type": "hello", "version": version, "seat": seat, "connected": here,
+            "spectators": spectators, "server_time": now_stamp()}

@@ -9,10 +9,9 @@ skips what it already has and fills any hole from the database (the log is the
 truth), or gets a fresh snapshot when the hole is too old or its queue
 overflowed. A broadcast encodes its JSON once for the room.
 
-`Subscriber` and `Room` are one path, tuned together against bench/ws.py
-(memory per socket, CPU per recipient), and read each other's state on it. They
-are the hub's insides: app/api/ws.py holds a Subscriber only as a handle to give
-back to the hub (hub.py), never reading it.
+`Subscriber` and `Room` are one path, tuned together against bench/ws.py (memory per socket,
+CPU per recipient), and read each other's state on it. They are the hub's insides:
+app/api/ws.py holds a Subscriber only as a handle to give back to the hub, never reading it.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from app.db.outage import OutageLog, database_unavailable
+from app.matches.record import now_stamp
 from app.rules import COLOURS
 
 from .bus import Bus, Presence
@@ -57,7 +57,7 @@ def frame(message: dict[str, Any]) -> dict[str, Any]:
     return {"type": "websocket.send", "text": dumps(message)}
 
 
-LIVE = ("players", "spectators", "clock")  # what a snapshot says as of the moment it is sent
+LIVE = ("players", "spectators", "clock", "server_time")  # what a snapshot says as of the moment it is sent
 RESYNC = object()  # queue marker: send a fresh snapshot
 CATCH_UP = object()  # queue marker: send what the log holds after the last version sent
 
@@ -346,7 +346,7 @@ class Room:
             self._snapshot_head = '{"type":"snapshot","match":' + rest[:-1] + ("," if len(rest) > 2 else "")
         counts = self.headcount.totals()
         live: dict[str, Any] = {"players": self.players_view(counts, state.get("players")),
-                                "spectators": counts[2]}
+                                "spectators": counts[2], "server_time": state.get("finished_at") or now_stamp()}
         clock = state.get("clock")
         if isinstance(clock, dict) and clock.get("running") in COLOURS and state.get("status") == "active":
             running = clock["running"]

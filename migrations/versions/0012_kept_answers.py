@@ -3,7 +3,7 @@ hash of the key, a hash of the request, and the answer sealed with the key.
 Nothing before this revision changes.
 
 Revision ID: 0012
-Revises: 0010
+Revises: 0011
 Create Date: 2026-11-27
 """
 

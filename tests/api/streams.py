@@ -27,8 +27,9 @@ class Stream:
         self.task: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> Stream:
+        path, _, query = self.path.partition("?")
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": self.method,
-                 "scheme": "http", "path": self.path, "raw_path": self.path.encode(), "query_string": b"",
+                 "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": query.encode(),
                  "root_path": "", "headers": [(k.encode(), v.encode()) for k, v in self.headers.items()],
                  "client": (self.client, 50000), "server": ("testserver", 80)}
         sent = False

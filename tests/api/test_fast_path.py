@@ -23,7 +23,7 @@ def _same(answer: dict[str, Any]) -> dict[str, Any]:
     """An answer without what differs between two matches (ids, times)."""
     match = answer.get("match")
     if isinstance(match, dict):
-        match = {k: v for k, v in match.items() if k not in ("id", "created_at", "clock", "seed",
+        match = {k: v for k, v in match.items() if k not in ("id", "created_at", "server_time", "clock", "seed",
                                                               "seed_commitment")}
         return {**answer, "match": match}
     return answer

@@ -106,6 +106,7 @@ async def test_a_real_server_at_debug_logs_json_and_no_secret(database_url: str,
         ws = server.ws(f"/api/v1/matches/{match_id}/ws")
         for query in (f"token={joined['token']}", f"access_token={made['token']}&token={made['token']}"):
             async with connect(f"{ws}?{query}") as sock:
+                assert "hello" in await asyncio.wait_for(sock.recv(), 10)
                 assert "snapshot" in await asyncio.wait_for(sock.recv(), 10)
         try:
             async with connect(f"{ws}?token=wrong{made['token']}") as sock:

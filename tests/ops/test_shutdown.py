@@ -76,6 +76,7 @@ async def test_sigterm_finishes_requests_closes_sockets_1001_and_stops_bots(
             version = (await http.post(f"/api/v1/matches/{match_id}/join", json={"name": "Bo"})).json()[
                 "match"]["version"]
             async with connect(server.ws(f"/api/v1/matches/{match_id}/ws")) as watcher:
+                assert json.loads(await watcher.recv())["type"] == "hello"
                 assert json.loads(await watcher.recv())["type"] == "snapshot"
                 lock = await asyncpg.connect(_asyncpg_dsn(postgres_url))
                 locked = lock.transaction()

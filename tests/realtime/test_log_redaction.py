@@ -54,6 +54,7 @@ async def test_a_real_server_logs_no_seat_token(tmp_path: Path) -> None:
             created = (await http.post("/api/v1/matches", json={"options": {}, "seat": "white"})).json()
         token, match_id = created["token"], created["match"]["id"]
         async with connect(f"ws://127.0.0.1:{port}/api/v1/matches/{match_id}/ws?token={token}") as ws:
+            assert '"hello"' in await asyncio.wait_for(ws.recv(), 10)
             assert '"snapshot"' in await asyncio.wait_for(ws.recv(), 10)
         async with connect(f"ws://127.0.0.1:{port}/api/v1/matches/{match_id}/ws?token=wrong{token}") as ws:
             await asyncio.wait_for(ws.wait_closed(), 10)

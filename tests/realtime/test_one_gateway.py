@@ -82,7 +82,7 @@ async def test_a_refusal_at_the_door_holds_for_every_entry(app: Any, api: Api,
         assert error["error"] == "rate_limited"
     finally:
         await sock.close()
-    assert await api.state(game) == before  # nothing changed
+    assert {**await api.state(game), "server_time": None} == {**before, "server_time": None}  # nothing changed
 
 
 async def test_http_middleware_wraps_the_fast_path(database_url: str) -> None:

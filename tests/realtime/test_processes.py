@@ -1,6 +1,7 @@
 """Two real uvicorn processes on one PostgreSQL database: an action made through
 one reaches the sockets of the other, in order; reconnects replay; a lost LISTEN
-link heals; a stopping server says 1001. Skipped without PostgreSQL (failed under CI=true)."""
+link heals; a stopping server says 1001; a match's stream of JSON lines follows and
+resumes across them. Skipped without PostgreSQL (failed under CI=true)."""
 
 from __future__ import annotations
 
@@ -260,3 +261,43 @@ async def test_both_seats_pressing_rematch_on_two_processes_make_one_that_both_s
             assert await conn.fetchval("SELECT count(*) FROM matches WHERE rematch_of = $1", match.id) == 1
         finally:
             await conn.close()
+
+
+# Issue 21: a match as a stream of JSON lines. Here to share this module's two
+# servers: two more would cost some 20 s of start-up on a busy machine.
+
+async def stream_states(lines: AsyncIterator[str], upto: int) -> list[dict[str, Any]]:
+    """The snapshot and update lines of a match's stream, up to the one at version `upto`."""
+    got: list[dict[str, Any]] = []
+    async with asyncio.timeout(DEADLINE):
+        async for line in lines:
+            message = json.loads(line)
+            if message["type"] not in ("snapshot", "update"):
+                continue
+            got.append(message)
+            if message["match"]["version"] >= upto:
+                return got
+    raise AssertionError(f"the stream ended before version {upto}")
+
+
+async def test_a_stream_on_one_process_follows_and_resumes_moves_made_on_the_other(
+        servers: tuple[Server, Server], http: httpx.AsyncClient) -> None:
+    a, b = servers
+    match = await Match(http, a.base, 21).start()
+    url = f"{b.base}/api/v1/matches/{match.id}/stream"
+    async with http.stream("GET", url) as first:
+        assert first.status_code == 200 and first.headers["content-type"].startswith("application/x-ndjson")
+        lines = first.aiter_lines()
+        snapshot = (await stream_states(lines, match.state["version"]))[0]
+        assert snapshot["type"] == "snapshot"
+        for _ in range(3):
+            await match.act()  # through A
+        got = await stream_states(lines, match.state["version"])
+    held = got[-1]["version"]
+    assert [m["version"] for m in got] == list(range(snapshot["match"]["version"] + 1, held + 1))
+    for _ in range(4):
+        await match.act()  # while the client is away
+    async with http.stream("GET", url, params={"since": held}) as again:
+        resumed = await stream_states(again.aiter_lines(), match.state["version"])
+    assert [m["type"] for m in resumed] == ["update"] * len(resumed)
+    assert [m["version"] for m in resumed] == list(range(held + 1, match.state["version"] + 1))

@@ -13,7 +13,7 @@ from tests.conftest import ROW, Api, Game
 from tests.realtime.conftest import TIMEOUT, Closed, RealtimeClock, Socket, custom_app, ws_path
 from tests.waiting import until
 
-LIVE = ("players", "spectators", "clock")  # what the socket patches or time moves
+LIVE = ("players", "spectators", "clock", "server_time")  # what the socket patches or time moves
 
 
 def same_match(a: dict[str, Any], b: dict[str, Any]) -> bool:

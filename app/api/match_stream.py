@@ -1,0 +1,180 @@
+"""`GET /api/v1/matches/{match_id}/stream`: a match, live, as newline-delimited
+JSON (issue 21), for a client that is not a browser: one HTTP request, read
+line by line, no websocket library.
+
+It is the websocket's feed, not a copy of it: the stream joins the hub as a
+socket would (app/realtime/hub.py), with a `send` that queues each message as a
+line. So it carries exactly what a socket is sent, in the same order, with the
+same promise: the match's state first (or, with `?since=`, what came after that
+version), then every update once, with no gap, on whichever process serves it
+(the hub hears the others' commits on the bus). What differs:
+
+- no `hello` (the response's status says the stream is live) and no `ping` to
+  answer: a stream cannot answer, so the hub's pings are answered here, and a
+  `ping` line that needs no answer goes out when nothing else has for
+  `keepalive` seconds;
+- it ends after the line that shows the match finished (an update, or the
+  snapshot of a match finished already).
+
+See docs/api.md, "A match as a stream (ndjson)". No `from __future__ import
+annotations`: FastAPI reads the route's annotations as evaluated objects.
+"""
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import StreamingResponse
+
+from app.matches import Caller, Gateway
+from app.matches.errors import BadRequest, ServiceError
+from app.realtime.hub import Hub, Subscriber
+
+from .caller import Callers
+from .deps import address_of
+from .errors import responses
+from .legal_lines import Send, with_legal
+
+PING = '{"type":"ping"}'  # the hub's ping, and the stream's keep-alive line alike
+QUEUE = 64  # lines waiting for a slow reader; past it the hub queues, then resends a snapshot
+
+
+class TooManyStreams(ServiceError):
+    status, code = 429, "too_many_sockets"
+
+
+class Stopping(ServiceError):
+    status, code = 503, "unavailable"
+
+
+class MatchStreams:
+    def __init__(self, hub: Hub, gateway: Gateway, keepalive: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.hub, self.gateway, self.keepalive, self.clock = hub, gateway, keepalive, clock
+
+    async def open(self, match_id: str, caller: Caller, since: int | None, legal: bool,
+                   address: str) -> AsyncIterator[str]:
+        """Admit the stream (raising the contract's errors before any line), then
+        answer its lines. The place it holds among `address`'s sockets is kept
+        until the lines end."""
+        hub = self.hub
+        if hub.closed:
+            raise Stopping("the server is stopping: open the stream again (another process answers)")
+        seat, version = await self.gateway.watch(match_id, caller.token, caller.account_id)
+        if legal and seat is None:
+            raise BadRequest("legal=true needs a seat: send its token (Authorization: Bearer)")
+        if not hub.reserve(address):
+            raise TooManyStreams(f"at most {hub.sockets_per_address} sockets and streams from one address; "
+                                 "close one first")
+        try:
+            _, finished = await self.gateway.service.reads.version_of(match_id)
+        except BaseException:
+            hub.release(address)
+            raise
+        if since is not None and (since > version or (finished and since >= version)):
+            since = None  # from the future, or nothing left to follow: the state, once
+        return self._lines(match_id, seat, since, legal, address)
+
+    async def _lines(self, match_id: str, seat: str | None, since: int | None, legal: bool,
+                     address: str) -> AsyncIterator[str]:
+        hub, lines = self.hub, asyncio.Queue[str | None](QUEUE)
+        held: list[Subscriber] = []  # the stream's handle, once joined
+        gone = False
+
+        async def deliver(event: dict[str, Any]) -> None:
+            if gone:
+                return
+            if event["type"] == "websocket.close":  # the hub is done with it (shutdown, dead)
+                await lines.put(None)
+            elif event["text"] == PING:
+                if held:  # the reader is here: a stream's pings are answered for it
+                    hub.heard_from(held[0])
+            else:
+                await lines.put(event["text"])
+
+        send: Send = deliver
+        if legal and seat is not None:
+            reads = self.gateway.service.reads
+
+            async def legal_of() -> dict[str, Any]:
+                return await reads.legal(match_id, seat)
+
+            send = with_legal(deliver, legal_of)
+        sub = hub.join(match_id, send, seat, since, address)
+        held.append(sub)
+        try:
+            await hub.note_seat(sub)
+            said = self.clock()
+            while True:
+                wait = max(0.0, self.keepalive - (self.clock() - said))
+                try:
+                    text = await asyncio.wait_for(lines.get(), wait)
+                except TimeoutError:
+                    said = self.clock()
+                    yield PING + "\n"
+                    continue
+                if text is None:
+                    return
+                said = self.clock()
+                yield text + "\n"
+                if _over(text):
+                    return
+        finally:
+            gone = True
+            while not lines.empty():  # a send blocked on a full queue goes on, and finds `gone`
+                lines.get_nowait()
+            hub.release(address)
+            # Shielded: a stream ends by its reader leaving, i.e. by cancellation, and
+            # the seat's last word to the database (not here any more) must still land.
+            leaving = asyncio.ensure_future(hub.leave(sub))
+            _leaving.add(leaving)
+            leaving.add_done_callback(_leaving.discard)
+            await asyncio.shield(leaving)
+
+
+_leaving: set[asyncio.Future[None]] = set()  # the loop keeps only weak references to tasks
+
+
+def _over(text: str) -> bool:
+    """The line shows the match finished: the stream's last."""
+    message = json.loads(text)
+    state = message.get("match")
+    return message.get("type") in ("update", "snapshot") and isinstance(state, dict) \
+        and state.get("status") == "finished"
+
+
+def router(streams: MatchStreams, callers: Callers) -> APIRouter:
+    """The route, beside the other match routes (`/api/v1/matches/...`)."""
+    routes = APIRouter(prefix="/matches", tags=["matches"])
+    # A seat's token or the account holding the seat (either scope) reads the
+    # seat's view, as GET /legal does; no credential at all: a watcher.
+    SeatReader = Annotated[Caller, Depends(callers.seat_read)]
+    doc = {200: {"description": "newline-delimited JSON: the match's state, then each update, `presence` "
+                                "and a `ping` when quiet; the last line shows the match finished",
+                 "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+           **responses(400, 401, 403, 404, 429)}
+
+    @routes.get("/{match_id}/stream", response_class=StreamingResponse, responses=doc,
+                summary="The match, live, as a stream of JSON lines")
+    async def stream_match(
+        request: Request, match_id: str, caller: SeatReader,
+        since: Annotated[int | None, Query(ge=0, description=(
+            "the last version you hold: the stream starts with the updates after it "
+            "(or the state, when they are too many), never one twice"))] = None,
+        legal: Annotated[bool, Query(description=(
+            "with a seat's credential: each state after which you have something to play "
+            "carries `legal`, GET /legal's answer"))] = False,
+    ) -> StreamingResponse:
+        """What the websocket sends, one JSON object a line: first the state (a
+        `snapshot` message), then each update as it lands on any process, with no
+        gap and none twice; a `ping` line (nothing to answer) when nothing else
+        went out for 7 s. With `?since=`, it resumes after that version. It ends
+        after the line that shows the match finished."""
+        lines = await streams.open(match_id, caller, since, legal, address_of(request) or "-")
+        return StreamingResponse(lines, media_type="application/x-ndjson",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    return routes
