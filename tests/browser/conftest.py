@@ -179,6 +179,39 @@ class Contexts:
             context.close()
 
 
+# What each open page showed when a test failed, printed with the failure: a test
+# that fails only on a loaded CI machine can then be read from CI's log alone.
+_PAGE_STATE = """() => {
+    const box = (q) => { const e = document.querySelector(q); if (!e) return null;
+        const r = e.getBoundingClientRect();
+        return {y: Math.round(r.y), h: Math.round(r.height), hidden: e.hidden, scrollTop: e.scrollTop};
+    };
+    return {url: location.href, viewport: [innerWidth, innerHeight], scrollY: Math.round(scrollY),
+            banner: document.getElementById("banner")?.textContent || null,
+            status: document.querySelector('[role="status"]')?.textContent || null,
+            alert: document.querySelector('[role="alert"]')?.textContent || null,
+            boxes: Object.fromEntries(["#turn", ".side", "#seat-panel", "#draw-note", "#accept-draw"]
+                .map(q => [q, box(q)]).filter(([, b]) => b))};
+}"""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    made = getattr(item, "funcargs", {}).get("contexts")
+    if report.when != "call" or not report.failed or not isinstance(made, Contexts):
+        return
+    lines = []
+    for context in made.made:
+        for page in context.pages:
+            try:
+                lines.append(json.dumps(page.evaluate(_PAGE_STATE)))
+            except Exception as error:  # a closed or stuck page says so, and the rest are still told
+                lines.append(f"{page.url}: {error!r}")
+    report.sections.append(("pages when the test failed", "\n".join(lines)))
+
+
 @pytest.fixture
 def contexts(browser: Any, server: Server) -> Iterator[Contexts]:
     made = Contexts(browser, server)
