@@ -122,7 +122,7 @@ def router(reads: Reads) -> APIRouter:
     judging = asyncio.Semaphore(1)
 
     @routes.get(
-        "/{match_id}/advantage", response_model=Advantage, responses={304: NOT_MODIFIED, **responses(404, 409)},
+        "/{match_id}/advantage", response_model=Advantage, responses={304: NOT_MODIFIED, **responses(404, 409, codes=("match_running",))},
         summary="A finished match's positions judged (the advantage graph)",
     )
     async def judge(match_id: str, request: Request) -> Response:
