@@ -11,6 +11,8 @@ out, or a value outside its type."""
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -130,3 +132,13 @@ async def test_real_answers_of_played_matches_fit_the_schema(api: Api) -> None:
     states = (await api.client.get(f"{base}/{game.id}/states", params={"from": 1, "to": 40})).json()
     schema.check("States", states)
     schema.check("MatchPage", (await api.client.get(base, params={"limit": 5})).json())
+
+
+async def test_the_state_schema_names_the_fields_docs_api_md_lists(client: httpx.AsyncClient) -> None:
+    """docs/api.md's Read table and MatchState name the same fields, no more, no fewer."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    section = text.split("### Read", 1)[1].split("\n### ", 1)[0]
+    documented = {name for row in section.splitlines() if row.startswith("| `")
+                  for name in re.findall(r"`(\w+)`", row.split("|")[1])}
+    schema = await _schema(client)
+    assert documented == set(schema.components["schemas"]["MatchState"]["properties"])
