@@ -38,10 +38,10 @@ from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
 from app.api.head import HeadAsGet
-from app.api.operation_ids import operation_id
-from app.api.response_docs import install as install_response_docs
 from app.api.match_stream import MatchStreams
+from app.api.operation_ids import operation_id
 from app.api.resends import Resends
+from app.api.response_docs import install as install_response_docs
 from app.auth import PasswordChecks, use_password_costs
 from app.bots.runner import BotRunner
 from app.challenges import Challenges, Person, PersonChannel

@@ -109,7 +109,7 @@ def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> 
         return caller
 
     errors = {**responses(400), **_examples(401, unauthorized="sign in to challenge"),
-              **responses(403), **responses(429)}
+              **responses(403, codes=("csrf_failed", "insufficient_scope", "forbidden")), **responses(429)}
     over = _examples(409, challenge_over="this challenge is declined already")
     unknown = _examples(404, no_such_challenge="there is no challenge 'x1'")
     mine = _examples(403, not_your_challenge="only the challenged player accepts a challenge",
@@ -160,7 +160,7 @@ def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> 
     stream_doc = {200: {"description": "newline-delimited JSON: `person` messages and `ping`s",
                         "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
                   **_examples(401, unauthorized="sign in, or name the seats this browser holds"),
-                  **responses(400, 403), **_examples(429, too_many_channels="this address holds 16 live channels")}
+                  **responses(400, 403, codes=("insufficient_scope", "forbidden")), **_examples(429, too_many_channels="this address holds 16 live channels")}
 
     async def opened(request: Request, who: Who) -> StreamingResponse:
         if not who.anyone:

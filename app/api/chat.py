@@ -104,7 +104,13 @@ def router(chat: Chat, accounts: Accounts) -> APIRouter:
                              "muted_until": await chat.muted_until(who.account_id), "lines": lines})
 
     @routes.post("/{match_id}/chat", status_code=201, response_model=None,
-                 responses={201: {"model": ChatPosted}, **responses(400, 401, 403, 404, 409, 422, 429)},
+                 responses={201: {"model": ChatPosted}, **responses(400, 401, 403, 404, 409, 429, own={
+                     400: {"bad_chat_line": "a chat line is at most 140 characters; this one has 141"},
+                     403: {"guest_phrases_only": "guests write only the stock phrases: …",
+                           "wrong_room": "you write in the players' chat, not the spectators'",
+                           "muted": "you are muted in chat until 2026-11-21T16:00:00.000Z"},
+                     409: {"chat_repeated": "you said that just now: say something else"},
+                     429: {"chat_flood": "at most 4 lines in 10 seconds: wait 3 s"}})},
                  summary="Say something in the match's chat")
     async def post_chat(match_id: str, body: ChatPost, caller: ChatCaller) -> JSONResponse:
         """Refused: 400 `bad_chat_line` (empty, over 140 characters, a control
@@ -117,7 +123,8 @@ def router(chat: Chat, accounts: Accounts) -> APIRouter:
                             headers={"Location": f"/api/v1/matches/{match_id}/chat?after={line['id'] - 1}"})
 
     @routes.post("/{match_id}/chat/{line_id}/report", status_code=202, response_model=None,
-                 responses={202: {"model": Reported}, **responses(400, 401, 403, 404, 429)},
+                 responses={202: {"model": Reported}, **responses(400, 401, 403, 404, 429, codes=(
+                     "csrf_failed", "insufficient_scope", "forbidden", "rate_limited"))},
                  summary="Report a chat line to the admins")
     async def report_line(match_id: str, line_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
                           caller: ChatCaller) -> JSONResponse:

@@ -99,11 +99,13 @@ _MEANINGS = {
 }
 
 
-def responses(*statuses: int, codes: tuple[str, ...] = ()) -> dict[int | str, dict[str, Any]]:
+def responses(*statuses: int, codes: tuple[str, ...] = (),
+              own: dict[int, dict[str, str]] | None = None) -> dict[int | str, dict[str, Any]]:
     """OpenAPI documentation of the errors a route may answer, with examples
     (503 on every route: each one reads or writes the database). With `codes`,
     a status of several codes lists only those of them the route can answer,
-    and says what each means."""
+    and says what each means; `own` gives a status a wing's own codes, each with
+    an example detail (beside the status's one shared code, else instead of the shared ones)."""
     out: dict[int | str, dict[str, Any]] = {}
     for status in (*statuses, 503):
         examples = _EXAMPLES[status]
@@ -112,6 +114,12 @@ def responses(*statuses: int, codes: tuple[str, ...] = ()) -> dict[int | str, di
         if codes and len(examples) > 1 and mine:
             examples = {code: examples[code] for code in mine}
             description = "; ".join(f"`{code}`: {_MEANINGS[code]}" for code in mine)
+        if own and status in own:  # beside a status's one shared code (400 bad_request), else instead
+            kept = examples if len(examples) == 1 else {}
+            mine_own = own[status]
+            examples = {**kept, **{code: {"error": code, "detail": detail} for code, detail in mine_own.items()}}
+            description = "; ".join([description] * bool(kept) + [f"`{code}`: {detail}"
+                                                                  for code, detail in mine_own.items()])
         out[status] = {
             "model": ErrorBody, "description": description,
             "content": {"application/json": {"examples": {

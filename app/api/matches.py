@@ -53,6 +53,7 @@ KEY_PARAMETER = {"parameters": [{
 # The codes of the statuses several codes share that each route can answer:
 # what a seat's credential may be refused, then each route's own.
 SEAT = ("forbidden", "insufficient_scope", "csrf_failed")
+READER = ("forbidden", "insufficient_scope")  # a read asks no CSRF token
 ENDING = (*SEAT, "match_over", "rate_limited")
 AFTER_END = (*SEAT, "match_running", "rate_limited")
 
@@ -166,7 +167,7 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
 
     @routes.get(
         "/{match_id}/legal", response_model=None,
-        responses={200: {"model": Legal}, **responses(401, 403, 404, codes=SEAT)},
+        responses={200: {"model": Legal}, **responses(401, 403, 404, codes=READER)},
         summary="Your legal actions now",
     )
     async def legal_actions(match_id: str, caller: SeatReader) -> JSONResponse:

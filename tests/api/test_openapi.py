@@ -151,3 +151,16 @@ async def test_each_route_lists_only_the_codes_it_answers(client: httpx.AsyncCli
     descriptions = {paths[f"{match}/{verb}"]["post"]["responses"]["409"]["description"]
                     for verb in ("actions", "join", "resign", "rematch")}
     assert len(descriptions) == 4, descriptions  # each route says its own
+
+
+async def test_no_route_pastes_the_codes_of_another(client: httpx.AsyncClient) -> None:
+    """Only playing an action is refused for the turn; no 409 lists every conflict of the API."""
+    paths = (await client.get("/openapi.json")).json()["paths"]
+    for path, ops in paths.items():
+        for method, op in ops.items():
+            if "403" in op["responses"] and (path, method) != ("/api/v1/matches/{match_id}/actions", "post"):
+                assert "not_your_turn" not in _codes(op, "403"), (path, method)
+            if "409" in op["responses"]:
+                assert len(_codes(op, "409")) <= 3, (path, method, _codes(op, "409"))
+    assert _codes(paths["/api/v1/matches/{match_id}/chat"]["post"], "409") == {"chat_repeated"}
+    assert _codes(paths["/api/v1/pools/wait"]["get"], "409") == {"not_waiting"}

@@ -22,6 +22,7 @@ from app.api.match_example import MATCH_EXAMPLE
 
 from ..conftest import Api, Game
 
+
 class Schema:
     """The served description's components, each usable as a validator."""
 
