@@ -143,3 +143,18 @@ async def test_the_state_schema_names_the_fields_docs_api_md_lists(client: httpx
                   for name in re.findall(r"`(\w+)`", row.split("|")[1])}
     schema = await _schema(client)
     assert documented == set(schema.components["schemas"]["MatchState"]["properties"])
+
+
+async def test_the_example_is_a_state_the_server_makes(api: Api) -> None:
+    """The description's MatchState example is White's setup at version 1 of a joined
+    real-time match, as the server makes it (what the deal and the moment change aside)."""
+    game = await api.start(time_control={"type": "realtime", "minutes": 10, "increment": 5})
+    real = await api.state(game)
+    dealt = {"id", "tower", "chaos", "seed_commitment", "created_at", "server_time", "clock", "players"}
+    assert set(real) == set(MATCH_EXAMPLE)
+    assert {k: v for k, v in real.items() if k not in dealt} == {
+        k: v for k, v in MATCH_EXAMPLE.items() if k not in dealt}
+    assert {k: v for k, v in real["clock"].items() if k != "setup"} == {
+        k: v for k, v in MATCH_EXAMPLE["clock"].items() if k != "setup"}
+    assert [c["floor"] for c in real["tower"]] == [c["floor"] for c in MATCH_EXAMPLE["tower"]]
+    assert real["players"]["black"] == MATCH_EXAMPLE["players"]["black"]
