@@ -31,7 +31,7 @@ from app.rules import VARIANTS
 from .caller import Callers, account_of, bearer_of
 from .deps import address_of
 from .errors import responses
-from .schemas import Strict, TimeControl
+from .schemas import Strict, TimeControl, Timestamp
 
 CHALLENGE_ID = r"^[A-Za-z0-9_-]{1,16}$"
 MATCH_ID = r"^[A-Za-z0-9_-]{1,24}$"
@@ -71,8 +71,8 @@ class Challenge(BaseModel):
     reason_text: str | None = Field(description="the reason as the challenger reads it after the name",
                                     examples=[None])
     match_id: str | None = Field(description="the match made, once accepted", examples=["ec60lFT8BdN4"])
-    created_at: str = Field(examples=["2026-11-27T01:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
-    expires_at: str = Field(examples=["2026-11-27T01:10:00.000Z"])
+    created_at: Timestamp = Field(examples=["2026-11-27T01:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
+    expires_at: Timestamp = Field(examples=["2026-11-27T01:10:00.000Z"])
 
 
 class Challenges_(BaseModel):

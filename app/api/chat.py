@@ -23,6 +23,7 @@ from .budget import COUNTED
 from .caller import CSRF_HEADER, SAFE, MissingScope, account_of, bearer_of
 from .deps import address_of
 from .errors import responses
+from .schemas import Timestamp
 
 CONTROL = r"\x00-\x1f\x7f-\x9f"
 TEXT_PATTERN = f"^[^{CONTROL}]*[^\\s{CONTROL}][^{CONTROL}]*$"
@@ -36,7 +37,7 @@ class ChatLine(BaseModel):
     author: str = Field(description="the writer's account name, a guest seat's name, or \"Guest\"")
     seat: Literal["white", "black"] | None = Field(description="the writer's colour, in the players' room")
     text: str = Field(description="what was said: plain text, to be shown as text, never markup")
-    at: str = Field(description="when it was said (a timestamp)")
+    at: Timestamp = Field(description="when it was said (a timestamp)")
     model_config = ConfigDict(json_schema_extra={"examples": [LINE_EXAMPLE]})
 
 
@@ -44,7 +45,7 @@ class ChatLines(BaseModel):
     room: Literal["players", "spectators"] = Field(description="the room the caller reads and writes")
     guest: bool = Field(description="true: the caller has no account and writes only `phrases`")
     phrases: list[str] = Field(description="the stock phrases a guest may write")
-    muted_until: str | None = Field(description="the caller's account is muted in chat until then")
+    muted_until: Timestamp | None = Field(description="the caller's account is muted in chat until then")
     lines: list[ChatLine] = Field(description="the room's visible lines, oldest first (the last 100)")
     model_config = ConfigDict(json_schema_extra={"examples": [
         {"room": "players", "guest": False, "phrases": list(PHRASES), "muted_until": None, "lines": [LINE_EXAMPLE]}]})

@@ -22,6 +22,10 @@ from .action_schema import Action, DocumentedAsAction, LogAction, MinionType
 from .state_schema import MatchState as MatchState
 
 Colour = Literal["white", "black"]
+# A timestamp the server sends as text (docs/api.md, Conventions): documented as
+# one (issue 21, item 2), kept a string so that a model that answers it
+# (response_model) sends it exactly as made, milliseconds and `Z`.
+Timestamp = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
 MAX_STORED_NAME = 64  # the seats' column
 MIN_MINUTES = 0.25  # a real-time clock's least initial time: 15 seconds
 MIN_DAYS = 0.25  # a correspondence clock's least time per move: 6 hours

@@ -3,6 +3,7 @@ examples, the request schemas refusing unknown fields; /docs serves it."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -164,3 +165,13 @@ async def test_no_route_pastes_the_codes_of_another(client: httpx.AsyncClient) -
                 assert len(_codes(op, "409")) <= 3, (path, method, _codes(op, "409"))
     assert _codes(paths["/api/v1/matches/{match_id}/chat"]["post"], "409") == {"chat_repeated"}
     assert _codes(paths["/api/v1/pools/wait"]["get"], "409") == {"not_waiting"}
+
+
+async def test_every_timestamp_is_documented_as_one(client: httpx.AsyncClient) -> None:
+    schemas = (await client.get("/openapi.json")).json()["components"]["schemas"]
+    stamps = [(name, field, spec) for name, schema in schemas.items()
+              for field, spec in schema.get("properties", {}).items()
+              if re.search(r"(^at|_at|_time|_until)$", field)]
+    assert len(stamps) >= 10
+    for name, field, spec in stamps:
+        assert '"format": "date-time"' in json.dumps(spec), (name, field, spec)
