@@ -108,10 +108,17 @@ async def _play(transport: httpx.AsyncBaseTransport) -> None:
         assert isinstance(answer, models.MatchBody), answer
         state = answer.match
     assert state.status.value == "finished", state.version
-    assert isinstance(state.result, models.Result) and state.result.reason.value == "no_progress"
-    assert {"SetupAction", "PlaceAction", "PassAction"} <= kinds, kinds
+    assert isinstance(state.result, models.Result) and isinstance(state.result.reason, models.ResultReason)
+    assert {"SetupAction", "PlaceAction"} <= kinds, kinds
     read = await calls["get_match"].asyncio(state.id, client=anyone)
     assert isinstance(read, models.MatchState) and read.version == state.version
     log = await calls["get_action_log"].asyncio(state.id, client=anyone)
     assert isinstance(log, list) and len(log) == state.version
     assert isinstance(log[0].action, models.JoinEvent)
+    # A power parses as its own form, the empty one only as itself.
+    remove = models.RemoveAction.from_dict
+    assert isinstance(remove({"type": "remove", "mage": "druid", "power": {"move": ["b2", "c3"]}}).power,
+                      models.MovePower)
+    assert isinstance(remove({"type": "remove", "mage": "oracle", "power": {}}).power, models.PlainPower)
+    assert isinstance(remove({"type": "remove", "mage": "dream_lord", "power": {
+        "mage": "seer", "power": {"square": "c3"}}}).power, models.BorrowedPower)

@@ -71,6 +71,15 @@ async def _acted(api: Api, schema: Schema, game: Game, colour: str, action: dict
     game.match = r.json()["match"]
 
 
+async def _talk(api: Api, schema: Schema, game: Game) -> None:
+    """Draw offers: made, declined, made again, withdrawn."""
+    for offer, who in ((True, "white"), (False, "black"), (True, "black"), (False, "black")):
+        r = await api.client.post(f"{api.base}/{game.id}/draw", json={"offer": offer}, headers=game.auth(who))
+        assert r.status_code == 200, r.text
+        schema.check("MatchBody", r.json())
+        game.match = r.json()["match"]
+
+
 async def test_real_answers_of_played_matches_fit_the_schema(api: Api) -> None:
     schema = await _schema(api.client)
     base = api.base
@@ -94,9 +103,11 @@ async def test_real_answers_of_played_matches_fit_the_schema(api: Api) -> None:
     schema.check("Legal", await api.legal(game, "white"))  # the setup: `setup` listed
     rng = random.Random(21)
     powers = 0
-    for _ in range(100):
-        if game.match["status"] == "finished":
+    for played in range(400):  # a hundred actions, and on until a power was used
+        if game.match["status"] == "finished" or (played >= 100 and powers):
             break
+        if played == 20:  # the match's other events, long before any ending
+            await _talk(api, schema, game)
         colour = game.match["to_move"]
         legal = await api.legal(game, colour)
         schema.check("Legal", legal)
@@ -108,13 +119,9 @@ async def test_real_answers_of_played_matches_fit_the_schema(api: Api) -> None:
         await _acted(api, schema, game, colour, action)
     assert powers, "no power used: the test saw no power's payload"
 
-    # The match's other events, then its end and a rematch offer.
+    # Its end and a rematch offer.
     white = game.auth("white")
     if game.match["status"] == "active":
-        for offer, who in ((True, "white"), (False, "black"), (True, "black"), (False, "black")):
-            r = await api.client.post(f"{base}/{game.id}/draw", json={"offer": offer}, headers=game.auth(who))
-            assert r.status_code == 200, r.text
-            schema.check("MatchBody", r.json())
         r = await api.client.post(f"{base}/{game.id}/resign", headers=white)
         schema.check("MatchBody", r.json())
     r = await api.client.post(f"{base}/{game.id}/rematch", headers=white)
