@@ -39,7 +39,9 @@ from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
 from app.api.head import HeadAsGet
 from app.api.match_stream import MatchStreams
+from app.api.operation_ids import operation_id
 from app.api.resends import Resends
+from app.api.response_docs import install as install_response_docs
 from app.auth import PasswordChecks, use_password_costs
 from app.bots.runner import BotRunner
 from app.challenges import Challenges, Person, PersonChannel
@@ -63,6 +65,8 @@ signed-in session). Errors are JSON `{"error": code, "detail": sentence}`. Every
 names the `version` it was chosen on; a resend of one that landed is answered as
 before and applies nothing twice. Create and join take an `Idempotency-Key` header
 to the same end: a resend with the key is answered as the first, token included.
+Every answer carries `X-Request-ID`; a method a path does not take is answered 405
+(`#/components/responses/MethodNotAllowed`, with `Allow`).
 """
 log = logging.getLogger("uvicorn.error")  # the logger uvicorn shows at start
 
@@ -193,9 +197,11 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     app = MageryApp(
         title="Magery Online", version="1.0.0", description=DESCRIPTION, lifespan=_lifespan(parts),
         docs_url=None, redoc_url=None, openapi_url="/openapi.json",
+        generate_unique_id_function=operation_id,  # chosen ids, not the path's (issue 21)
     )
     app.state.parts = parts
     install_errors(app, parts.outage)
+    install_response_docs(app)  # headers and the middlewares' refusals, in /openapi.json
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
     # The players' public read side (issue 19): API and pages, on the accounts'
     # clock (a rating's RD grows with the days since its last rated match).

@@ -1,53 +1,211 @@
-"""The JSON Schema of an action, for the OpenAPI description (issue 12, defect 5).
+"""Actions as named schemas, for the OpenAPI description (issue 12, defect 5;
+issue 21, item 2).
 
 The server reads an action with the rules' own parser (app/rules/actions.py,
-`parse_action`), whose refusals name the problem; this schema says the same
-shapes in JSON Schema, so that nothing it admits is refused as malformed. What
-it admits may still be illegal in the position (422 `illegal_action`, naming
-the rule): that is the game's to judge, not a schema's.
+`parse_action`), whose refusals name the problem; these models only say the
+same shapes in the schema (each a named component, so a generated client gets
+`PlaceAction`, not `PlayActionType1`), so that nothing they admit is refused as
+malformed. What they admit may still be illegal in the position (422
+`illegal_action`, naming the rule): that is the game's to judge, not a schema's.
+
+The log holds the game's actions and the match's other events (docs/api.md,
+"The log"): `LogAction` names every one, told apart by `type`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, GetJsonSchemaHandler, RootModel
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
 from app.rules.mages import MAGES
-from app.rules.minions import COLOURS, TYPES
+from app.rules.minions import TYPES
 
-SQUARE: dict[str, Any] = {"type": "string", "pattern": "^[a-h][1-8]$"}
-MAGE: dict[str, Any] = {"enum": list(MAGES)}
-MINION: dict[str, Any] = {"enum": list(TYPES)}
-TWO_SQUARES: dict[str, Any] = {"type": "array", "items": SQUARE, "minItems": 2, "maxItems": 2}
-
-
-def _exactly(**fields: Any) -> dict[str, Any]:
-    """An object with exactly these fields."""
-    return {"type": "object", "properties": fields, "required": list(fields), "additionalProperties": False}
+Colour = Literal["white", "black"]
+Mage = Literal[MAGES]  # type: ignore[valid-type]
+MinionType = Literal[TYPES]  # type: ignore[valid-type]
+Square = Annotated[str, Field(pattern="^[a-h][1-8]$", examples=["c3"])]
+TwoSquares = Annotated[list[Square], Field(min_length=2, max_length=2, examples=[["b2", "c3"]])]
 
 
-# The forms of a mage's power, by the mages that use them (docs/notation.md).
-_POWERS = [
-    {"type": "object", "maxProperties": 0},  # oracle, rune_master: just use it
-    _exactly(move=TWO_SQUARES),
-    _exactly(summon=SQUARE),
-    _exactly(target=MAGE),
-    _exactly(player={"enum": list(COLOURS)}),
-    _exactly(square=SQUARE, minion=MINION),
-    _exactly(square=SQUARE),
-    _exactly(swap=TWO_SQUARES),
-]
-POWER: dict[str, Any] = {
-    "anyOf": [*_POWERS, _exactly(mage=MAGE, power={"anyOf": _POWERS})],  # dream_lord borrows one
-    "description": "the power's payload, by mage; null declines the power",
-}
+def absent(description: str, **bounds: Any) -> Any:
+    """A field left out, never null, where it does not apply: the schema admits
+    only its type and does not require it."""
+    return Field(None, description=description, **bounds)
 
-ACTION: dict[str, Any] = {
-    "oneOf": [
-        _exactly(type={"const": "setup"},
-                 backrow={"type": "array", "items": MINION, "minItems": 8, "maxItems": 8}),
-        _exactly(type={"const": "place"}, mage=MAGE, minion=MINION),
-        _exactly(type={"const": "pass"}),
-        _exactly(type={"const": "remove"}, mage=MAGE, power={"anyOf": [POWER, {"type": "null"}]}),
-    ],
-    "description": "an action in the contract's JSON form (docs/notation.md)",
-}
+
+class Exactly(BaseModel):
+    """An object with exactly its fields (`additionalProperties: false`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---- a mage's power, by the mages that use them (docs/notation.md) --------------
+
+class PlainPower(Exactly):
+    """A power with no choice to make (Oracle, Rune Master): `{}`, nothing in it."""
+
+
+class MovePower(Exactly):
+    move: TwoSquares = Field(description="from, to")
+
+
+class SummonPower(Exactly):
+    summon: Square
+
+
+class TargetPower(Exactly):
+    target: Mage
+
+
+class PlayerPower(Exactly):
+    player: Colour
+
+
+class SquareMinionPower(Exactly):
+    square: Square
+    minion: MinionType
+
+
+class SquarePower(Exactly):
+    square: Square
+
+
+class SwapPower(Exactly):
+    swap: TwoSquares
+
+
+# The empty form last: a client that tries each form in turn tries it only when
+# no other fits (it admits nothing but `{}` itself: additionalProperties false).
+OwnPower = MovePower | SummonPower | TargetPower | PlayerPower | SquareMinionPower | SquarePower | SwapPower | PlainPower
+
+
+class BorrowedPower(Exactly):
+    """The Dream Lord's: a chaos mage not in play, and that mage's power."""
+
+    mage: Mage
+    power: OwnPower
+
+
+class Power(RootModel[MovePower | SummonPower | TargetPower | PlayerPower | SquareMinionPower | SquarePower
+                      | SwapPower | BorrowedPower | PlainPower]):
+    """A power's payload: which form, by mage (docs/notation.md). No field tells
+    the forms apart: each has its own fields, and no form admits another's."""
+
+
+# ---- the four game actions ------------------------------------------------------
+
+class SetupAction(Exactly):
+    type: Literal["setup"]
+    backrow: list[MinionType] = Field(min_length=8, max_length=8,
+                                      description="files a to h; any order of the eight types")
+
+
+class PlaceAction(Exactly):
+    type: Literal["place"]
+    mage: Mage
+    minion: MinionType
+
+
+class PassAction(Exactly):
+    type: Literal["pass"]
+
+
+class RemoveAction(Exactly):
+    type: Literal["remove"]
+    mage: Mage
+    power: Power | None = Field(description="the power's payload, by mage; null declines the power")
+
+
+GameAction = Annotated[SetupAction | PlaceAction | PassAction | RemoveAction, Field(discriminator="type")]
+
+
+class Action(RootModel[GameAction]):
+    """An action in the contract's JSON form (docs/notation.md), told apart by `type`."""
+
+
+# ---- the match's other events, in the log ---------------------------------------
+
+class JoinEvent(Exactly):
+    type: Literal["join"]
+
+
+class DrawOfferEvent(Exactly):
+    type: Literal["draw_offer"]
+
+
+class DrawDeclineEvent(Exactly):
+    type: Literal["draw_decline"]
+
+
+class DrawWithdrawEvent(Exactly):
+    type: Literal["draw_withdraw"]
+
+
+class DrawAcceptEvent(Exactly):
+    type: Literal["draw_accept"]
+
+
+class ResignEvent(Exactly):
+    type: Literal["resign"]
+
+
+class TimeoutEvent(Exactly):
+    type: Literal["timeout"]
+
+
+class AbortEvent(Exactly):
+    """A seat's abort, the server's (a join timeout; `late`: the side that did not
+    set up in time) or a server admin's (`by`, `note`)."""
+
+    type: Literal["abort"]
+    late: Colour = absent(description="only when a side did not set up in time")
+    by: Literal["admin"] = absent(description="only on a server admin's abort")
+    note: str = absent(description="only on a server admin's abort: the reason")
+
+
+class ClaimEvent(Exactly):
+    type: Literal["claim"]
+    result: Literal["win", "draw"]
+
+
+class AdjudicateEvent(Exactly):
+    type: Literal["adjudicate"]
+    winner: Colour | None
+    note: str = Field(description="the server admin's reason")
+
+
+class RematchOfferEvent(Exactly):
+    type: Literal["rematch_offer"]
+
+
+class RematchWithdrawEvent(Exactly):
+    type: Literal["rematch_withdraw"]
+
+
+class RematchDeclineEvent(Exactly):
+    type: Literal["rematch_decline"]
+
+
+class RematchEvent(Exactly):
+    type: Literal["rematch"]
+    match_id: str = Field(description="the rematch's id")
+
+
+class LogAction(RootModel[Annotated[
+    SetupAction | PlaceAction | PassAction | RemoveAction | JoinEvent | DrawOfferEvent | DrawDeclineEvent
+    | DrawWithdrawEvent | DrawAcceptEvent | ResignEvent | TimeoutEvent | AbortEvent | ClaimEvent
+    | AdjudicateEvent | RematchOfferEvent | RematchWithdrawEvent | RematchDeclineEvent | RematchEvent,
+    Field(discriminator="type")]]):
+    """A log entry's action: a game action or one of the match's other events,
+    told apart by `type` (docs/api.md, "The log"). Ignore a type you do not know."""
+
+
+class DocumentedAsAction:
+    """Annotates a field read as a plain dict (the rules' parser reads it) with
+    `Action`'s schema, so that the request and the answers share one component."""
+
+    def __get_pydantic_json_schema__(self, _: CoreSchema, handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        return handler(Action.__pydantic_core_schema__)

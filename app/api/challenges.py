@@ -31,7 +31,7 @@ from app.rules import VARIANTS
 from .caller import Callers, account_of, bearer_of
 from .deps import address_of
 from .errors import responses
-from .schemas import Strict, TimeControl
+from .schemas import Strict, TimeControl, Timestamp
 
 CHALLENGE_ID = r"^[A-Za-z0-9_-]{1,16}$"
 MATCH_ID = r"^[A-Za-z0-9_-]{1,24}$"
@@ -71,8 +71,8 @@ class Challenge(BaseModel):
     reason_text: str | None = Field(description="the reason as the challenger reads it after the name",
                                     examples=[None])
     match_id: str | None = Field(description="the match made, once accepted", examples=["ec60lFT8BdN4"])
-    created_at: str = Field(examples=["2026-11-27T01:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
-    expires_at: str = Field(examples=["2026-11-27T01:10:00.000Z"])
+    created_at: Timestamp = Field(examples=["2026-11-27T01:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
+    expires_at: Timestamp = Field(examples=["2026-11-27T01:10:00.000Z"])
 
 
 class Challenges_(BaseModel):
@@ -109,7 +109,7 @@ def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> 
         return caller
 
     errors = {**responses(400), **_examples(401, unauthorized="sign in to challenge"),
-              **responses(403), **responses(429)}
+              **responses(403, codes=("csrf_failed", "insufficient_scope", "forbidden")), **responses(429)}
     over = _examples(409, challenge_over="this challenge is declined already")
     unknown = _examples(404, no_such_challenge="there is no challenge 'x1'")
     mine = _examples(403, not_your_challenge="only the challenged player accepts a challenge",
@@ -160,7 +160,7 @@ def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> 
     stream_doc = {200: {"description": "newline-delimited JSON: `person` messages and `ping`s",
                         "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
                   **_examples(401, unauthorized="sign in, or name the seats this browser holds"),
-                  **responses(400, 403), **_examples(429, too_many_channels="this address holds 16 live channels")}
+                  **responses(400, 403, codes=("insufficient_scope", "forbidden")), **_examples(429, too_many_channels="this address holds 16 live channels")}
 
     async def opened(request: Request, who: Who) -> StreamingResponse:
         if not who.anyone:

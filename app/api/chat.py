@@ -23,6 +23,7 @@ from .budget import COUNTED
 from .caller import CSRF_HEADER, SAFE, MissingScope, account_of, bearer_of
 from .deps import address_of
 from .errors import responses
+from .schemas import Timestamp
 
 CONTROL = r"\x00-\x1f\x7f-\x9f"
 TEXT_PATTERN = f"^[^{CONTROL}]*[^\\s{CONTROL}][^{CONTROL}]*$"
@@ -36,7 +37,7 @@ class ChatLine(BaseModel):
     author: str = Field(description="the writer's account name, a guest seat's name, or \"Guest\"")
     seat: Literal["white", "black"] | None = Field(description="the writer's colour, in the players' room")
     text: str = Field(description="what was said: plain text, to be shown as text, never markup")
-    at: str = Field(description="when it was said (a timestamp)")
+    at: Timestamp = Field(description="when it was said (a timestamp)")
     model_config = ConfigDict(json_schema_extra={"examples": [LINE_EXAMPLE]})
 
 
@@ -44,7 +45,7 @@ class ChatLines(BaseModel):
     room: Literal["players", "spectators"] = Field(description="the room the caller reads and writes")
     guest: bool = Field(description="true: the caller has no account and writes only `phrases`")
     phrases: list[str] = Field(description="the stock phrases a guest may write")
-    muted_until: str | None = Field(description="the caller's account is muted in chat until then")
+    muted_until: Timestamp | None = Field(description="the caller's account is muted in chat until then")
     lines: list[ChatLine] = Field(description="the room's visible lines, oldest first (the last 100)")
     model_config = ConfigDict(json_schema_extra={"examples": [
         {"room": "players", "guest": False, "phrases": list(PHRASES), "muted_until": None, "lines": [LINE_EXAMPLE]}]})
@@ -104,7 +105,13 @@ def router(chat: Chat, accounts: Accounts) -> APIRouter:
                              "muted_until": await chat.muted_until(who.account_id), "lines": lines})
 
     @routes.post("/{match_id}/chat", status_code=201, response_model=None,
-                 responses={201: {"model": ChatPosted}, **responses(400, 401, 403, 404, 409, 422, 429)},
+                 responses={201: {"model": ChatPosted}, **responses(400, 401, 403, 404, 409, 429, own={
+                     400: {"bad_chat_line": "a chat line is at most 140 characters; this one has 141"},
+                     403: {"guest_phrases_only": "guests write only the stock phrases: …",
+                           "wrong_room": "you write in the players' chat, not the spectators'",
+                           "muted": "you are muted in chat until 2026-11-21T16:00:00.000Z"},
+                     409: {"chat_repeated": "you said that just now: say something else"},
+                     429: {"chat_flood": "at most 4 lines in 10 seconds: wait 3 s"}})},
                  summary="Say something in the match's chat")
     async def post_chat(match_id: str, body: ChatPost, caller: ChatCaller) -> JSONResponse:
         """Refused: 400 `bad_chat_line` (empty, over 140 characters, a control
@@ -117,7 +124,8 @@ def router(chat: Chat, accounts: Accounts) -> APIRouter:
                             headers={"Location": f"/api/v1/matches/{match_id}/chat?after={line['id'] - 1}"})
 
     @routes.post("/{match_id}/chat/{line_id}/report", status_code=202, response_model=None,
-                 responses={202: {"model": Reported}, **responses(400, 401, 403, 404, 429)},
+                 responses={202: {"model": Reported}, **responses(400, 401, 403, 404, 429, codes=(
+                     "csrf_failed", "insufficient_scope", "forbidden", "rate_limited"))},
                  summary="Report a chat line to the admins")
     async def report_line(match_id: str, line_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
                           caller: ChatCaller) -> JSONResponse:

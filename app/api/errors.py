@@ -78,15 +78,52 @@ _DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or u
                  503: "The database is out of reach for a moment; retry after Retry-After"}
 
 
-def responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+# What each error code means, for a route's own description of the codes it
+# can answer (issue 21, item 2: one pasted text on every route said too much).
+_MEANINGS = {
+    "not_your_turn": "it is the other seat's turn",
+    "csrf_failed": "a change made with the session cookie lacks X-CSRF-Token",
+    "insufficient_scope": "an account token without the scope this call needs",
+    "forbidden": "not allowed now (the detail says why)",
+    "rating_out_of_range": "a rating outside the range the open match asks for",
+    "stale_version": "the action was chosen on an older version (the answer's `version` is the current one)",
+    "seat_taken": "both seats are taken",
+    "match_over": "the match is over",
+    "id_taken": "the action id is used by another action of this match",
+    "match_running": "the match is still running",
+    "request_in_flight": "a request with this Idempotency-Key is still being answered",
+    "illegal_action": "an action the rules forbid (the detail names the rule)",
+    "idempotency_key_reused": "an Idempotency-Key used for another request",
+    "rate_limited": "too many writes (see Retry-After)",
+    "too_many_bot_matches": "too many running bot matches from this address",
+}
+
+
+def responses(*statuses: int, codes: tuple[str, ...] = (),
+              own: dict[int, dict[str, str]] | None = None) -> dict[int | str, dict[str, Any]]:
     """OpenAPI documentation of the errors a route may answer, with examples
-    (503 on every route: each one reads or writes the database)."""
+    (503 on every route: each one reads or writes the database). With `codes`,
+    a status of several codes lists only those of them the route can answer,
+    and says what each means; `own` gives a status a wing's own codes, each with
+    an example detail (beside the status's one shared code, else instead of the shared ones)."""
     out: dict[int | str, dict[str, Any]] = {}
     for status in (*statuses, 503):
+        examples = _EXAMPLES[status]
+        description = _DESCRIPTIONS[status]
+        mine = [code for code in examples if code in codes]
+        if codes and len(examples) > 1 and mine:
+            examples = {code: examples[code] for code in mine}
+            description = "; ".join(f"`{code}`: {_MEANINGS[code]}" for code in mine)
+        if own and status in own:  # beside a status's one shared code (400 bad_request), else instead
+            kept = examples if len(examples) == 1 else {}
+            mine_own = own[status]
+            examples = {**kept, **{code: {"error": code, "detail": detail} for code, detail in mine_own.items()}}
+            description = "; ".join([description] * bool(kept) + [f"`{code}`: {detail}"
+                                                                  for code, detail in mine_own.items()])
         out[status] = {
-            "model": ErrorBody, "description": _DESCRIPTIONS[status],
+            "model": ErrorBody, "description": description,
             "content": {"application/json": {"examples": {
-                name: {"value": value} for name, value in _EXAMPLES[status].items()}}},
+                name: {"value": value} for name, value in examples.items()}}},
         }
     return out
 

@@ -155,7 +155,7 @@ def router(streams: MatchStreams, callers: Callers) -> APIRouter:
     doc = {200: {"description": "newline-delimited JSON: the match's state, then each update, `presence` "
                                 "and a `ping` when quiet; the last line shows the match finished",
                  "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
-           **responses(400, 401, 403, 404, 429)}
+           **responses(400, 401, 403, 404, 429, codes=("insufficient_scope", "forbidden", "rate_limited"))}
 
     @routes.get("/{match_id}/stream", response_class=StreamingResponse, responses=doc,
                 summary="The match, live, as a stream of JSON lines")

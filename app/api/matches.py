@@ -50,6 +50,14 @@ KEY_PARAMETER = {"parameters": [{
     "schema": {"type": "string", "minLength": KEY_MIN, "maxLength": KEY_MAX, "pattern": KEY_PATTERN}}]}
 
 
+# The codes of the statuses several codes share that each route can answer:
+# what a seat's credential may be refused, then each route's own.
+SEAT = ("forbidden", "insufficient_scope", "csrf_failed")
+READER = ("forbidden", "insufficient_scope")  # a read asks no CSRF token
+ENDING = (*SEAT, "match_over", "rate_limited")
+AFTER_END = (*SEAT, "match_running", "rate_limited")
+
+
 def _seated(status: int, raw: bytes, replayed: bool) -> Response:
     """A create's or a join's answer, with the match's address (a 201's `Location`)."""
     headers = {"Idempotency-Replayed": "true"} if replayed else {}
@@ -80,7 +88,9 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
         "", status_code=201, response_model=None,
         responses={201: {"model": SeatBody, "description": "The match, your seat and its token (shown once)",
                           "headers": {"Location": {"description": "the match's address", "schema": {"type": "string"}}}},
-                   **responses(400, 401, 403, 409, 422, 429)},
+                   **responses(400, 401, 403, 409, 422, 429, codes=(
+                       *SEAT, "request_in_flight", "idempotency_key_reused", "rate_limited",
+                       "too_many_bot_matches"))},
         summary="Create a match and take a seat", openapi_extra=KEY_PARAMETER,
     )
     async def create_match(caller: AnonymousCaller, body: CreateMatch | None = None,
@@ -135,7 +145,9 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
 
     @routes.post(
         "/{match_id}/join", response_model=None,
-        responses={200: {"model": SeatBody}, **responses(400, 401, 403, 404, 409, 422, 429)},
+        responses={200: {"model": SeatBody}, **responses(400, 401, 403, 404, 409, 422, 429, codes=(
+            *SEAT, "rating_out_of_range", "seat_taken", "match_over", "request_in_flight",
+            "idempotency_key_reused", "rate_limited"))},
         summary="Take the free seat", openapi_extra=KEY_PARAMETER,
     )
     async def join_match(match_id: str, caller: AnonymousCaller, body: JoinMatch | None = None,
@@ -155,7 +167,7 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
 
     @routes.get(
         "/{match_id}/legal", response_model=None,
-        responses={200: {"model": Legal}, **responses(401, 403, 404)},
+        responses={200: {"model": Legal}, **responses(401, 403, 404, codes=READER)},
         summary="Your legal actions now",
     )
     async def legal_actions(match_id: str, caller: SeatReader) -> JSONResponse:
@@ -165,7 +177,9 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
 
     @routes.post(
         "/{match_id}/actions", response_model=None,
-        responses={200: {"model": MatchBody}, **responses(400, 401, 403, 404, 409, 422, 429)},
+        responses={200: {"model": MatchBody}, **responses(400, 401, 403, 404, 409, 422, 429, codes=(
+            *SEAT, "not_your_turn", "stale_version", "id_taken", "match_over", "illegal_action",
+            "rate_limited"))},
         summary="Play an action",
     )
     async def play(match_id: str, body: Play, caller: SeatCaller) -> Response:
@@ -192,7 +206,7 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
 
     @routes.post(
         "/{match_id}/resign", response_model=None,
-        responses={200: {"model": MatchBody}, **responses(401, 403, 404, 409, 429)},
+        responses={200: {"model": MatchBody}, **responses(401, 403, 404, 409, 429, codes=ENDING)},
         summary="Resign",
     )
     async def resign(match_id: str, caller: SeatCaller) -> JSONResponse:
@@ -200,7 +214,7 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
 
     @routes.post(
         "/{match_id}/draw", response_model=None,
-        responses={200: {"model": MatchBody}, **responses(400, 401, 403, 404, 409, 429)},
+        responses={200: {"model": MatchBody}, **responses(400, 401, 403, 404, 409, 429, codes=ENDING)},
         summary="Offer, accept, decline or withdraw a draw",
     )
     async def draw(match_id: str, body: Draw, caller: SeatCaller) -> JSONResponse:
@@ -210,7 +224,7 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
 
     @routes.post(
         "/{match_id}/claim", response_model=None,
-        responses={200: {"model": MatchBody}, **responses(400, 401, 403, 404, 409, 429)},
+        responses={200: {"model": MatchBody}, **responses(400, 401, 403, 404, 409, 429, codes=ENDING)},
         summary="Claim a win or a draw against an absent opponent",
     )
     async def claim(match_id: str, body: Claim, caller: SeatCaller) -> JSONResponse:
@@ -224,7 +238,7 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
 
     @routes.post(
         "/{match_id}/abort", response_model=None,
-        responses={200: {"model": MatchBody}, **responses(401, 403, 404, 409, 429)},
+        responses={200: {"model": MatchBody}, **responses(401, 403, 404, 409, 429, codes=ENDING)},
         summary="Abort the match before both setups are done",
     )
     async def abort(match_id: str, caller: SeatCaller) -> JSONResponse:
@@ -232,7 +246,7 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
 
     @routes.post(
         "/{match_id}/rematch", response_model=None,
-        responses={200: {"model": RematchBody}, **responses(401, 403, 404, 409, 429)},
+        responses={200: {"model": RematchBody}, **responses(401, 403, 404, 409, 429, codes=AFTER_END)},
         summary="Offer a rematch, or accept the opponent's offer",
     )
     async def rematch(match_id: str, caller: SeatCaller) -> JSONResponse:
@@ -247,7 +261,7 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
 
     @routes.post(
         "/{match_id}/rematch/decline", response_model=None,
-        responses={200: {"model": MatchBody}, **responses(401, 403, 404, 409, 429)},
+        responses={200: {"model": MatchBody}, **responses(401, 403, 404, 409, 429, codes=AFTER_END)},
         summary="Decline the opponent's rematch offer, or withdraw yours",
     )
     async def decline_rematch(match_id: str, caller: SeatCaller) -> JSONResponse:

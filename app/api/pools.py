@@ -26,9 +26,10 @@ NAMED = {404: ("no_such_pool", "no pool 'standard:7+7': GET /api/v1/pools lists 
 
 def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The errors' documentation (errors.responses), with the pools' own codes among the examples."""
-    found = responses(*statuses)
+    found = responses(*statuses, codes=("csrf_failed", "insufficient_scope", "forbidden", "rate_limited"),
+                      own={409: dict([NAMED[409]])})  # its only 409
     for status, (code, detail) in NAMED.items():
-        if status in found:
+        if status in found and status != 409:
             examples = found[status]["content"]["application/json"]["examples"]
             found[status] = {**found[status], "content": {"application/json": {
                 **found[status]["content"]["application/json"],

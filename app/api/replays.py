@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from app.bots.advantage import advantage
@@ -38,6 +38,7 @@ class StateEntry(LogEntry):
 
 
 class States(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     version: int = Field(description="the match's version now")
     states: list[StateEntry]
 
@@ -121,7 +122,7 @@ def router(reads: Reads) -> APIRouter:
     judging = asyncio.Semaphore(1)
 
     @routes.get(
-        "/{match_id}/advantage", response_model=Advantage, responses={304: NOT_MODIFIED, **responses(404, 409)},
+        "/{match_id}/advantage", response_model=Advantage, responses={304: NOT_MODIFIED, **responses(404, 409, codes=("match_running",))},
         summary="A finished match's positions judged (the advantage graph)",
     )
     async def judge(match_id: str, request: Request) -> Response:

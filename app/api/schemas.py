@@ -10,7 +10,7 @@ import unicodedata
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from app.bots import LEVELS
 from app.matches import ids
@@ -18,9 +18,14 @@ from app.matches.ranges import RANGE_MAX, RANGE_MIN
 from app.rules import VARIANTS
 from app.rules.mages import CHAOS_MAGES, MAGES
 
-from .action_schema import ACTION
+from .action_schema import Action, DocumentedAsAction, LogAction, MinionType
+from .state_schema import MatchState as MatchState
 
 Colour = Literal["white", "black"]
+# A timestamp the server sends as text (docs/api.md, Conventions): documented as
+# one (issue 21, item 2), kept a string so that a model that answers it
+# (response_model) sends it exactly as made, milliseconds and `Z`.
+Timestamp = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
 MAX_STORED_NAME = 64  # the seats' column
 MIN_MINUTES = 0.25  # a real-time clock's least initial time: 15 seconds
 MIN_DAYS = 0.25  # a correspondence clock's least time per move: 6 hours
@@ -136,7 +141,7 @@ class JoinMatch(Strict):
 class Play(Strict):
     # Read by the rules' own parser (its refusals name the problem); documented
     # with the exact shapes it takes.
-    action: Annotated[dict[str, Any], WithJsonSchema(ACTION)] = Field(
+    action: Annotated[dict[str, Any], DocumentedAsAction()] = Field(
         examples=[{"type": "place", "mage": "animist", "minion": "beast"}])
     version: whole(0, 2**31 - 1) = Field(  # type: ignore[valid-type]
         description="the version of the state the action was chosen on")
@@ -160,76 +165,22 @@ class Claim(Strict):
 
 # ---- responses (documentation: the routes answer plain JSON) -------------------
 
-MATCH_EXAMPLE: dict[str, Any] = {
-    "id": "q3J9xk2LmA0b", "version": 3, "status": "active",
-    "options": {"variant": "standard", "no_progress_rounds": 10,
-                "time_control": {"type": "realtime", "minutes": 10, "increment": 5},
-                "join_timeout_seconds": 86400, "abandon_seconds": 60},
-    "players": {"white": {"name": "Ada", "connected": True, "bot": None, "account": "Ada", "computer": False},
-                "black": {"name": "Bo", "connected": False, "bot": None, "account": None, "computer": False}},
-    "round": 1, "phase": "setup", "to_move": "black", "orb": "white",
-    "arena": {"a1": {"owner": "white", "minion": "construct"}},
-    "reserve": {"white": {"dragon": 2}, "black": {"dragon": 3}},
-    "dead": {"white": {}, "black": {}},
-    "tower": [{"floor": 1, "mage": "necromancer", "occupant": None}],
-    "private": {"white": [], "black": []},
-    "passed": {"white": False, "black": False}, "effects": [], "quiet_rounds": 0,
-    "chaos": {"deck_count": 7, "discard": [], "not_in_play": ["seer"]},
-    "clock": {"type": "realtime", "white": 600000, "black": 598000, "running": "black", "increment": 5000},
-    "draw_offer": None, "result": None, "custom": False,
-    "seed_commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "seed": None,
-    "created_at": "2026-11-21T15:00:00.000Z", "finished_at": None, "server_time": "2026-11-21T15:04:12.250Z",
-}
-
-
-class Player(BaseModel):
-    """Who sits at a seat (all null and false at an empty seat)."""
-
-    model_config = ConfigDict(extra="allow")
-    name: str | None
-    connected: bool
-    bot: str | None = Field(description="the computer level playing this seat, if a computer plays it")
-    account: str | None = Field(None, description="the account's name; null for a guest (never an account's id)")
-    computer: bool = Field(False, description="a computer level plays this seat")
-
-
-class Players(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    white: Player
-    black: Player
-
-
-class MatchState(BaseModel):
-    """The public match state of the contract (no secret is ever in it, R20)."""
-
-    model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [MATCH_EXAMPLE]})
-    id: str
-    version: int
-    status: Literal["waiting", "active", "finished"]
-    players: Players
-    # Issue 21, item 4: enough to draw a clock exactly. Not required: a state
-    # logged before they were kept carries them only where the server adds them.
-    server_time: datetime = Field(None, description=(  # type: ignore[assignment]
-        "the server's time when this state was read or made: the moment its `clock` holds "
-        "(RFC 3339, UTC, milliseconds); a finished match's is its `finished_at`"),
-        examples=["2026-11-21T15:04:12.250Z"])
-    finished_at: datetime | None = Field(None, description="when the match finished; null until then",
-                                         examples=[None])
-
-
 class MatchBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     match: MatchState
 
 
 class SeatBody(BaseModel):
     """The seat taken and its token: shown this once, keep it."""
 
+    model_config = ConfigDict(extra="forbid")
     match: MatchState
     seat: Colour
     token: str = Field(examples=["kJ3v0m7QeX1s9c4tB2yW8dL6hR5nA0pU_zVgTq1oF2E"])
 
 
 class RematchSeat(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     match_id: str | None = Field(description="the rematch's id once it is made; null while your offer waits")
     seat: Colour = Field(description="the seat you take in the rematch: the other colour")
     token: str | None = Field(description="that seat's token, given this once (keep it); null when "
@@ -239,35 +190,40 @@ class RematchSeat(BaseModel):
 class RematchBody(BaseModel):
     """The finished match (its `rematch` says where the offer stands) and your seat in the rematch."""
 
+    model_config = ConfigDict(extra="forbid")
     match: MatchState
     rematch: RematchSeat
 
 
 class MatchPage(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     matches: list[MatchState]
     next_cursor: str | None = Field(description="pass as ?cursor= for the next page; null on the last")
 
 
 class Legal(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     version: int
-    actions: list[dict[str, Any]] = Field(examples=[[{"type": "pass"},
+    actions: list[Action] = Field(examples=[[{"type": "pass"},
                                                      {"type": "place", "mage": "oracle", "minion": "fey"}]])
-    setup: list[str] = Field(description="in the setup phase, on your turn: any order of these is a legal backrow")
+    setup: list[MinionType] = Field(
+        description="in the setup phase, on your turn: any order of these is a legal backrow")
 
 
 class LogEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
     version: int
     player: Colour | None
-    action: dict[str, Any]
+    action: LogAction
     automatic: bool
-    at: str = Field(examples=["2026-11-21T15:00:03.120Z"], description="RFC 3339, UTC, milliseconds")
+    at: datetime = Field(examples=["2026-11-21T15:00:03.120Z"], description="RFC 3339, UTC, milliseconds")
 
 
 class AccountBody(BaseModel):
     """Who the credential speaks for (GET /api/v1/account)."""
 
     name: str = Field(examples=["Ada"])
-    created_at: str = Field(examples=["2026-11-21T15:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
+    created_at: datetime = Field(examples=["2026-11-21T15:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
     computer: bool = Field(description="a computer level's account (nobody signs in as one)")
     scopes: list[Literal["play", "read"]] = Field(
         examples=[["play", "read"]], description="the token's scopes; a signed-in session has both")

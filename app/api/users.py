@@ -20,6 +20,7 @@ from app.matches.errors import NotFound
 from app.matches.record import ms_of, stamp
 
 from .errors import responses
+from .schemas import Timestamp
 
 Variant = str
 
@@ -41,7 +42,7 @@ class User(BaseModel):
     """A player's public profile."""
 
     name: str = Field(examples=["Ada"], description="as its player typed it")
-    created_at: str = Field(examples=["2026-11-21T15:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
+    created_at: Timestamp = Field(examples=["2026-11-21T15:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
     closed: bool = Field(description="closed accounts keep their matches and their name")
     computer: bool = Field(description="a computer level's account (Random, Greedy, Strong)")
     ratings: dict[Variant, UserRating] = Field(
@@ -57,8 +58,8 @@ class UserMatch(BaseModel):
     status: Literal["waiting", "active", "finished"]
     rated: bool
     colour: Literal["white", "black"] = Field(description="the player's side")
-    created_at: str
-    finished_at: str | None
+    created_at: Timestamp
+    finished_at: Timestamp | None
     outcome: Literal["won", "drawn", "lost", "aborted"] | None = Field(description="null while it runs")
     reason: str | None = Field(description="the result's reason (docs/api.md), null while it runs")
     opponent: str | None = Field(description="the other seat's name; null until someone joins")
