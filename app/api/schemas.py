@@ -191,6 +191,7 @@ class Player(BaseModel):
     bot: str | None = Field(description="the computer level playing this seat, if a computer plays it")
     account: str | None = Field(None, description="the account's name; null for a guest (never an account's id)")
     computer: bool = Field(False, description="a computer level plays this seat")
+    title: Literal["BOT"] | None = Field(None, description="\"BOT\": a bot account (a program) plays this seat")
 
 
 class Players(BaseModel):
@@ -269,6 +270,7 @@ class AccountBody(BaseModel):
     name: str = Field(examples=["Ada"])
     created_at: str = Field(examples=["2026-11-21T15:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
     computer: bool = Field(description="a computer level's account (nobody signs in as one)")
+    title: Literal["BOT"] | None = Field(None, description="\"BOT\": a bot account, which a program plays")
     scopes: list[Literal["play", "read"]] = Field(
         examples=[["play", "read"]], description="the token's scopes; a signed-in session has both")
 
