@@ -16,14 +16,15 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.account_models import accounts
 from app.db.models import matches, seats
-from app.matches.errors import ServiceError
+
+from .errors import AccountError
 
 
-class PlayedRated(ServiceError):
+class PlayedRated(AccountError):
     status, code = 409, "played_rated"
 
 
-class NotABotAccount(ServiceError):
+class NotABotAccount(AccountError):
     """A computer level is a computer already; it has no say in this."""
 
     status, code = 403, "forbidden"

@@ -14,13 +14,22 @@ from fastapi.responses import JSONResponse
 
 from app.accounts import Accounts
 from app.accounts.bots import make_bot
+from app.accounts.errors import AccountError
 from app.accounts.titles import BOT
-from app.matches.errors import Forbidden
+from app.matches.errors import Forbidden, ServiceError
 from app.matches.record import ms_of, stamp
 
 from .caller import Callers, MissingScope, NotSignedIn, Signed
 from .errors import responses
 from .schemas import AccountBody
+
+
+class Refused(ServiceError):
+    """An account rule's refusal (app/accounts), answered as the contract's error."""
+
+    def __init__(self, refused: AccountError) -> None:
+        super().__init__(refused.detail)
+        self.status, self.code = refused.status, refused.code
 
 
 def router(accounts: Accounts, callers: Callers) -> APIRouter:
@@ -52,7 +61,10 @@ def router(accounts: Accounts, callers: Callers) -> APIRouter:
             raise Forbidden("only an account token (Authorization: Bearer mgo_...) makes a bot account")
         if "play" not in who.scopes:
             raise MissingScope("play")
-        await make_bot(accounts.engine, who.account_id, accounts.now())
+        try:
+            await make_bot(accounts.engine, who.account_id, accounts.now())
+        except AccountError as refused:
+            raise Refused(refused) from None
         return await who_am_i(who)
 
     return routes
