@@ -32,6 +32,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.accounts import Accounts
+from app.accounts.bots import is_bot
 from app.accounts.sessions import COOKIE
 from app.accounts.tokens import PREFIX, SCOPES
 from app.matches import Caller
@@ -77,6 +78,12 @@ class MissingScope(ServiceError):
         self.headers = {"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{scope}"'}
 
 
+class BotOnThePages(ServiceError):
+    """A bot account's program plays with a token (issue 21): the pages are for people."""
+
+    status, code = 403, "bot_account"
+
+
 class NotSignedIn(ServiceError):
     status, code = 401, "unauthorized"
     headers = {"WWW-Authenticate": "Bearer"}
@@ -111,6 +118,9 @@ async def account_of(accounts: Accounts, request_method: str, token: str | None,
     if request_method not in SAFE and not (csrf and hmac.compare_digest(csrf.encode(), session.csrf_token.encode())):
         raise CsrfFailed(f"a change made with the session cookie needs the header {CSRF_HEADER} "
                          "(the page's csrf-token)")
+    if request_method not in SAFE and await is_bot(accounts.engine, session.account_id):
+        raise BotOnThePages("a bot account plays through the API, with an account token: "
+                            "not with the site's pages")
     return Signed(session.account_id, session.name, SCOPES)
 
 

@@ -43,6 +43,10 @@ async def test_an_account_becomes_a_bot_account_shown_as_one_everywhere(app: Any
     assert stored.seats["white"].title == "BOT" and stored.seats["black"].title is None
     mine = (await client.get("/api/v1/users/Ada/matches")).json()["matches"]
     assert mine[0]["opponent_title"] == "BOT"
+    # Its session may read, but plays nothing through the pages: a program plays with its token.
+    r = await client.post("/api/v1/challenges/Ada", json={}, headers=grace.session())
+    assert r.status_code == 403 and r.json()["error"] == "bot_account", r.text
+    assert (await client.get("/api/v1/account", headers=grace.session())).json()["title"] == "BOT"
     profile = await client.get("/@/Grace")
     assert profile.status_code == 200 and ">BOT</span>" in profile.text
 
