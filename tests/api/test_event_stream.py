@@ -10,6 +10,9 @@ from typing import Any
 import httpx
 import pytest
 
+from app.challenges.service import person_key
+from app.main import create_app
+
 from ..conftest import make_settings
 from ..waiting import DEADLINE
 from .members import member
@@ -88,11 +91,23 @@ async def test_a_second_stream_of_the_same_token_ends_the_first(app: Any, client
         assert nobody.status == 401 and (await nobody.whole())["error"] == "unauthorized"
 
 
-async def test_a_quiet_stream_sends_a_keep_alive_line(database_url: str) -> None:
-    from app.main import create_app
+async def test_a_keep_alive_line_comes_however_often_the_stream_wakes_for_nothing(database_url: str) -> None:
+    """Wakes that tell nothing new (a move, a nudge) must not put the keep-alive off:
+    here the account's key is nudged without end, and the pings still come."""
     app = create_app(make_settings(database_url, person_recheck_seconds=3600.0, person_keepalive_seconds=0.2))
     async with app.router.lifespan_context(app):
         ada = await member(app, "Ada")
-        async with Stream(app, "GET", PATH, ada.session(csrf=False)) as quiet:  # a session will do too
-            assert await quiet.next() == {"type": "ping"}
-            assert await quiet.next() == {"type": "ping"}
+        nudges = app.state.parts.hub.nudges
+
+        async def pester() -> None:
+            while True:
+                nudges.here(person_key(ada.account.id))
+                await asyncio.sleep(0.02)
+
+        pestering = asyncio.create_task(pester())
+        try:
+            async with Stream(app, "GET", PATH, ada.session(csrf=False)) as quiet:  # a session will do too
+                assert await quiet.next() == {"type": "ping"}
+                assert await quiet.next() == {"type": "ping"}
+        finally:
+            pestering.cancel()
