@@ -111,3 +111,14 @@ async def test_a_keep_alive_line_comes_however_often_the_stream_wakes_for_nothin
                 assert await quiet.next() == {"type": "ping"}
         finally:
             pestering.cancel()
+
+
+async def test_a_newer_stream_on_another_process_ends_the_older(database_url: str) -> None:
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite has no bus between processes: the nudge that tells them cannot cross")
+    first, second = (create_app(make_settings(database_url, person_recheck_seconds=3600.0)) for _ in range(2))
+    async with first.router.lifespan_context(first), second.router.lifespan_context(second):
+        bo = await member(first, "Bo")
+        async with Stream(first, "GET", PATH, bo.token()) as older, Stream(second, "GET", PATH, bo.token()):
+            assert older.task is not None
+            await asyncio.wait_for(older.task, DEADLINE)  # ended by the nudge from the other process
