@@ -93,7 +93,8 @@ class Events:
             return []
         return [{"type": "matchFinish", "match": {
             "id": match_id, "colour": told["colour"], "opponent": told["opponent"],
-            "opponent_computer": told["opponent_computer"], "variant": told["variant"],
+            "opponent_computer": told["opponent_computer"], "opponent_title": told.get("opponent_title"),
+            "variant": told["variant"],
             "status": state["status"], "result": state.get("result"), "version": state["version"]}}]
 
 
