@@ -10,6 +10,7 @@ import httpx
 
 from ..conftest import ROW
 from .members import member
+from .streams import Stream
 
 BOT = "/api/v1/account/bot"
 POOL = "/api/v1/pools/standard:10+5/join"
@@ -47,6 +48,8 @@ async def test_an_account_becomes_a_bot_account_shown_as_one_everywhere(app: Any
     r = await client.post("/api/v1/challenges/Ada", json={}, headers=grace.session())
     assert r.status_code == 403 and r.json()["error"] == "bot_account", r.text
     assert (await client.get("/api/v1/account", headers=grace.session())).json()["title"] == "BOT"
+    async with Stream(app, "POST", "/api/v1/stream/person", grace.session(), body={"seats": []}) as page:
+        assert page.status == 200 and (await page.next())["type"] == "person"  # a page's channel is a read
     profile = await client.get("/@/Grace")
     assert profile.status_code == 200 and ">BOT</span>" in profile.text
 
