@@ -96,8 +96,8 @@ async def test_every_field_of_the_state_and_the_log_is_documented(api: Any, clie
     assert set(state) == _documented("### Read")
     log = (await client.get(f"/api/v1/matches/{game.id}/actions")).json()
     assert set(log[0]) == _documented("### The log")
-    assert state["players"]["white"].keys() == {"name", "connected", "bot", "account", "computer", "rating",
-                                                "rating_change"}
+    assert state["players"]["white"].keys() == {"name", "connected", "bot", "account", "computer", "title",
+                                                "rating", "rating_change"}
 
 
 async def test_the_server_sends_timestamps_in_the_documented_form(api: Any, client: httpx.AsyncClient) -> None:

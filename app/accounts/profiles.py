@@ -29,6 +29,7 @@ from app.db.models import matches, seats
 from app.ratings import NEW, PROVISIONAL_RD, Rating, as_of
 
 from .names import NAME
+from .titles import title_of
 
 HISTORY_POINTS = 200  # the latest rated matches a variant's chart shows
 MAX_PAGE = 100  # matches per page, as the match list
@@ -78,6 +79,7 @@ class Profile:
     last_seen: datetime | None
     closed: bool
     computer: str | None  # the bot level a computer's account plays as; None: a person
+    title: str | None = None  # "BOT": a bot account (titles.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,7 @@ class Played:
     opponent_account: str | None  # the opponent's account (None: a guest)
     opponent_computer: bool
     rating_change: int | None  # what this match did to the account's rating (None: nothing)
+    opponent_title: str | None = None  # "BOT": the opponent is a bot account
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +124,7 @@ class Leader:
     rating: Shown
     computer: str | None = None
     variant: str = ""
+    title: str | None = None  # "BOT": a bot account, ranked with the people and marked
 
 
 # A stored rating's columns: what `shown_now` ages.
@@ -152,12 +156,13 @@ class Profiles:
         if not isinstance(name, str) or not NAME.fullmatch(name):
             return None
         query = select(accounts.c.id, accounts.c.name, accounts.c.created_at, accounts.c.last_seen,
-                       accounts.c.closed_at, accounts.c.computer).where(accounts.c.name_lower == name.lower())
+                       accounts.c.closed_at, accounts.c.computer, accounts.c.bot_at).where(accounts.c.name_lower == name.lower())
         async with self.engine.connect() as conn:
             row = (await conn.execute(query)).first()
         if row is None:
             return None
-        return Profile(row.id, row.name, row.created_at, row.last_seen, row.closed_at is not None, row.computer)
+        return Profile(row.id, row.name, row.created_at, row.last_seen, row.closed_at is not None, row.computer,
+                       title_of(row.bot_at))
 
     async def ratings(self, account_id: int) -> dict[str, Shown]:
         """{variant: rating as it stands now} for each variant the account has played rated."""
@@ -212,6 +217,7 @@ class Profiles:
             select(matches.c.id, matches.c.variant, matches.c.status, matches.c.rated, matches.c.created_at,
                    matches.c.finished_at, matches.c.result, mine.c.colour, theirs.c.name.label("opponent"),
                    theirs.c.bot, opponent.c.name.label("opponent_account"), opponent.c.computer,
+                   opponent.c.bot_at,
                    rating_changes.c.rating_before, rating_changes.c.rating_after)
             .select_from(
                 mine.join(matches, matches.c.id == mine.c.match_id)
@@ -234,6 +240,7 @@ class Profiles:
             reason=(r.result or {}).get("reason"), opponent=r.opponent, opponent_account=r.opponent_account,
             opponent_computer=r.bot is not None or r.computer is not None,
             rating_change=None if r.rating_after is None else change_of(r.rating_before, r.rating_after),
+            opponent_title=title_of(r.bot_at),
         ) for r in rows[:limit]]
         return played, len(rows) > limit
 
@@ -245,7 +252,7 @@ class Profiles:
         the settled ones."""
         limit = max(1, min(limit, MAX_PAGE))
         query = (
-            select(accounts.c.name, *_STANDING)
+            select(accounts.c.name, accounts.c.bot_at, *_STANDING)
             .select_from(ratings.join(accounts, accounts.c.id == ratings.c.account_id))
             .where(ratings.c.variant == variant, ratings.c.rd <= PROVISIONAL_RD,
                    accounts.c.computer.is_(None), accounts.c.closed_at.is_(None))
@@ -254,7 +261,7 @@ class Profiles:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
         now = self.now()
-        standing = (Leader(r.name, shown_now(r, now), None, variant) for r in rows)
+        standing = (Leader(r.name, shown_now(r, now), None, variant, title_of(r.bot_at)) for r in rows)
         return [leader for leader in standing if not leader.rating.provisional][:limit]
 
     async def computers(self) -> list[Leader]:
@@ -272,18 +279,22 @@ class Profiles:
         return [Leader(r.name, NEW_SHOWN if r.variant is None else shown_now(r, now), r.computer,
                        r.variant or "") for r in rows]
 
-async def ratings_in(engine: AsyncEngine, account_ids: list[int], variant: str) -> dict[int, tuple[str, Shown]]:
+async def ratings_in(engine: AsyncEngine, account_ids: list[int], variant: str
+                     ) -> dict[int, tuple[str, Shown, str | None]]:
     """{account: (its name, its rating in `variant`: a new player's for one never
-    rated in it)}, in one statement: what a seat taken by an account shows."""
+    rated in it, its title: "BOT" for a bot account)}, in one statement: what a
+    seat taken by an account shows."""
     if not account_ids:
         return {}
-    query = (select(accounts.c.id, accounts.c.name, ratings.c.rating, ratings.c.rd, ratings.c.games)
+    query = (select(accounts.c.id, accounts.c.name, accounts.c.bot_at, ratings.c.rating, ratings.c.rd,
+                    ratings.c.games)
              .select_from(accounts.outerjoin(ratings, and_(ratings.c.account_id == accounts.c.id,
                                                            ratings.c.variant == variant)))
              .where(accounts.c.id.in_(sorted(set(account_ids)))))
     async with engine.connect() as conn:
         rows = (await conn.execute(query)).all()
-    return {r.id: (r.name, NEW_SHOWN if r.rating is None else shown(r.rating, r.rd, r.games)) for r in rows}
+    return {r.id: (r.name, NEW_SHOWN if r.rating is None else shown(r.rating, r.rd, r.games), title_of(r.bot_at))
+            for r in rows}
 
 
 def change_of(before: float, after: float) -> int:

@@ -46,6 +46,7 @@ class Account:
     closed_at: datetime | None = None
     closed_reason: str | None = None
     last_seen: datetime | None = None
+    bot: bool = False  # a bot account (bots.py): a program plays it
 
     @property
     def closed(self) -> bool:
@@ -53,7 +54,8 @@ class Account:
 
 
 def _account(row: Any) -> Account:
-    return Account(row.id, row.name, row.created_at, row.computer, row.closed_at, row.closed_reason, row.last_seen)
+    return Account(row.id, row.name, row.created_at, row.computer, row.closed_at, row.closed_reason, row.last_seen,
+                   getattr(row, "bot_at", None) is not None)
 
 
 def check_reason(reason: object) -> str:

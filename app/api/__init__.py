@@ -12,6 +12,7 @@ from app.pools import Pools
 
 from . import account, challenges, chat, match_stream, matches, pools, replays, users, vocabulary
 from .caller import Callers
+from .events_stream import router as events_router
 from .match_stream import MatchStreams
 from .resends import Resends
 
@@ -33,6 +34,7 @@ def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profile
     api.include_router(users.router(profiles))  # issue 19: players' public profiles
     if people is not None:  # issue 20: challenges and a person's live channel
         api.include_router(challenges.router(*people, callers))
+        api.include_router(events_router(*people, callers))  # issue 21: an account's events
     if talk is not None:
         api.include_router(chat.router(talk, accounts))  # issue 20: the match chat
     if quick is not None:  # issue 20: quick pairing

@@ -13,11 +13,23 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 
 from app.accounts import Accounts
+from app.accounts.bots import make_bot
+from app.accounts.errors import AccountError
+from app.accounts.titles import BOT
+from app.matches.errors import Forbidden, ServiceError
 from app.matches.record import ms_of, stamp
 
-from .caller import Callers, NotSignedIn, Signed
+from .caller import Callers, MissingScope, NotSignedIn, Signed
 from .errors import responses
 from .schemas import AccountBody
+
+
+class Refused(ServiceError):
+    """An account rule's refusal (app/accounts), answered as the contract's error."""
+
+    def __init__(self, refused: AccountError) -> None:
+        super().__init__(refused.detail)
+        self.status, self.code = refused.status, refused.code
 
 
 def router(accounts: Accounts, callers: Callers) -> APIRouter:
@@ -34,6 +46,25 @@ def router(accounts: Accounts, callers: Callers) -> APIRouter:
             raise NotSignedIn("this account is closed")
         made = found.created_at if found.created_at.tzinfo else found.created_at.replace(tzinfo=UTC)
         return JSONResponse({"name": found.name, "created_at": stamp(ms_of(made)),
-                             "computer": found.computer is not None, "scopes": list(who.scopes)})
+                             "computer": found.computer is not None, "title": BOT if found.bot else None,
+                             "scopes": list(who.scopes)})
+
+    @routes.post(
+        "/bot", response_model=None, responses={200: {"model": AccountBody}, **responses(401, 403, 409)},
+        summary="Make this account a bot account, for good",
+    )
+    async def become_bot(who: Annotated[Signed, Depends(callers.account)]) -> JSONResponse:
+        """An account token with `play` (not a session: a page never does this by a
+        slip). Only an account that has played no rated match; irreversible. Asking
+        again changes nothing. Answers the account, as `GET /account`, its `title` "BOT"."""
+        if who.token_id is None:
+            raise Forbidden("only an account token (Authorization: Bearer mgo_...) makes a bot account")
+        if "play" not in who.scopes:
+            raise MissingScope("play")
+        try:
+            await make_bot(accounts.engine, who.account_id, accounts.now())
+        except AccountError as refused:
+            raise Refused(refused) from None
+        return await who_am_i(who)
 
     return routes

@@ -32,6 +32,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.accounts import Accounts
+from app.accounts.bots import is_bot
 from app.accounts.sessions import COOKIE
 from app.accounts.tokens import PREFIX, SCOPES
 from app.matches import Caller
@@ -77,6 +78,12 @@ class MissingScope(ServiceError):
         self.headers = {"WWW-Authenticate": f'Bearer error="insufficient_scope", scope="{scope}"'}
 
 
+class BotOnThePages(ServiceError):
+    """A bot account's program plays with a token (issue 21): the pages are for people."""
+
+    status, code = 403, "bot_account"
+
+
 class NotSignedIn(ServiceError):
     status, code = 401, "unauthorized"
     headers = {"WWW-Authenticate": "Bearer"}
@@ -92,8 +99,13 @@ class Signed:
     token_id: int | None = None
 
 
+# A POST that only reads: a page opens its live channel with the seats it holds in
+# the body (a token never goes in a URL). A bot account's session may do it.
+READS_BY_POST = frozenset({"/api/v1/stream/person"})
+
+
 async def account_of(accounts: Accounts, request_method: str, token: str | None, session_cookie: str | None,
-                     csrf: str | None) -> Signed | None:
+                     csrf: str | None, path: str = "") -> Signed | None:
     """The account a request proves, or None (no account credential: a seat token
     or nobody). Raises BadAccountToken, CsrfFailed."""
     if token is not None:
@@ -111,6 +123,9 @@ async def account_of(accounts: Accounts, request_method: str, token: str | None,
     if request_method not in SAFE and not (csrf and hmac.compare_digest(csrf.encode(), session.csrf_token.encode())):
         raise CsrfFailed(f"a change made with the session cookie needs the header {CSRF_HEADER} "
                          "(the page's csrf-token)")
+    if request_method not in SAFE and path not in READS_BY_POST and await is_bot(accounts.engine, session.account_id):
+        raise BotOnThePages("a bot account plays through the API, with an account token: "
+                            "not with the site's pages")
     return Signed(session.account_id, session.name, SCOPES)
 
 
@@ -130,13 +145,13 @@ class Callers:
             if token is None and request.headers.get("authorization"):
                 return None  # an Authorization of another kind: no cookie behind it either
             return await account_of(accounts, request.method, token, request.cookies.get(COOKIE),
-                                    request.headers.get(CSRF_HEADER))
+                                    request.headers.get(CSRF_HEADER), request.url.path)
 
         async def signed_or_guest(request: Request) -> Signed | None:
             authorization = request.headers.get("authorization")
             return await account_of(accounts, request.method, bearer_of(request),
                                     None if authorization else request.cookies.get(COOKIE),
-                                    request.headers.get(CSRF_HEADER))
+                                    request.headers.get(CSRF_HEADER), request.url.path)
 
         async def seat_caller(request: Request, credentials: Credentials,
                               who: Annotated[Signed | None, Depends(signed)]) -> Caller:

@@ -23,6 +23,8 @@ PAIRED_EXAMPLE: dict[str, Any] = {"status": "paired", "pools": ["standard:10+5"]
 
 class JoinPool(Strict):
     name: Name = Field("anonymous", description="a guest's name in the match; an account plays as itself")
+    bots: bool = Field(False, description="an account willing to be paired with a bot account (a program); "
+                                          "a bot account meets only such players and other bots")
 
 
 class PoolInfo(BaseModel):

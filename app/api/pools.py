@@ -73,7 +73,8 @@ def router(pools: Pools, gateway: Gateway, callers: Callers) -> APIRouter:
         Answers `paired` when a partner was waiting, else `waiting`: then hold
         `GET /pools/wait` until paired. A guest's first join answers its `ticket`."""
         await gateway.count_write(caller)
-        answer = await pools.join(pool_id, _who(caller), (body or JoinPool()).name)
+        body = body or JoinPool()
+        answer = await pools.join(pool_id, _who(caller), body.name, body.bots)
         return JSONResponse(answer.public())
 
     @routes.get("/wait", response_model=None,

@@ -225,6 +225,7 @@ class AccountBody(BaseModel):
     name: str = Field(examples=["Ada"])
     created_at: datetime = Field(examples=["2026-11-21T15:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
     computer: bool = Field(description="a computer level's account (nobody signs in as one)")
+    title: Literal["BOT"] | None = Field(None, description="\"BOT\": a bot account, which a program plays")
     scopes: list[Literal["play", "read"]] = Field(
         examples=[["play", "read"]], description="the token's scopes; a signed-in session has both")
 

@@ -130,6 +130,7 @@ class Player(Exactly):
     bot: Level | None = Field(description="the computer level playing this seat, if a computer plays it")
     account: str | None = Field(None, description="the account's name; null for a guest (never an account's id)")
     computer: bool = Field(False, description="a computer level plays this seat")
+    title: Literal["BOT"] | None = Field(None, description="\"BOT\": a bot account (a program) plays this seat")
     rating: Rating | None = Field(None, description="an account's seat's rating in the match's variant")
     rating_change: int | None = Field(None, description="once a rated ending moved the ratings: this seat's change")
 

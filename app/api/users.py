@@ -45,6 +45,7 @@ class User(BaseModel):
     created_at: Timestamp = Field(examples=["2026-11-21T15:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
     closed: bool = Field(description="closed accounts keep their matches and their name")
     computer: bool = Field(description="a computer level's account (Random, Greedy, Strong)")
+    title: Literal["BOT"] | None = Field(None, description="\"BOT\": a bot account, which a program plays")
     ratings: dict[Variant, UserRating] = Field(
         description="by variant, each one the player has played rated (a new player's is 1500, RD 500)")
     results: UserResults
@@ -67,6 +68,7 @@ class UserMatch(BaseModel):
     opponent_computer: bool
     rating_change: int | None = Field(description="what the match did to the player's rating, "
                                                    "in whole points; null if nothing")
+    opponent_title: Literal["BOT"] | None = Field(None, description="\"BOT\": the opponent is a bot account")
 
 
 class UserMatchPage(BaseModel):
@@ -84,7 +86,7 @@ def _played(p: Played) -> dict[str, object]:
             "finished_at": None if p.finished_at is None else stamp(ms_of(p.finished_at)),
             "outcome": p.outcome, "reason": p.reason, "opponent": p.opponent,
             "opponent_account": p.opponent_account, "opponent_computer": p.opponent_computer,
-            "rating_change": p.rating_change}
+            "rating_change": p.rating_change, "opponent_title": p.opponent_title}
 
 
 UserName = Annotated[str, Path(min_length=2, max_length=20, pattern=f"^{NAME.pattern}$",
@@ -109,7 +111,7 @@ def router(profiles: Profiles) -> APIRouter:
         rated, results = await profiles.ratings(found.id), await profiles.results(found.id)
         return JSONResponse({
             "name": found.name, "created_at": stamp(ms_of(found.created_at)), "closed": found.closed,
-            "computer": found.computer is not None,
+            "computer": found.computer is not None, "title": found.title,
             "ratings": {variant: _rating(r) for variant, r in rated.items()},
             "results": {"wins": results.wins, "draws": results.draws, "losses": results.losses},
         })

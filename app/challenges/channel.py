@@ -45,6 +45,15 @@ def _unclocked(message: dict[str, Any]) -> str:
                       sort_keys=True)
 
 
+class Quiet:
+    """When a stream's last line went out: its keep-alive is due `keepalive` after."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, at: float) -> None:
+        self.at = at
+
+
 class PersonChannel:
     def __init__(self, person: Person, nudges: Nudges, per_address: int, recheck: float, keepalive: float,
                  closing: Callable[[], bool] = lambda: False, clock: Callable[[], float] = time.monotonic) -> None:
@@ -68,39 +77,54 @@ class PersonChannel:
     def open_count(self) -> int:
         return self.by_address.total()
 
-    async def stream(self, who: Who, still: Callable[[], Awaitable[bool]] | None = None
-                     ) -> AsyncIterator[dict[str, Any]]:
+    async def stream(self, who: Who, still: Callable[[], Awaitable[bool]] | None = None,
+                     seen: Callable[[dict[str, Any]], str] = _unclocked, quiet: Quiet | None = None,
+                     also: tuple[str, ...] = ()) -> AsyncIterator[dict[str, Any]]:
         """The messages: `person` (all of it) whenever it changes, `ping` when quiet.
 
         `still()` is asked before every read after the first: the credential that
         opened the stream (a session, an account token) still holds. A sign-out, a
         revoked token or a closed account ends the stream at its next wake, within
-        `recheck` seconds, and a nudge of the account's key ends it at once."""
-        last, sent_at = "", self.clock()
-        keys = self._keys(who, [])
+        `recheck` seconds, and a nudge of the account's key ends it at once.
+
+        For a reader that makes its own lines of the messages (the event stream,
+        events.py): `seen` says what counts as a change, `quiet` is told by that
+        reader when a line really went out (the keep-alive counts from it), and
+        `also` are more nudge keys that wake the stream (so `still()` is asked)."""
+        last = ""
+        marks = quiet is None  # nobody else tells when a line went out: each message is one
+        quiet = quiet or Quiet(self.clock())
+        keys = self._keys(who, [], also)
         first = True
         while not self.closing():
             if not first and still is not None and not await still():
                 return
             first = False
             with self.nudges.listen(*keys) as waiter:
+                if self.closing():  # asked once listening: a close while `still()` ran rang nobody
+                    return
                 message = await self.person.now(who)
-                seen = _unclocked(message)
-                if seen != last:
-                    last, sent_at = seen, self.clock()
+                now_seen = seen(message)
+                if now_seen != last:
+                    last = now_seen
+                    if marks:
+                        quiet.at = self.clock()
                     yield message
-                wanted = self._keys(who, [m["id"] for m in message["matches"]])
+                wanted = self._keys(who, [m["id"] for m in message["matches"]], also)
                 if wanted != keys:
                     keys = wanted  # a match begun or ended: listen for it, and read once more
                     continue
-                woke = await waiter.wait(min(self.recheck, self.keepalive))
+                # Wake by the keep-alive's due time, counted from the last line (not
+                # from this read: reads that changed nothing must not put it off).
+                due = max(0.0, self.keepalive - (self.clock() - quiet.at))
+                woke = await waiter.wait(min(self.recheck, due))
             if self.closing():
                 return
-            if not woke and self.clock() - sent_at >= self.keepalive:
-                sent_at = self.clock()
+            if not woke and self.clock() - quiet.at >= self.keepalive:
+                quiet.at = self.clock()
                 yield {"type": "ping"}
 
     @staticmethod
-    def _keys(who: Who, match_ids: list[str]) -> list[str]:
+    def _keys(who: Who, match_ids: list[str], also: tuple[str, ...] = ()) -> list[str]:
         keys = [person_key(who.account_id)] if who.account_id is not None else []
-        return keys + [match_key(m) for m in match_ids]
+        return keys + [match_key(m) for m in match_ids] + list(also)

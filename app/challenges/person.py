@@ -83,6 +83,7 @@ class Person:
                 "id": match_id, "colour": colour, "status": state["status"],
                 "variant": state["options"].get("variant", "standard"),
                 "opponent": other["name"], "opponent_computer": bool(other.get("computer")),
+                "opponent_title": other.get("title"),  # "BOT": a bot account (issue 21)
                 "awaiting": state["status"] == "active" and state.get("to_move") == colour,
                 "phase": state.get("phase"), "clock": state.get("clock"),
                 "time_control": state["options"].get("time_control"), "version": state["version"],

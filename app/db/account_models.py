@@ -30,6 +30,8 @@ class Account(Base):
     last_seen: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     closed_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    # A bot account (issue 21, migration 0013): a program plays it; when it became one, for good.
+    bot_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
     __table_args__ = (
         UniqueConstraint("name_lower", name="uq_accounts_name_lower"),

@@ -16,6 +16,7 @@ from typing import cast
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Float,
     ForeignKey,
     Index,
@@ -23,6 +24,7 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -49,6 +51,9 @@ class PoolSeeker(Base):
     seat_nonce: Mapped[str | None] = mapped_column(String(24), nullable=True)
     seat_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     paired_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    # Issue 21, migration 0013: the player is a bot account; the player consents to meet one.
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    bots: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (
         UniqueConstraint("pool", "player", name="uq_pool_seekers_pool_player"),

@@ -52,12 +52,12 @@ def _whole(seconds: float | None) -> float | int | None:
 
 async def rated_seats(keeper: MatchKeeper, seats: dict[str, SeatInfo], variant: str) -> None:
     """Each account's seat shows its rating in the match's variant (issue 19),
-    and its account's name: one read, and none when no seat is an account's."""
+    its account's name and title (issue 21: "BOT"): one read, and none when no seat is an account's."""
     found = await ratings_in(keeper.engine, [s.account_id for s in seats.values() if s.account_id is not None],
                              variant)
     for seat in seats.values():
         if seat.account_id is not None and seat.account_id in found:
-            name, rating = found[seat.account_id]
+            name, rating, seat.title = found[seat.account_id]
             seat.account = seat.account or name
             seat.rating = rating.public()
 

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from app.accounts.profiles import NEW_SHOWN, change_of, shown
+from app.accounts.titles import title_of
 from app.rules import COLOURS, SETUP, State, other, public_view
 
 from .clock import Clock
@@ -60,6 +61,7 @@ class SeatInfo:
     # and, once a rated match has moved it, by how much (whole points).
     rating: dict[str, Any] | None = None
     rating_change: int | None = None
+    title: str | None = None  # "BOT": a bot account's seat (app/accounts/bots.py), shown as a computer's
 
     def here(self, now_ms: int, ttl_ms: int) -> bool:
         return seat_here(self.bot, self.connected, self.last_seen_ms, now_ms, ttl_ms)
@@ -168,12 +170,13 @@ class Record:
             seat = self.seats.get(colour)
             # An empty seat keeps the contract's shape: nobody there, not connected.
             players[colour] = {"name": None, "connected": False, "bot": None, "account": None,
-                               "computer": False, "rating": None, "rating_change": None} if seat is None else {
+                               "computer": False, "title": None, "rating": None, "rating_change": None} if seat is None else {
                 "name": seat.name,
                 "connected": seat.here(now_ms, presence_ttl_ms),
                 "bot": seat.bot,
                 "account": seat.account,  # the name only: an account's id is never public
                 "computer": seat.bot is not None,
+                "title": seat.title,
                 "rating": seat.rating,
                 "rating_change": seat.rating_change,
             }
@@ -242,6 +245,7 @@ def seat_from_row(row: Any, prefix: str = "") -> SeatInfo:
 
     seat = SeatInfo(col("name"), col("token_hash"), col("bot"), col("connected"), ms_of(col("last_seen")),
                     ms_of(col("joined_at")), col("account_id"), getattr(row, prefix + "account", None))
+    seat.title = title_of(getattr(row, prefix + "bot_at", None))
     if seat.account_id is not None:
         seat.rating, seat.rating_change = seat_rating(*(getattr(row, prefix + c, None) for c in RATING_COLUMNS))
     return seat

@@ -38,6 +38,7 @@ class ClientIdTaken(Exception):
 # state shows the name, never the id.
 _SEAT_COLUMNS = [*(c.label(f"seat_{c.name}") for c in seats.c if c.name != "match_id"),
                  accounts.c.name.label("seat_account"),
+                 accounts.c.bot_at.label("seat_bot_at"),  # issue 21: a bot account's seat is titled "BOT"
                  # Issue 19, profiles: the seat's rating in the match's variant, and
                  # what a rated ending did to it (record.seat_rating).
                  ratings.c.rating.label("seat_rating"), ratings.c.rd.label("seat_rd"),

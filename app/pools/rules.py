@@ -12,6 +12,8 @@
 - The longest waiting player chooses first, so nobody is passed over for ever.
 - Never the same two players twice in a row while someone else of their kind
   waits in the pool: then the two wait for another partner.
+- A bot account (a program plays it) meets another bot account, or a person
+  who said they are willing (`bots`); never anyone else.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ class Waiter:
     rating: float | None  # an account's rating in the pool's variant; None: a guest
     joined_ms: int
     last_opponent: str | None  # whom the player was paired with last
+    bot: bool = False  # a bot account
+    bots: bool = False  # willing to be paired with a bot account
 
     @property
     def rated(self) -> bool:
@@ -48,6 +52,11 @@ class Range:
 
 def _again(a: Waiter, b: Waiter) -> bool:
     return a.last_opponent == b.player or b.last_opponent == a.player
+
+
+def suits(a: Waiter, b: Waiter) -> bool:
+    """Neither is a bot account the other has not consented to meet."""
+    return (not a.bot or b.bot or b.bots) and (not b.bot or a.bot or a.bots)
 
 
 def _order(w: Waiter) -> tuple[int, str]:
@@ -77,7 +86,7 @@ def pairs(waiters: Sequence[Waiter], now_ms: int, rating_range: Range) -> list[t
         if waiter.rated:
             partner = _closest(waiter, rated, reach, widest, fussy)
         else:
-            partner = next((o for o in guests if o.player != waiter.player
+            partner = next((o for o in guests if o.player != waiter.player and suits(waiter, o)
                             and not (fussy and _again(waiter, o))), None)
         if partner is not None:
             taken.update((waiter.player, partner.player))
@@ -115,7 +124,7 @@ def _closest(waiter: Waiter, rated: list[Waiter], reach: dict[str, float], wides
         assert distance is not None
         if distance > widest or (best is not None and distance > best[0]):
             break  # everyone further is further than anyone's range, or than the one found
-        if fussy and _again(waiter, other):
+        if (fussy and _again(waiter, other)) or not suits(waiter, other):
             continue
         if distance <= max(reach[waiter.player], reach[other.player]):
             key = (distance, other.joined_ms, other.player)

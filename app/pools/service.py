@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app.accounts.bots import is_bot
 from app.config import Settings
 from app.matches import Gateway, hash_token
 from app.matches.pairing import Paired, Player
@@ -107,8 +108,9 @@ class Pools:
 
     # ---- what a player does ------------------------------------------------------
 
-    async def join(self, pool_id: str, who: Who, name: str = "anonymous") -> Answer:
-        """Wait in the pool (several pools at once is fine), and pair it now."""
+    async def join(self, pool_id: str, who: Who, name: str = "anonymous", bots: bool = False) -> Answer:
+        """Wait in the pool (several pools at once is fine), and pair it now.
+        `bots`: willing to be paired with a bot account (a program)."""
         pool = find(pool_id)
         ticket = None
         if who.account_id is None and who.ticket is None:
@@ -123,7 +125,8 @@ class Pools:
         rating = None
         if who.account_id is not None:
             rating = await store.rating_in(self.engine, who.account_id, pool.variant) or NEW.rating
-        seeker = store.Seeker(who.player, name, who.account_id, None)
+        bot = who.account_id is not None and await is_bot(self.engine, who.account_id)
+        seeker = store.Seeker(who.player, name, who.account_id, None, bot=bot, bots=bots)
         if who.account_id is None and who.ticket is not None:
             seeker = store.Seeker(who.player, name, None, hash_token(who.ticket), *new_place(who.ticket))
         await store.join(self.engine, pool.id, seeker, rating, now, self.lease_ms,
@@ -196,8 +199,8 @@ class Pools:
         rows = {r.player: r for r in await store.waiting(self.engine, pool_id, now)}
         if len(rows) < 2:
             return 0
-        waiters = [Waiter(r.player, r.rating if r.account_id is not None else None, r.joined_ms, r.last_opponent)
-                   for r in rows.values()]
+        waiters = [Waiter(r.player, r.rating if r.account_id is not None else None, r.joined_ms, r.last_opponent,
+                          r.bot, r.bots) for r in rows.values()]
         made = 0
         for a, b in pairs(waiters, now, self.range):
             if await self._make(pool, rows[a.player], rows[b.player]):

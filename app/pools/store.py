@@ -38,6 +38,8 @@ class Seeker:
     ticket_hash: str | None
     seat_nonce: str | None = None  # a guest's (app/pools/seat_key.py)
     seat_token_hash: str | None = None
+    bot: bool = False  # a bot account (app/accounts/bots.py)
+    bots: bool = False  # willing to meet a bot account
 
 
 async def _lock(conn: AsyncConnection, players: Iterable[str]) -> None:
@@ -87,12 +89,13 @@ async def join(engine: AsyncEngine, pool: str, seeker: Seeker, rating: float | N
         here = next((r for r in rows if r.pool == pool and r.match_id is None), None)
         if here is not None:
             await conn.execute(update(seekers).where(seekers.c.id == here.id).values(
-                lease_until_ms=now_ms + lease_ms, name=seeker.name, rating=rating))
+                lease_until_ms=now_ms + lease_ms, name=seeker.name, rating=rating, bot=seeker.bot, bots=seeker.bots))
         else:
             await conn.execute(seekers.insert().values(
                 pool=pool, player=seeker.player, account_id=seeker.account_id, name=seeker.name, rating=rating,
                 ticket_hash=seeker.ticket_hash, seat_nonce=seeker.seat_nonce, seat_token_hash=seeker.seat_token_hash,
-                joined_ms=now_ms, lease_until_ms=now_ms + lease_ms, last_opponent=last))
+                joined_ms=now_ms, lease_until_ms=now_ms + lease_ms, last_opponent=last, bot=seeker.bot,
+                bots=seeker.bots))
     return None
 
 

@@ -73,7 +73,7 @@ export function paintPlayers(page) {
     const box = $(`player-${c}`);
     const p = m.players[c];
     const name = box.querySelector(".name");
-    const drawn = JSON.stringify(p ? [p.name, p.account, p.rating] : null);
+    const drawn = JSON.stringify(p ? [p.name, p.account, p.rating, p.title] : null);
     if (name.dataset.drawn !== drawn) { // redrawn only when it changes: a link keeps its focus
       name.dataset.drawn = drawn;
       name.replaceChildren(...playerNodes(p, "(free seat)"));

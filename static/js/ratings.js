@@ -30,6 +30,13 @@ export function playerNodes(p, fallback = "…") {
   link.className = "player-link";
   link.textContent = p.name;
   const nodes = [link];
+  if (p.title) { // "BOT": a bot account, which a program plays
+    const title = document.createElement("span");
+    title.className = "badge";
+    title.textContent = ` ${p.title}`;
+    title.title = "a bot account: a program plays it";
+    nodes.push(title);
+  }
   if (p.rating) {
     const rating = document.createElement("span");
     rating.className = "player-rating";

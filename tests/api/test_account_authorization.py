@@ -28,6 +28,9 @@ ACCOUNT = ("GET", "/api/v1/account")
 # A seat's view when a credential proves a seat, a watcher's without one (issue 21):
 # the seat verbs' refusals are not its own. tests/api/test_match_stream.py refuses a bad token.
 SEAT_OR_WATCHER = {("GET", "/api/v1/matches/{match_id}/stream")}
+# Any account credential, no seat (issue 21): tests/api/test_bot_accounts.py and
+# tests/api/test_event_stream.py refuse what they must.
+ACCOUNT_ONLY = {("POST", "/api/v1/account/bot"), ("GET", "/api/v1/stream/events")}
 BODIES = {"actions": {"action": {"type": "pass"}, "version": 0}, "draw": {"offer": True},
           "claim": {"result": "win"}}
 
@@ -90,7 +93,7 @@ async def call(client: httpx.AsyncClient, method: str, path: str, match_id: str,
 
 async def test_the_routes_that_take_a_credential_are_the_ones_this_matrix_covers(client: httpx.AsyncClient) -> None:
     spec = (await client.get("/openapi.json")).json()
-    assert declared(spec) == SEAT_VERBS | {ACCOUNT} | SEAT_OR_WATCHER
+    assert declared(spec) == SEAT_VERBS | {ACCOUNT} | SEAT_OR_WATCHER | ACCOUNT_ONLY
     for path in (BASE, f"{BASE}/{{match_id}}/join"):  # a guest needs nothing there: nothing declared
         assert not spec["paths"][path]["post"].get("security")
 
@@ -137,7 +140,7 @@ async def test_the_account_route_answers_only_a_live_account(world: World) -> No
         assert (r.status_code, r.json()["error"]) == (401, "unauthorized"), (case, r.text)
         assert r.headers["www-authenticate"].startswith("Bearer"), case
     me = (await client.get("/api/v1/account", headers=ada.token())).json()
-    assert set(me) == {"name", "created_at", "computer", "scopes"}
+    assert set(me) == {"name", "created_at", "computer", "title", "scopes"}
     assert (me["name"], me["computer"], me["scopes"]) == ("Ada", False, ["play", "read"])
     assert me["created_at"].endswith("Z")
     assert (await client.get("/api/v1/account", headers=ada.token(ada.read))).json()["scopes"] == ["read"]

@@ -119,3 +119,14 @@ def test_a_big_pool_is_not_paired_each_against_each() -> None:
     made = pairs([*waiters, Waiter("account:new", 1500.0, 1000, None)], 2000, counted)  # type: ignore[arg-type]
     assert names(made) == [("account:50", "account:new")]
     assert counted.asked <= 2 * 401
+
+
+def test_a_bot_account_meets_only_bots_and_the_people_who_consent() -> None:
+    bot = Waiter("account:1", 1500.0, 0, None, bot=True)
+    person = Waiter("account:2", 1500.0, 100, None)
+    assert pairs([bot, person], 1000, RANGE) == []  # the nearest rating, but no consent
+    willing = Waiter("account:3", 1900.0, 200, None, bots=True)
+    assert names(pairs([bot, person, willing], 60_000, RANGE)) == [("account:1", "account:3")]
+    other_bot = Waiter("account:4", 1510.0, 300, None, bot=True)
+    assert names(pairs([bot, person, other_bot], 1000, RANGE)) == [("account:1", "account:4")]
+    assert names(pairs([person, willing], 60_000, RANGE)) == [("account:2", "account:3")]  # people as ever

@@ -1,7 +1,7 @@
 """Two real uvicorn processes on one PostgreSQL database: an action made through
 one reaches the sockets of the other, in order; reconnects replay; a lost LISTEN
 link heals; a stopping server says 1001; a match's stream of JSON lines follows and
-resumes across them. Skipped without PostgreSQL (failed under CI=true)."""
+resumes across them, as does an account's event stream. Skipped without PostgreSQL (failed under CI=true)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,11 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from app.accounts import Accounts
+from app.auth import PasswordChecks
+from app.db.engine import make_engine
 from app.realtime.postgres import LISTENER_NAME
-from tests.conftest import _asyncpg_dsn
+from tests.conftest import _asyncpg_dsn, make_settings
 from tests.serving import listening_socket
 from tests.waiting import DEADLINE, until_sync
 
@@ -301,3 +304,38 @@ async def test_a_stream_on_one_process_follows_and_resumes_moves_made_on_the_oth
         resumed = await stream_states(again.aiter_lines(), match.state["version"])
     assert [m["type"] for m in resumed] == ["update"] * len(resumed)
     assert [m["version"] for m in resumed] == list(range(held + 1, match.state["version"] + 1))
+
+
+# Issue 21: an account's events as a stream of JSON lines, on the same two servers.
+
+async def test_an_event_stream_on_one_process_hears_a_challenge_and_its_match_made_on_the_other(
+        servers: tuple[Server, Server], http: httpx.AsyncClient, postgres_url: str) -> None:
+    a, b = servers
+    engine = make_engine(postgres_url, pool_size=1, max_overflow=0)
+    try:
+        accounts = Accounts(engine, make_settings(postgres_url), PasswordChecks(1, 0))
+        tokens = {}
+        for name in ("Ev1", "Ev2"):
+            account = await accounts.sign_up(name, "correct horse battery", f"10.8.0.1-{name}")
+            tokens[name] = {"Authorization": f"Bearer {(await accounts.create_token(account, 'bot', ['play']))[0]}"}
+    finally:
+        await engine.dispose()
+
+    async def next_event(lines: AsyncIterator[str]) -> dict[str, Any]:
+        async with asyncio.timeout(DEADLINE):
+            async for line in lines:
+                if json.loads(line)["type"] != "ping":
+                    return dict(json.loads(line))
+        raise AssertionError("the event stream ended")
+
+    async with http.stream("GET", f"{b.base}/api/v1/stream/events", headers=tokens["Ev2"]) as events:
+        assert events.status_code == 200 and events.headers["content-type"].startswith("application/x-ndjson")
+        lines = events.aiter_lines()
+        r = await http.post(f"{a.base}/api/v1/challenges/Ev2", json={}, headers=tokens["Ev1"])
+        assert r.status_code == 201, r.text
+        heard = await next_event(lines)
+        assert heard["type"] == "challenge" and heard["challenge"]["id"] == r.json()["id"]
+        r = await http.post(f"{a.base}/api/v1/challenges/{r.json()['id']}/accept", headers=tokens["Ev2"])
+        assert r.status_code == 200, r.text
+        started = await next_event(lines)
+        assert started["type"] == "matchStart" and started["match"]["id"] == r.json()["match_id"]

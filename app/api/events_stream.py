@@ -1,0 +1,84 @@
+"""`GET /api/v1/stream/events`: an account's events as newline-delimited JSON
+(issue 21), for a bot or any client that is not a browser: its matches starting
+and finishing, challenges made, declined and canceled, one HTTP request read line
+by line. The person channel does the listening (nudges on every process, a
+recheck, the keep-alive); app/challenges/events.py turns its pictures into lines.
+
+See docs/api.md, "Your events, as a stream (ndjson)". No `from __future__ import
+annotations`: FastAPI reads the route's annotations as evaluated objects.
+"""
+
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import StreamingResponse
+
+from app.accounts.sessions import COOKIE
+from app.auth import digest
+from app.challenges import Challenges, PersonChannel
+from app.challenges.channel import Quiet
+from app.challenges.events import Events, OneEach, seen
+from app.challenges.person import Who
+from app.matches.errors import ServiceError
+
+from .caller import Callers, Signed, account_of, bearer_of
+from .deps import address_of
+from .errors import responses
+
+LINES = ("`matchStart`, `matchFinish`, `challenge`, `challengeDeclined`, `challengeCanceled`, "
+         "and `ping` when quiet")
+
+
+def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> APIRouter:
+    routes = APIRouter(tags=["challenges"])
+    one_each = OneEach(channel.nudges)
+    doc = {200: {"description": f"newline-delimited JSON: {LINES}",
+                 "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+           **responses(401, 429)}
+
+    @routes.get("/stream/events", response_class=StreamingResponse, responses=doc,
+                summary="Your events, live: matches and challenges")
+    async def event_stream(request: Request, who: Annotated[Signed, Depends(callers.account)]) -> StreamingResponse:
+        """On opening, a `matchStart` for each of your matches under way and a
+        `challenge` for each challenge awaiting an answer; then each of those as it
+        happens, with `matchFinish`, `challengeDeclined` and `challengeCanceled`; a
+        `ping` line (nothing to answer) when nothing else went out for 7 s. One stream
+        per token (or session): opening another ends this one."""
+        address = address_of(request) or "-"
+        channel.reserve(address)  # TooManyChannels: answered 429 before anything streams
+        token = bearer_of(request)
+        cookie = None if request.headers.get("authorization") else request.cookies.get(COOKIE)
+        # The credential, never its text: token ids are no secret; a session by a cut of its hash.
+        credential = f"t{who.token_id}" if who.token_id is not None else "s" + digest(cookie or "")[:24]
+        stream = one_each.open(credential)
+
+        async def still() -> bool:
+            """Not replaced by a newer stream, and the credential still holds."""
+            if not one_each.holds(credential, stream):
+                return False
+            try:
+                signed = await account_of(callers.accounts, "GET", token, cookie, None)
+            except ServiceError:
+                return False
+            return signed is not None and signed.account_id == who.account_id
+
+        async def lines() -> AsyncIterator[str]:
+            events = Events(channel.person.read_match, challenges.get)
+            quiet = Quiet(channel.clock())
+            try:
+                async for message in channel.stream(Who(who.account_id), still, seen=seen, quiet=quiet,
+                                                    also=(one_each.key(credential, stream),)):
+                    said = await events.lines(message) if message["type"] == "person" else [message]
+                    if said:
+                        quiet.at = channel.clock()
+                        yield "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in said)
+            finally:
+                one_each.close(credential, stream)
+                channel.release(address)
+
+        return StreamingResponse(lines(), media_type="application/x-ndjson",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    return routes

@@ -1,0 +1,139 @@
+"""An account's events, for a client that is not a browser (issue 21): what the
+person channel reads, told as happenings instead of pictures.
+
+The person channel (channel.py) yields the whole picture (your challenges, your
+running matches) whenever it changes; `Events` compares each picture with the one
+before and says what happened, lichess's event stream in the game's words:
+
+- `matchStart`: a match of yours is under way (a waiting one is told when its
+  opponent takes the seat; one that ends before that is never told);
+- `matchFinish`: a match told as started is over (with its result);
+- `challenge`: a challenge to you or from you awaits its answer;
+- `challengeDeclined`, `challengeCanceled` (canceled or expired; the challenge's
+  `status` says which): a pending one is over without a match. An accepted one
+  says nothing itself: its match's `matchStart` follows.
+
+The first picture is told whole: a `matchStart` for each running match and a
+`challenge` for each pending challenge. A client that reconnects forgets what it
+held and rebuilds from these opening lines.
+
+`OneEach` keeps one stream per credential across processes: the newer stream
+ends the older (a client that lost its connection without noticing comes back at
+once, instead of being refused until the server notices the dead one).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from app.matches.errors import NotFound
+from app.realtime.nudges import Nudges
+
+STARTED = "active"
+PREFIX = "events:"  # nudge keys `events:<credential>:<stream id>`: a newer stream of the credential opened
+
+
+def seen(message: dict[str, Any]) -> str:
+    """What of a picture makes events: a change elsewhere (a move, a clock) is no line."""
+    running = sorted((m["id"], m["status"]) for m in message["matches"])
+    pending = sorted(c["id"] for c in _pending(message).values())
+    return json.dumps([running, pending])
+
+
+def _pending(message: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    both = message["challenges"]["in"] + message["challenges"]["out"]
+    return {c["id"]: c for c in both if c["status"] == "pending"}
+
+
+class Events:
+    """One stream's memory of the last picture, and the lines each new one makes."""
+
+    def __init__(self, read_match: Callable[[str], Awaitable[dict[str, Any]]],
+                 read_challenge: Callable[[str], Awaitable[dict[str, Any]]]) -> None:
+        self.read_match, self.read_challenge = read_match, read_challenge
+        self.started: dict[str, dict[str, Any]] = {}  # told by matchStart, not yet by matchFinish
+        self.pending: dict[str, dict[str, Any]] = {}  # told by `challenge`, not yet over
+
+    async def lines(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        """The matches' lines first, then the challenges'."""
+        out: list[dict[str, Any]] = []
+        running = {m["id"]: m for m in message["matches"]}
+        for match_id in [m for m in self.started if m not in running]:
+            out += await self._finished(match_id)
+        for match_id, match in running.items():
+            if match["status"] == STARTED and match_id not in self.started:
+                self.started[match_id] = match
+                out.append({"type": "matchStart", "match": match})
+        now_pending = _pending(message)
+        for challenge_id, challenge in now_pending.items():
+            if challenge_id not in self.pending:
+                out.append({"type": "challenge", "challenge": challenge})
+        for challenge_id in [c for c in self.pending if c not in now_pending]:
+            out += await self._challenge_over(challenge_id)
+        self.pending = now_pending
+        return out
+
+    async def _challenge_over(self, challenge_id: str) -> list[dict[str, Any]]:
+        now = await self.read_challenge(challenge_id)
+        kind = {"declined": "challengeDeclined", "canceled": "challengeCanceled",
+                "expired": "challengeCanceled"}.get(now["status"])
+        return [{"type": kind, "challenge": now}] if kind else []
+
+    async def _finished(self, match_id: str) -> list[dict[str, Any]]:
+        told = self.started.pop(match_id)
+        try:
+            state = await self.read_match(match_id)
+        except NotFound:  # gone from the store: over, result unknown
+            state = {"status": "finished", "result": None, "version": told["version"]}
+        if state["status"] != "finished":  # out of the picture while running (past its size): keep it
+            self.started[match_id] = told
+            return []
+        return [{"type": "matchFinish", "match": {
+            "id": match_id, "colour": told["colour"], "opponent": told["opponent"],
+            "opponent_computer": told["opponent_computer"], "opponent_title": told.get("opponent_title"),
+            "variant": told["variant"],
+            "status": state["status"], "result": state.get("result"), "version": state["version"]}}]
+
+
+class OneEach:
+    """One live event stream per credential: opening one ends the older, here or
+    on any process (a nudge `events:<credential>:<new stream>` tells them)."""
+
+    def __init__(self, nudges: Nudges) -> None:
+        self.nudges = nudges
+        self.live: dict[str, str] = {}  # credential → its stream on this process
+        nudges.on(PREFIX, self._heard)
+
+    def open(self, credential: str) -> str:
+        stream = secrets.token_urlsafe(9)
+        self._end(credential, but=stream)
+        self.live[credential] = stream
+        self.nudges.nudge(self.key(credential, stream))  # the other processes end theirs
+        return stream
+
+    def holds(self, credential: str, stream: str) -> bool:
+        return self.live.get(credential) == stream
+
+    def close(self, credential: str, stream: str) -> None:
+        if self.live.get(credential) == stream:
+            del self.live[credential]
+
+    @staticmethod
+    def key(credential: str, stream: str) -> str:
+        """The stream's own key: rung when a newer one replaces it."""
+        return f"{PREFIX}{credential}:{stream}"
+
+    def _heard(self, rest: str | None) -> None:
+        if rest is None:  # the bus was away: a newer stream elsewhere may go unheard (both stay open)
+            return
+        credential, _, stream = rest.rpartition(":")
+        self._end(credential, but=stream)
+
+    def _end(self, credential: str, but: str) -> None:
+        older = self.live.get(credential)
+        if older is not None and older != but:
+            del self.live[credential]
+            self.nudges.here(self.key(credential, older))  # it wakes, asks `holds`, and ends
