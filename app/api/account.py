@@ -50,7 +50,9 @@ def router(accounts: Accounts, callers: Callers) -> APIRouter:
                              "scopes": list(who.scopes)})
 
     @routes.post(
-        "/bot", response_model=None, responses={200: {"model": AccountBody}, **responses(401, 403, 409)},
+        "/bot", response_model=None,
+        responses={200: {"model": AccountBody}, **responses(401, 403, codes=("forbidden", "insufficient_scope")),
+                   **responses(409, own={409: {"played_rated": "this account has played a rated match"}})},
         summary="Make this account a bot account, for good",
     )
     async def become_bot(who: Annotated[Signed, Depends(callers.account)]) -> JSONResponse:
