@@ -178,6 +178,8 @@ MATCH_EXAMPLE: dict[str, Any] = {
     "clock": {"type": "realtime", "white": 600000, "black": 598000, "running": "black", "increment": 5000},
     "draw_offer": None, "result": None, "custom": False,
     "seed_commitment": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "seed": None,
+    "position": "8/8/8/8/8/8/8/CFEDUBSM sb w 1 22222222/33333333 00000000/00000000 "
+                "............|dm.,rm.,al.,mg. -/- - - - - 0 ? ? standard:10 -",
     "created_at": "2026-11-21T15:00:00.000Z", "finished_at": None, "server_time": "2026-11-21T15:04:12.250Z",
 }
 
@@ -215,6 +217,13 @@ class MatchState(BaseModel):
         examples=["2026-11-21T15:04:12.250Z"])
     finished_at: datetime | None = Field(None, description="when the match finished; null until then",
                                          examples=[None])
+    # Issue 21: the game's text form. Not required: a state logged before it
+    # was kept lacks it.
+    position: str = Field(None, description=(  # type: ignore[assignment]
+        "the position text of docs/notation.md (17 fields); while the match runs its deck field is `?`, "
+        "and its seed field too unless the match is custom (R20)"),
+        examples=["cfedubsm/8/8/8/8/8/8/CFEDUBSM dw w 1 22222222/22222222 00000000/00000000 "
+                  "............|dm.,rm.,al.,mg. -/- - - - - 0 ? ? standard:10 -"])
 
 
 class MatchBody(BaseModel):

@@ -146,6 +146,22 @@ def _read_counts(text: str) -> tuple[int, ...]:
 
 
 def to_text(s: State, hide_secrets: bool = False) -> str:
+    """The whole position; with `hide_secrets`, the deck and the seed masked
+    while they are secret (a running match that is not custom)."""
+    hidden = hide_secrets and not (s.phase == OVER or s.custom)
+    return _text(s, hidden, hidden)
+
+
+def public_text(s: State) -> str:
+    """The position as every client may see it (R20), the `position` of the
+    public match state: the deck field masked while the match runs, even in a
+    custom match (whose deck the public seed could rebuild, but the public state
+    never lists it); the seed shown exactly when the public state shows it."""
+    running = s.phase != OVER
+    return _text(s, running, running and not s.custom)
+
+
+def _text(s: State, hide_deck: bool, hide_seed: bool) -> str:
     seat, occ = s.seat, s.occupant
     by_seat = {f: m for m, f in enumerate(seat) if f != OFF}
     fixed = "".join(_occ(occ[by_seat[f]]) for f in range(1, 13))
@@ -162,7 +178,6 @@ def to_text(s: State, hide_secrets: bool = False) -> str:
         result = ("w", "b", "=")[s.winner] + ":" + REASONS[s.reason]
     else:
         result = "-"
-    hidden = hide_secrets and not (s.phase == OVER or s.custom)
     options = f"{VARIANTS[s.variant]}:{s.no_progress_rounds}" + (":custom" if s.custom else "")
     fields = [
         _arena(s.arena),
@@ -178,8 +193,8 @@ def to_text(s: State, hide_secrets: bool = False) -> str:
         ",".join(SQUARE_NAMES[q] for q in range(64) if s.warded(q)) or "-",
         "".join(COLOUR_LETTERS[c] for c in s.owed) or "-",
         str(s.quiet) + ("*" if s.captured else ""),
-        "?" if hidden else _cards(s.deck) + "/" + _cards(s.discard),
-        "?" if hidden else _seed(s.seed),
+        "?" if hide_deck else _cards(s.deck) + "/" + _cards(s.discard),
+        "?" if hide_seed else _seed(s.seed),
         options,
         result,
     ]
