@@ -96,8 +96,15 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
         a resend with the same key and body is answered as the first request was."""
         asked = body or CreateMatch()
 
+        options = asked.options.model_dump(exclude_none=True)
+        if asked.position is not None:
+            # The position says its variant and R16 count: only those the client wrote are checked against it.
+            options = {k: v for k, v in options.items()
+                       if k in asked.options.model_fields_set or k not in ("variant", "no_progress_rounds")}
+            options["position"] = asked.position
+
         async def create() -> dict[str, Any]:
-            seated = await gateway.create(caller, asked.options.model_dump(exclude_none=True), seat=asked.seat,
+            seated = await gateway.create(caller, options, seat=asked.seat,
                                           opponent=asked.opponent, name=asked.name, rated=asked.rated)
             return {"match": seated.match, "seat": seated.seat, "token": seated.token}
 

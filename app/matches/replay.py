@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from app.rules import State, apply, apply_steps, conclude, new_match
+from app.rules import State, apply, apply_steps, conclude, from_text, new_match
 
 from .record import other
 
@@ -19,6 +19,12 @@ ENGINE_ACTIONS = frozenset({"setup", "place", "pass", "remove"})
 
 
 def initial_state(seed: str, options: dict[str, Any], chaos: list[str] | None, custom: bool) -> State:
+    """The state at version 0: the standard start dealt from the seed, or the
+    position a match was created from (issue 21), which its options keep whole
+    (a match from a position is custom: its seed and deck are public)."""
+    start = options.get("position")
+    if start is not None:
+        return from_text(start)  # checked by `playable` when the match was made
     return new_match(seed, options["variant"], options["no_progress_rounds"], chaos, custom)
 
 
