@@ -10,13 +10,13 @@ the side to move has actions that the engine applies.
 
 from __future__ import annotations
 
+from .actions import Action
 from .colours import COLOURS
 from .engine import apply, legal_actions
 from .errors import BadPosition, MageryError
 from .mages import CHAOS_MAGES, MAGES, OFF
 from .minions import TYPES, owner_of, type_of
 from .notation import from_text
-from .actions import Action
 from .state import OVER, SETUP, State
 
 _EACH = 3  # minions of each type a side owns, wherever they are

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.matches import MatchService
-from app.matches import store
+from app.matches import MatchService, store
 from app.rules import from_text, public_text
 
 from ..conftest import Api, Game
