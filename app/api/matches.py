@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from app.matches import Caller, Gateway, ids
 from app.matches.cursor import CURSOR, CURSOR_MAX
@@ -195,6 +195,22 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
     ) -> Response:
         log, finished = await reads.log_and_end(match_id, since)
         answer = JSONResponse(log)
+        return validated(request, bytes(answer.body), finished, answer)
+
+    @routes.get(
+        "/{match_id}/record", response_model=None, response_class=PlainTextResponse,
+        responses={200: {"description": "the game record: header lines, a blank line, the log "
+                                        "(docs/notation.md, \"The game record\")",
+                         "content": {"text/plain": {"schema": {"type": "string"}}}},
+                   304: NOT_MODIFIED, **responses(404)},
+        summary="The match as a text game record",
+    )
+    async def game_record(match_id: str, request: Request) -> Response:
+        """Headers (players, ratings if rated, variant, options, time control,
+        result, the seed once public, the start position if not the standard
+        one) and the log, one entry a line, the actions in the notation's JSON."""
+        text, finished = await reads.record(match_id)
+        answer = PlainTextResponse(text)
         return validated(request, bytes(answer.body), finished, answer)
 
     @routes.post(
