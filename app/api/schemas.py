@@ -122,7 +122,7 @@ class CreateMatch(Strict):
     name: Name = Field("anonymous", description="the seat's name; an account's seat is named as the account is")
     rated: bool = Field(False, description="the match moves ratings: two accounts, or an account and a "
                                            "computer level (create as an account)")
-    position: str | None = Field(None, min_length=1, max_length=600, description=(
+    position: str | None = Field(None, min_length=1, max_length=2000, description=(
         "start from this position text (docs/notation.md, all 17 fields, deck and seed written out): a "
         "casual, custom match whose seed, deck and variant are the position's"),
         examples=["cfedubsm/8/8/8/8/8/8/CFEDUBSM dw w 1 22222222/22222222 00000000/00000000 "

@@ -25,7 +25,7 @@ from .engine import (
 )
 from .errors import BadPosition, IllegalAction, MageryError, MalformedAction, MatchOver
 from .notation import from_text, public_text, to_text
-from .playable import playable, position_flaw
+from .positions import playable, position_flaw
 from .start import DEFAULT_NO_PROGRESS_ROUNDS, new_match
 from .state import ACTION, DECISION, OVER, PHASES, SETUP, State
 from .variants import VARIANTS

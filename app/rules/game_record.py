@@ -130,7 +130,7 @@ class GameRecord:
         for entry in self.log:
             try:
                 state = replay_log(state, [(entry.player, entry.action, entry.automatic)])
-            except ValueError as error:
+            except (ValueError, KeyError, IndexError, TypeError) as error:  # the engine's refusal, or a malformed event
                 raise BadRecord(f"version {entry.version}: {error}") from None
         return state
 
@@ -159,7 +159,7 @@ def read_record(text: str) -> GameRecord:
 
 def _log_line(number: int, line: str) -> LogLine:
     parts = line.split(" ", 3)
-    if len(parts) != 4 or not parts[0].isdigit() or parts[1] not in _PLAYERS or parts[2] not in _KINDS:
+    if len(parts) != 4 or not (parts[0].isascii() and parts[0].isdigit()) or parts[1] not in _PLAYERS or parts[2] not in _KINDS:
         raise BadRecord(f"line {number}: an entry is `version player play|auto action`, not {line[:60]!r}")
     try:
         action = json.loads(parts[3])

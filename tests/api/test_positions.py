@@ -68,6 +68,8 @@ async def test_a_match_starts_from_the_position_and_its_log_replays_from_it(
     (MID.replace("rm,al,dm,co/", "rm,al,dm/"), "conjurer is in 0 places"),
     (MID.replace("ab w", "xb w").replace("rotating:10 -", "rotating:10 w:resigned"), "over"),
     (MID.replace("doc:rotating:18", "%01"), "control character"),
+    (MID.replace("ab w 4", "ab w \u00b24"), "round field"),  # a digit to str.isdigit(), not to int()
+    (MID.replace("ab w 4", "ab w 123456789012345678901234567890"), "counts from 1 to"),
 ])
 async def test_a_text_that_is_no_playable_position_is_refused_with_the_reason(
         api: Api, position: str, says: str) -> None:

@@ -86,6 +86,7 @@ def test_a_record_without_seed_or_position_cannot_be_dealt_again() -> None:
     ("Seed: x\n\n1 white play {\n", "line 3: the action is not JSON"),
     ("Seed: x\n\n1 grey play {\"type\":\"pass\"}\n", "line 3: an entry"),
     ("Seed: x\n\n1 white play []\n", "a JSON object with a type"),
+    ("Seed: x\n\n\u00b2 white play {}\n", "line 3: an entry"),
 ])
 def test_a_bad_record_is_refused_naming_the_line(text: str, says: str) -> None:
     with pytest.raises(BadRecord, match=says):

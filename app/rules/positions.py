@@ -20,6 +20,8 @@ from .notation import from_text
 from .state import OVER, SETUP, State
 
 _EACH = 3  # minions of each type a side owns, wherever they are
+_MOST = 100_000  # rounds: far past any match, short of numbers no column holds
+_MOST_QUIET = 1000  # as options.no_progress_rounds of a match made without a position
 
 
 def playable(text: str) -> State:
@@ -36,8 +38,10 @@ def position_flaw(s: State) -> str | None:
     """What keeps a match from starting at `s`, in words (None: nothing)."""
     if s.phase == OVER:
         return "the position is over (field 17 holds a result); a match starts from one still running"
-    if s.round < 1:
-        return "the round (field 4) counts from 1"
+    if not 1 <= s.round <= _MOST:
+        return f"the round (field 4) counts from 1 to {_MOST}"
+    if s.no_progress_rounds > _MOST_QUIET or s.quiet > _MOST_QUIET:
+        return f"R16's count (field 16) and the quiet rounds (field 13) are at most {_MOST_QUIET}"
     miscount = _miscount(s)
     if miscount is not None:
         return miscount
