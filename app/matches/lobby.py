@@ -18,7 +18,7 @@ from app.rules import BadPosition, MalformedAction, State, commitment, playable,
 from . import bot_store, ids, store, text
 from .bot_store import Owner
 from .clock import Clock
-from .errors import BadRequest, Forbidden, MatchIsOver, SeatTaken
+from .errors import BadRequest, Forbidden, IllegalPosition, MatchIsOver, SeatTaken
 from .keeper import MatchKeeper, setup_seconds
 from .ranges import checked_range, guard_join
 from .record import COLOURS, Record, SeatInfo, moment, other
@@ -64,24 +64,26 @@ async def rated_seats(keeper: MatchKeeper, seats: dict[str, SeatInfo], variant: 
 
 
 def starting_position(options: dict[str, Any]) -> State:
-    """The position a casual match starts from (issue 21), checked: BadRequest
+    """The position a casual match starts from (issue 21), checked: IllegalPosition (422)
     naming what is wrong. Such a match is custom: its creator wrote its seed
     and deck, so both are public from the start (R20 keeps nothing secret that
     one player already knows)."""
     if options.get("seed") is not None or options.get("chaos"):
-        raise BadRequest("the position holds the seed and the chaos mages: leave options.seed and "
+        raise IllegalPosition("the position holds the seed and the chaos mages: leave options.seed and "
                          "options.chaos out")
-    text.check("position", options["position"], line_breaks=False)
+    problem = text.flaw(options["position"], line_breaks=False)
+    if problem:
+        raise IllegalPosition(f"position holds {problem}")
     try:
         start = playable(options["position"])
     except BadPosition as error:
-        raise BadRequest(f"position: {error}") from None
+        raise IllegalPosition(f"position: {error}") from None
     for key, value in (("variant", start.variant_name), ("no_progress_rounds", start.no_progress_rounds)):
         if key in options and options[key] != value:
-            raise BadRequest(f"options.{key} is {options[key]!r} but the position says {value!r} "
+            raise IllegalPosition(f"options.{key} is {options[key]!r} but the position says {value!r} "
                              "(its field 16); leave it out or make them agree")
     if not re.fullmatch(ids.SEED, start.seed):
-        raise BadRequest("the position's seed (field 15) is 1 to 128 characters, none a control character")
+        raise IllegalPosition("the position's seed (field 15) is 1 to 128 characters, none a control character")
     start.custom = True  # a fresh State, not yet handed out
     return start
 

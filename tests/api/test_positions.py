@@ -68,13 +68,14 @@ async def test_a_match_starts_from_the_position_and_its_log_replays_from_it(
     (MID.replace("rm,al,dm,co/", "rm,al,dm/"), "conjurer is in 0 places"),
     (MID.replace("ab w", "xb w").replace("rotating:10 -", "rotating:10 w:resigned"), "over"),
     (MID.replace("doc:rotating:18", "%01"), "control character"),
+    ("\u009f" + MID, "control character"),
     (MID.replace("ab w 4", "ab w \u00b24"), "round field"),  # a digit to str.isdigit(), not to int()
     (MID.replace("ab w 4", "ab w 123456789012345678901234567890"), "counts from 1 to"),
 ])
 async def test_a_text_that_is_no_playable_position_is_refused_with_the_reason(
         api: Api, position: str, says: str) -> None:
     r = await create(api, position)
-    assert r.status_code == 400, r.text
+    assert r.status_code == 422 and r.json()["error"] == "illegal_position", r.text
     assert says in r.json()["detail"]
     assert (await api.client.get(api.base)).json()["matches"] == []  # nothing was made
 
@@ -85,7 +86,7 @@ async def test_rated_seed_chaos_and_a_contrary_variant_are_refused(api: Api, ser
                        ({"options": {"variant": "standard"}}, "options.variant"),
                        ({"options": {"no_progress_rounds": 3}}, "options.no_progress_rounds")):
         r = await create(api, MID, **body)
-        assert r.status_code == 400 and says in r.json()["detail"], r.text
+        assert r.status_code == 422 and says in r.json()["detail"], r.text
     ok = await create(api, MID, options={"variant": "rotating"})  # agreeing is fine
     assert ok.status_code == 201, ok.text
     from app.matches.errors import BadRequest
