@@ -60,7 +60,4 @@ async def test_a_match_from_a_position_records_its_start_and_replays_from_it(
     assert record.headers["Seed"] == "doc:rotating:18"  # a custom match's seed is public
     assert record.headers["Black"] == "-"  # nobody has joined
     assert record.final() == rec.state
-
-
-async def test_an_unknown_match_has_no_record(api: Api) -> None:
     assert (await api.client.get(f"{api.base}/nosuchmatch1/record")).status_code == 404
