@@ -95,3 +95,18 @@ async def test_rated_seed_chaos_and_a_contrary_variant_are_refused(api: Api, ser
 
     with pytest.raises(BadRequest, match="casual"):
         await service.lobby.create({"position": MID}, seat="white", rated=True, account_id=1)
+
+
+async def test_a_computer_to_move_in_the_position_plays_from_it(api: Api) -> None:
+    from tests.waiting import until
+
+    r = await create(api, MID, opponent="bot:random")  # the bot holds Black, to move
+    assert r.status_code == 201, r.text
+    match_id = r.json()["match"]["id"]
+
+    async def moved() -> bool:
+        return (await api.client.get(f"{api.base}/{match_id}")).json()["version"] >= 1
+
+    await until(moved, "the bot played from the position")
+    log = (await api.client.get(f"{api.base}/{match_id}/actions")).json()
+    assert log[0]["player"] == "black" and log[0]["action"]["mage"] == "oracle"
