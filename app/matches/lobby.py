@@ -70,7 +70,7 @@ def starting_position(options: dict[str, Any]) -> State:
     one player already knows)."""
     if options.get("seed") is not None or options.get("chaos"):
         raise IllegalPosition("the position holds the seed and the chaos mages: leave options.seed and "
-                         "options.chaos out")
+                              "options.chaos out")
     problem = text.flaw(options["position"], line_breaks=False)
     if problem:
         raise IllegalPosition(f"position holds {problem}")
@@ -81,7 +81,7 @@ def starting_position(options: dict[str, Any]) -> State:
     for key, value in (("variant", start.variant_name), ("no_progress_rounds", start.no_progress_rounds)):
         if key in options and options[key] != value:
             raise IllegalPosition(f"options.{key} is {options[key]!r} but the position says {value!r} "
-                             "(its field 16); leave it out or make them agree")
+                                  "(its field 16); leave it out or make them agree")
     if not re.fullmatch(ids.SEED, start.seed):
         raise IllegalPosition("the position's seed (field 15) is 1 to 128 characters, none a control character")
     start.custom = True  # a fresh State, not yet handed out
