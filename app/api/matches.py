@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from app.matches import Caller, Gateway, ids
 from app.matches.cursor import CURSOR, CURSOR_MAX
@@ -106,8 +106,15 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
         a resend with the same key and body is answered as the first request was."""
         asked = body or CreateMatch()
 
+        options = asked.options.model_dump(exclude_none=True)
+        if asked.position is not None:
+            # The position says its variant and R16 count: only those the client wrote are checked against it.
+            options = {k: v for k, v in options.items()
+                       if k in asked.options.model_fields_set or k not in ("variant", "no_progress_rounds")}
+            options["position"] = asked.position
+
         async def create() -> dict[str, Any]:
-            seated = await gateway.create(caller, asked.options.model_dump(exclude_none=True), seat=asked.seat,
+            seated = await gateway.create(caller, options, seat=asked.seat,
                                           opponent=asked.opponent, name=asked.name, rated=asked.rated)
             return {"match": seated.match, "seat": seated.seat, "token": seated.token}
 
@@ -202,6 +209,22 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
     ) -> Response:
         log, finished = await reads.log_and_end(match_id, since)
         answer = JSONResponse(log)
+        return validated(request, bytes(answer.body), finished, answer)
+
+    @routes.get(
+        "/{match_id}/record", response_model=None, response_class=PlainTextResponse,
+        responses={200: {"description": "the game record: header lines, a blank line, the log "
+                                        "(docs/notation.md, \"The game record\")",
+                         "content": {"text/plain": {"schema": {"type": "string"}}}},
+                   304: NOT_MODIFIED, **responses(404)},
+        summary="The match as a text game record",
+    )
+    async def game_record(match_id: str, request: Request) -> Response:
+        """Headers (players, ratings if rated, variant, options, time control,
+        result, the seed once public, the start position if not the standard
+        one) and the log, one entry a line, the actions in the notation's JSON."""
+        text, finished = await reads.record(match_id)
+        answer = PlainTextResponse(text)
         return validated(request, bytes(answer.body), finished, answer)
 
     @routes.post(

@@ -127,6 +127,11 @@ class CreateMatch(Strict):
     name: Name = Field("anonymous", description="the seat's name; an account's seat is named as the account is")
     rated: bool = Field(False, description="the match moves ratings: two accounts, or an account and a "
                                            "computer level (create as an account)")
+    position: str | None = Field(None, min_length=1, max_length=2000, description=(
+        "start from this position text (docs/notation.md, all 17 fields, deck and seed written out): a "
+        "casual, custom match whose seed, deck and variant are the position's"),
+        examples=["cfedubsm/8/8/8/8/8/8/CFEDUBSM dw w 1 22222222/22222222 00000000/00000000 "
+                  "............|dm.,rm.,al.,mg. -/- - - - - 0 se,en,me,co,fm,il,sh/- my-seed standard:10 -"])
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
         "options": {"variant": "standard", "no_progress_rounds": 10,

@@ -162,6 +162,7 @@ class MatchOptions(Exactly):
     setup_seconds: float | None = Field(None, description="each side's time to set up; null in untimed matches")
     bot_think_seconds: float = absent(description="only against a computer")
     rating_range: int = absent(description="only when the creator asked for one")
+    position: str = absent(description="only in a match started from a position: its text, as given")
 
 
 class RealtimeClock(Exactly):
@@ -218,6 +219,8 @@ class MatchState(Exactly):
     custom: bool
     seed_commitment: str = Field(pattern="^[0-9a-f]{64}$")
     seed: str | None
+    position: str = Field(description="the state as one line of the position text form (docs/notation.md); "
+                                      "the deck, and the seed of a match that is not custom, are `?` while it runs")
     players: Players
     clock: Clock | None
     draw_offer: Colour | None

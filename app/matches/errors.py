@@ -90,6 +90,13 @@ class Illegal(ServiceError):
     status, code = 422, "illegal_action"
 
 
+class IllegalPosition(ServiceError):
+    """A well-formed create whose `position` no match can start from (issue 21):
+    the text is not a playable position, or the options say otherwise."""
+
+    status, code = 422, "illegal_position"
+
+
 class RateLimited(ServiceError):
     status, code = 429, "rate_limited"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -12,12 +13,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.accounts import COMPUTER_LEVELS, computer_account
 from app.accounts.profiles import ratings_in
 from app.ratings import may_play_rated
-from app.rules import MalformedAction, commitment
+from app.rules import BadPosition, MalformedAction, State, commitment, playable, to_text
 
-from . import bot_store, store, text
+from . import bot_store, ids, store, text
 from .bot_store import Owner
 from .clock import Clock
-from .errors import BadRequest, Forbidden, MatchIsOver, SeatTaken
+from .errors import BadRequest, Forbidden, IllegalPosition, MatchIsOver, SeatTaken
 from .keeper import MatchKeeper, setup_seconds
 from .ranges import checked_range, guard_join
 from .record import COLOURS, Record, SeatInfo, moment, other
@@ -62,6 +63,31 @@ async def rated_seats(keeper: MatchKeeper, seats: dict[str, SeatInfo], variant: 
             seat.rating = rating.public()
 
 
+def starting_position(options: dict[str, Any]) -> State:
+    """The position a casual match starts from (issue 21), checked: IllegalPosition (422)
+    naming what is wrong. Such a match is custom: its creator wrote its seed
+    and deck, so both are public from the start (R20 keeps nothing secret that
+    one player already knows)."""
+    if options.get("seed") is not None or options.get("chaos"):
+        raise IllegalPosition("the position holds the seed and the chaos mages: leave options.seed and "
+                              "options.chaos out")
+    problem = text.flaw(options["position"], line_breaks=False)
+    if problem:
+        raise IllegalPosition(f"position holds {problem}")
+    try:
+        start = playable(options["position"])
+    except BadPosition as error:
+        raise IllegalPosition(f"position: {error}") from None
+    for key, value in (("variant", start.variant_name), ("no_progress_rounds", start.no_progress_rounds)):
+        if key in options and options[key] != value:
+            raise IllegalPosition(f"options.{key} is {options[key]!r} but the position says {value!r} "
+                                  "(its field 16); leave it out or make them agree")
+    if not re.fullmatch(ids.SEED, start.seed):
+        raise IllegalPosition("the position's seed (field 15) is 1 to 128 characters, none a control character")
+    start.custom = True  # a fresh State, not yet handed out
+    return start
+
+
 class Lobby:
     def __init__(self, keeper: MatchKeeper, seats: Seats, bot_levels: Collection[str]) -> None:
         self.keeper, self.seats = keeper, seats
@@ -79,6 +105,8 @@ class Lobby:
         play (the joining player's account is checked at join); `account`: its name."""
         keeper = self.keeper
         # guard
+        if rated and options.get("position") is not None:
+            raise BadRequest("a match from a position is casual: a rated match starts from the standard start")
         bot = self._bot_level(opponent)
         computer = await self._rated_guard(rated, account_id, bot)
         if seat not in ("white", "black", "random"):
@@ -97,6 +125,11 @@ class Lobby:
         chaos = options.get("chaos") or None
         seed = chosen_seed or secrets.token_hex(16)  # 128 bits (R20)
         custom = bool(chosen_seed or chaos)
+        if options.get("position") is not None:
+            start = starting_position(options)
+            opts.update(variant=start.variant_name, no_progress_rounds=start.no_progress_rounds,
+                        position=to_text(start))
+            seed, custom = start.seed, True
         # rules
         try:
             state = initial_state(seed, opts, chaos, custom)

@@ -10,6 +10,7 @@ from app.rules import State, action_json, legal_actions, setup_choices
 from . import bot_store, history, store, stored_states
 from .cursor import make_cursor, read_cursor
 from .errors import NotFound
+from .game_record import record_text
 from .ids import is_match_id
 from .keeper import MatchKeeper
 from .record import ms_of, record_from_rows, stamp
@@ -50,6 +51,13 @@ class Reads:
             raise NotFound(f"no match {match_id!r}")
         return [{"version": r.version, "player": r.player, "action": r.action, "automatic": r.automatic,
                  "at": stamp(ms_of(r.at))} for r in rows]
+
+    async def record(self, match_id: str) -> tuple[str, bool]:
+        """The game record (`GET /matches/{id}/record`), and whether the match is
+        over (its record never changes again)."""
+        rec = await self.keeper.current(match_id)
+        rows = await store.log(self.keeper.engine, match_id, 0)
+        return record_text(rec, rows or []), rec.status == "finished"
 
     async def log_and_end(self, match_id: str, since: int = 0) -> tuple[list[dict[str, Any]], bool]:
         """The action log, and whether the match is known to be over (its ending

@@ -22,7 +22,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from app.rules import commitment
+from app.rules import commitment, from_text
 
 from .clock import Clock
 from .errors import Forbidden, MatchRunning
@@ -112,6 +112,10 @@ class Rematches:
         chaos = old.chaos
         seed = secrets.token_hex(16)  # 128 bits (R20)
         options = dict(old.options)
+        # A match from a position is played again from it, with its seed (issue 21).
+        start = from_text(options["position"]) if "position" in options else None
+        if start is not None:
+            seed = start.seed
         seats: dict[str, SeatInfo] = {}
         for colour, seat in old.seats.items():
             if seat.bot is not None:
@@ -124,7 +128,7 @@ class Rematches:
                                             seat.account_id, seat.account)
         rec = Record(
             id=new_match_id(), status="waiting", options=options, seed=seed,
-            seed_commitment=commitment(seed), custom=bool(chaos), chaos=chaos,
+            seed_commitment=commitment(seed), custom=bool(chaos) or start is not None, chaos=chaos,
             state=initial_state(seed, options, chaos, bool(chaos)), version=0,
             clock=Clock.from_options(options.get("time_control")), due_at_ms=None, draw_offer=None,
             result=None, created_ms=now, updated_ms=now, finished_ms=None, seats=seats, rematch_of=old.id,

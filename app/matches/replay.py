@@ -11,34 +11,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from app.rules import State, apply, apply_steps, conclude, new_match
+from app.rules import State, apply_steps, conclude, from_text, new_match
+from app.rules.game_record import ENGINE_ACTIONS, ending, replay_log
 
-from .record import other
-
-ENGINE_ACTIONS = frozenset({"setup", "place", "pass", "remove"})
+__all__ = ["ENGINE_ACTIONS", "ending", "initial_state", "replay", "steps"]
 
 
 def initial_state(seed: str, options: dict[str, Any], chaos: list[str] | None, custom: bool) -> State:
+    """The state at version 0: the standard start dealt from the seed, or the
+    position a match was created from (issue 21), which its options keep whole
+    (a match from a position is custom: its seed and deck are public)."""
+    start = options.get("position")
+    if start is not None:
+        return from_text(start)  # checked by `playable` when the match was made
     return new_match(seed, options["variant"], options["no_progress_rounds"], chaos, custom)
-
-
-def ending(kind: str, player: str | None, action: dict[str, Any]) -> tuple[str | None, str] | None:
-    """(winner, reason) of a service event that ends the match, else None."""
-    if kind == "resign":
-        return other(player or "white"), "resigned"
-    if kind == "timeout":
-        return other(player or "white"), "timeout"
-    if kind == "draw_accept":
-        return None, "agreement"
-    if kind == "abort":
-        return None, "aborted"
-    if kind == "adjudicate":  # a server admin settled it (Finisher.moderate, app/matches/finisher.py)
-        return action.get("winner"), "adjudicated"
-    if kind == "claim":
-        # The engine has no "abandoned" reason: a claimed win is a loss on time
-        # by the absent player, a claimed draw a draw on time.
-        return (player if action.get("result") == "win" else None), "timeout"
-    return None
 
 
 def replay(
@@ -46,17 +32,7 @@ def replay(
     entries: Iterable[tuple[str | None, dict[str, Any], bool]],
 ) -> State:
     """The state after `entries`, each (player, action JSON, automatic), in version order."""
-    state = initial_state(seed, options, chaos, custom)
-    for player, action, automatic in entries:
-        kind = action["type"]
-        if kind in ENGINE_ACTIONS:
-            if not automatic:
-                state, _ = apply(state, action)
-            continue
-        end = ending(kind, player, action)
-        if end is not None:
-            state = conclude(state, *end)
-    return state
+    return replay_log(initial_state(seed, options, chaos, custom), entries)
 
 
 def steps(state: State, entries: Iterable[tuple[str | None, dict[str, Any], bool]]) -> Iterator[State]:

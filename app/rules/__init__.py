@@ -24,7 +24,8 @@ from .engine import (
     winning_reason,
 )
 from .errors import BadPosition, IllegalAction, MageryError, MalformedAction, MatchOver
-from .notation import from_text, to_text
+from .notation import from_text, public_text, to_text
+from .positions import playable, position_flaw
 from .start import DEFAULT_NO_PROGRESS_ROUNDS, new_match
 from .state import ACTION, DECISION, OVER, PHASES, SETUP, State
 from .variants import VARIANTS
@@ -37,6 +38,6 @@ __all__ = [
     "Action", "BadPosition", "IllegalAction", "MageryError", "MalformedAction", "MatchOver",
     "State", "action_json", "apply", "apply_steps", "automatic_action", "commitment", "conclude",
     "describe", "from_text", "in_tower", "legal_actions", "new_match", "other", "parse_action",
-    "parse_power", "power_json", "power_words", "public_view", "setup_choices", "shuffle",
+    "parse_power", "playable", "position_flaw", "power_json", "power_words", "public_text", "public_view", "setup_choices", "shuffle",
     "to_text", "usable_chambers", "winning_reason",
 ]

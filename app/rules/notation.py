@@ -51,6 +51,11 @@ from .variants import VARIANT_RULES, VARIANTS
 _PHASE_LETTERS = "sdax"
 
 
+def _number(text: str) -> bool:
+    # ASCII digits only: str.isdigit() admits "²" and "٣", which int() refuses.
+    return text.isascii() and text.isdigit()
+
+
 def _occ(piece: int) -> str:
     return piece_letter(piece) if piece else "."
 
@@ -122,7 +127,7 @@ def _read_arena(text: str) -> tuple[int, ...]:
     for i, row in enumerate(ranks):
         rank, file = 7 - i, 0
         for char in row:
-            if char.isdigit():
+            if _number(char):
                 file += int(char)
             else:
                 if file > 7:
@@ -140,12 +145,28 @@ def _counts(counts: tuple[int, ...]) -> str:
 
 def _read_counts(text: str) -> tuple[int, ...]:
     parts = text.split("/")
-    if len(parts) != 2 or any(len(p) != 8 or not p.isdigit() for p in parts):
+    if len(parts) != 2 or any(len(p) != 8 or not _number(p) for p in parts):
         raise BadPosition(f"counts are 8 digits / 8 digits, not {text!r}")
     return tuple(int(c) for c in parts[0] + parts[1])
 
 
 def to_text(s: State, hide_secrets: bool = False) -> str:
+    """The whole position; with `hide_secrets`, the deck and the seed masked
+    while they are secret (a running match that is not custom)."""
+    hidden = hide_secrets and not (s.phase == OVER or s.custom)
+    return _text(s, hidden, hidden)
+
+
+def public_text(s: State) -> str:
+    """The position as every client may see it (R20), the `position` of the
+    public match state: the deck field masked while the match runs, even in a
+    custom match (whose deck the public seed could rebuild, but the public state
+    never lists it); the seed shown exactly when the public state shows it."""
+    running = s.phase != OVER
+    return _text(s, running, running and not s.custom)
+
+
+def _text(s: State, hide_deck: bool, hide_seed: bool) -> str:
     seat, occ = s.seat, s.occupant
     by_seat = {f: m for m, f in enumerate(seat) if f != OFF}
     fixed = "".join(_occ(occ[by_seat[f]]) for f in range(1, 13))
@@ -162,7 +183,6 @@ def to_text(s: State, hide_secrets: bool = False) -> str:
         result = ("w", "b", "=")[s.winner] + ":" + REASONS[s.reason]
     else:
         result = "-"
-    hidden = hide_secrets and not (s.phase == OVER or s.custom)
     options = f"{VARIANTS[s.variant]}:{s.no_progress_rounds}" + (":custom" if s.custom else "")
     fields = [
         _arena(s.arena),
@@ -178,8 +198,8 @@ def to_text(s: State, hide_secrets: bool = False) -> str:
         ",".join(SQUARE_NAMES[q] for q in range(64) if s.warded(q)) or "-",
         "".join(COLOUR_LETTERS[c] for c in s.owed) or "-",
         str(s.quiet) + ("*" if s.captured else ""),
-        "?" if hidden else _cards(s.deck) + "/" + _cards(s.discard),
-        "?" if hidden else _seed(s.seed),
+        "?" if hide_deck else _cards(s.deck) + "/" + _cards(s.discard),
+        "?" if hide_seed else _seed(s.seed),
         options,
         result,
     ]
@@ -197,10 +217,10 @@ def from_text(text: str) -> State:
         raise BadPosition("this position hides the deck or the seed; it cannot be played from")
     if len(turn) != 2 or turn[0] not in _PHASE_LETTERS or turn[1] not in COLOUR_LETTERS:
         raise BadPosition(f"bad turn field {turn!r}")
-    if orb not in ("w", "b") or not rnd.isdigit():
+    if orb not in ("w", "b") or not _number(rnd):
         raise BadPosition("bad orb or round field")
     opt = options.split(":")
-    if len(opt) not in (2, 3) or opt[0] not in VARIANTS or not opt[1].isdigit() \
+    if len(opt) not in (2, 3) or opt[0] not in VARIANTS or not _number(opt[1]) \
             or (len(opt) == 3 and opt[2] != "custom"):
         raise BadPosition(f"bad options field {options!r}")
     variant = VARIANTS.index(opt[0])
@@ -241,7 +261,7 @@ def from_text(text: str) -> State:
     if owed != "-" and any(c not in COLOUR_LETTERS for c in owed):
         raise BadPosition(f"bad owed field {owed!r}")
     captured = quiet.endswith("*")
-    if not quiet.rstrip("*").isdigit():
+    if not _number(quiet.rstrip("*")):
         raise BadPosition(f"bad quiet field {quiet!r}")
     winner, reason = NO_WINNER, -1
     if result != "-":

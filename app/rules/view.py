@@ -21,6 +21,7 @@ from .minions import (
     owner_of,
     type_of,
 )
+from .notation import public_text
 from .start import new_match
 from .state import OVER, PHASES, State
 from .variants import VARIANTS
@@ -77,6 +78,8 @@ def public_view(s: State) -> dict[str, Any]:
         "custom": s.custom,
         "seed_commitment": commitment(s.seed),
         "seed": s.seed if (over or s.custom) else None,
+        # The position text of docs/notation.md, masked as R20 asks.
+        "position": public_text(s),
     }
 
 

@@ -121,3 +121,14 @@ async def test_an_adjudicated_export_replays_too(admin: AdminClient, api: Api) -
     assert final.result == {"winner": "black", "reason": "adjudicated"} == doc["result"]
     assert doc["log"][-1]["action"] == {"type": "adjudicate", "winner": "black", "note": "White cheated"}
     assert doc["log"][-1]["player"] is None
+
+
+async def test_the_admin_replay_of_a_match_from_a_position_starts_there(admin: AdminClient, api: Api) -> None:
+    from tests.api.test_positions import MID
+
+    r = await api.client.post("/api/v1/matches", json={"position": MID, "seat": "white"})
+    assert r.status_code == 201, r.text
+    match_id = r.json()["match"]["id"]
+    frame = (await admin.get(f"/admin/api/matches/{match_id}/versions/0")).json()
+    assert frame["match"]["round"] == 4 and frame["match"]["to_move"] == "black"
+    assert frame["match"]["position"].split(" ")[:13] == MID.split(" ")[:13]

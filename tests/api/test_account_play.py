@@ -187,3 +187,22 @@ def test_a_seat_token_never_reads_as_an_account_token(monkeypatch: pytest.Monkey
     drawn = iter(["mgo_looks-like-an-account", "a-seat-token"])
     monkeypatch.setattr(seats.secrets, "token_urlsafe", lambda _: next(drawn))
     assert seats.new_seat_token() == "a-seat-token"
+
+
+async def test_a_rated_match_record_shows_the_ratings_and_a_position_is_refused_rated(
+        client: httpx.AsyncClient, ada: Member, bea: Member) -> None:
+    from app.rules.game_record import read_record
+    from tests.api.test_positions import MID
+
+    refused = await client.post(BASE, json={"rated": True, "position": MID}, headers=ada.token())
+    assert refused.status_code == 400 and "casual" in refused.json()["detail"], refused.text
+    game = await made(client, ada, bea, rated=True)
+    for headers in (ada.token(), bea.token(), ada.token(), bea.token()):  # a match that moves ratings
+        await act(client, game["id"], headers)
+    await client.post(f"{BASE}/{game['id']}/resign", headers=bea.token())
+    record = read_record((await client.get(f"{BASE}/{game['id']}/record")).text)
+    h = record.headers
+    assert h["Rated"] == "yes" and h["White"] == "Ada" and h["Black"] == "Bea"
+    assert h["WhiteRating"].rstrip("?").isdigit() and h["BlackRating"].rstrip("?").isdigit()
+    assert int(h["WhiteRatingChange"]) > 0 > int(h["BlackRatingChange"])
+    assert record.final().result == {"winner": "white", "reason": "resigned"}

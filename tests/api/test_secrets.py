@@ -4,6 +4,7 @@ order of the chaos deck; once it is over the seed is revealed and checks out."""
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 
 from app.matches import MatchService
 from app.rules import shuffle
-from app.rules.mages import CHAOS_MAGES, MAGES
+from app.rules.mages import CHAOS_MAGES, MAGE_CODES, MAGES
 
 from ..conftest import ROW, Api, Game
 
@@ -50,15 +51,32 @@ def _lists(value: Any) -> list[list[Any]]:
     return out
 
 
+def _positions(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [p for v in value for p in _positions(v)]
+    if isinstance(value, dict):
+        own = [value["position"]] if isinstance(value.get("position"), str) else []
+        return own + [p for v in value.values() for p in _positions(v)]
+    return []
+
+
 def _assert_no_secret(texts: list[tuple[str, str]], seed: str, deck: list[str]) -> None:
     canonical = [MAGES[m] for m in CHAOS_MAGES if MAGES[m] in deck]
+    codes = ",".join(MAGE_CODES[MAGES.index(name)] for name in deck)
+    positions = 0
     for where, text in texts:
         assert seed not in text, f"the seed leaked in {where}"
+        assert not codes or codes not in text, f"the deck order, in the position's codes, leaked in {where}"
+        try:
+            body = json.loads(text[: text.rindex("Headers(")])
+        except ValueError:
+            body = None
+        for position in _positions(body):  # the position text masks both (issue 21)
+            positions += 1
+            assert position.split(" ")[13:15] == ["?", "?"], f"{where}: {position}"
         # The deck order: no list in any answer lists the undealt cards in deck order
         # (unless that order happens to be the canonical one every state uses).
         if deck != canonical:
-            import json
-
             try:
                 body = json.loads(text[: text.rindex("Headers(")])
             except ValueError:
@@ -68,6 +86,7 @@ def _assert_no_secret(texts: list[tuple[str, str]], seed: str, deck: list[str]) 
                 assert names != deck, f"the deck order leaked in {where}: {items}"
             joined = '", "'.join(deck)
             assert joined not in text and '","'.join(deck) not in text, f"deck order in {where}"
+    assert positions > 0  # the states answered carry a position
 
 
 async def _every_endpoint(api: Api, game: Game) -> None:
@@ -164,3 +183,13 @@ async def test_a_custom_match_shows_its_seed_from_the_start(api: Api) -> None:
 async def test_commitments_differ_between_matches(api: Api) -> None:
     games = [await api.create() for _ in range(5)]
     assert len({g.match["seed_commitment"] for g in games}) == 5
+
+
+async def test_every_seat_and_watcher_reads_the_same_masked_position(api: Api) -> None:
+    game = await api.start()
+    await api.setups(game)
+    answers = [(await api.client.get(f"/api/v1/matches/{game.id}", headers=headers)).json()["position"]
+               for headers in (game.auth("white"), game.auth("black"), {})]
+    assert len(set(answers)) == 1
+    fields = answers[0].split(" ")
+    assert len(fields) == 17 and fields[1] == "dw" and fields[13:15] == ["?", "?"]

@@ -374,3 +374,16 @@ async def test_a_resend_after_an_answer_lost_past_its_commit_reaches_the_watcher
     update, _ = await watcher.receive_until(is_update)
     assert update["version"] == again.json()["match"]["version"] == game.version + 1
     assert update["action"]["type"] == "setup" and update["player"] == "white"
+
+
+async def test_the_socket_sends_the_masked_position_to_seats_and_watchers(api: Api, sockets: Any) -> None:
+    game = await api.start()
+    seat = await sockets(game.id, token=game.tokens["white"])
+    watcher = await sockets(game.id)
+    seen = [(await seat.receive())["match"]["position"], (await watcher.receive())["match"]["position"]]
+    await api.setups(game)
+    for sock in (seat, watcher):
+        update, _ = await sock.receive_until(lambda m: is_update(m) and m["version"] == game.version)
+        seen.append(update["match"]["position"])
+    assert seen[0] == seen[1] and seen[2] == seen[3] == game.match["position"]
+    assert all(p.split(" ")[13:15] == ["?", "?"] for p in seen)

@@ -103,3 +103,35 @@ def test_r20_state_json_keeps_the_secrets_for_storage():
     s = started()
     data = s.to_json()
     assert data["seed"] == SECRET and data["deck"] == list(s.deck)
+
+
+# ---- the position text of the public state (issue 21) -----------------------
+
+def _deck_and_seed(text):
+    fields = text.split(" ")
+    return fields[13], fields[14]
+
+
+@pytest.mark.parametrize("variant", ["standard", "rotating", "archmage", "ultimate_archmage"])
+def test_r20_the_public_position_masks_deck_and_seed_while_running(variant):
+    s = started(variant=variant)
+    text = public_view(s)["position"]
+    assert _deck_and_seed(text) == ("?", "?") and SECRET not in text
+    whole = to_text(s).split(" ")
+    shown = text.split(" ")
+    assert shown[:13] + shown[15:] == whole[:13] + whole[15:]  # the rest is the position itself
+    # It is the same text whatever the deck order and the seed.
+    assert public_view(with_deck(s, tuple(reversed(s.deck)), "another seed entirely"))["position"] == text
+
+
+def test_r20_a_custom_match_position_shows_its_seed_never_its_deck():
+    s = new_match(seed="open seed?", custom=True)
+    deck, seed = _deck_and_seed(public_view(s)["position"])
+    assert deck == "?" and seed == "open%20seed%3F"
+    assert to_text(s, hide_secrets=True) != public_view(s)["position"]  # the hidden form shows the deck here
+
+
+def test_r20_once_over_the_public_position_is_the_whole_position():
+    over = conclude(started(), "white", "resigned")
+    text = public_view(over)["position"]
+    assert text == to_text(over) and from_text(text) == over

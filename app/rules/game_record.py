@@ -1,0 +1,171 @@
+"""The game record: a whole match as text, and its reading back (issue 21).
+
+A record is header lines `Name: value`, one blank line, then the match's log,
+one entry a line: `version player kind action`, where `player` is `white`,
+`black` or `-` (the server's own doing), `kind` is `play` (applied) or `auto`
+(what the engine or the server did by itself: R11's passes, a flag's fall, a
+join timeout), and `action` is the action JSON of docs/notation.md on one line
+(or one of the log's other events, such as `{"type":"resign"}`). docs/notation.md
+("The game record") lists the headers.
+
+`read_record` reads a record; `GameRecord.start` deals the match's start again
+(from its `Position` header, or its `Seed`, `Variant`, `NoProgressRounds`,
+`Custom` and `Chaos` headers) and `GameRecord.final` replays the log from it,
+as the server replays its own log (`replay_log`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .colours import other
+from .engine import apply, conclude
+from .errors import BadPosition
+from .notation import from_text
+from .start import new_match
+from .state import State
+
+ENGINE_ACTIONS = frozenset({"setup", "place", "pass", "remove"})
+_KINDS = ("play", "auto")
+_PLAYERS = ("white", "black", "-")
+
+
+class BadRecord(BadPosition):
+    """A game record that cannot be read or replayed; the message names the line."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogLine:
+    version: int
+    player: str | None
+    action: dict[str, Any]
+    automatic: bool
+
+
+def ending(kind: str, player: str | None, action: dict[str, Any]) -> tuple[str | None, str] | None:
+    """(winner, reason) of a log event that ends the match from outside the
+    rules, else None: the one reading of these events, for the server and records."""
+    if kind == "resign":
+        return other(player or "white"), "resigned"
+    if kind == "timeout":
+        return other(player or "white"), "timeout"
+    if kind == "draw_accept":
+        return None, "agreement"
+    if kind == "abort":
+        return None, "aborted"
+    if kind == "adjudicate":  # a server admin settled it
+        winner = action.get("winner")
+        return (winner if isinstance(winner, str) else None), "adjudicated"
+    if kind == "claim":
+        # The engine has no "abandoned" reason: a claimed win is a loss on time
+        # by the absent player, a claimed draw a draw on time.
+        return (player if action.get("result") == "win" else None), "timeout"
+    return None
+
+
+def replay_log(state: State, entries: Iterable[tuple[str | None, dict[str, Any], bool]]) -> State:
+    """The state after `entries`, each (player, action JSON, automatic), from `state`.
+
+    A player's engine action is applied (the engine plays the automatic passes
+    after it itself, R11, so the log's own `auto` passes are skipped); events
+    that end the match are applied with `conclude`; the others (join, draw
+    offers, rematch offers) leave the engine state as it was."""
+    for player, action, automatic in entries:
+        kind = action["type"]
+        if kind in ENGINE_ACTIONS:
+            if not automatic:
+                state, _ = apply(state, action)
+            continue
+        end = ending(kind, player, action)
+        if end is not None:
+            state = conclude(state, *end)
+    return state
+
+
+def _one_line(value: str, name: str) -> str:
+    if "\n" in value or "\r" in value:
+        raise BadRecord(f"the header {name} must fit on one line")
+    return value
+
+
+def write_record(headers: Sequence[tuple[str, str]], log: Iterable[LogLine]) -> str:
+    """The record's text: `headers` in the order given, a blank line, the log."""
+    lines = [f"{name}: {_one_line(value, name)}" for name, value in headers]
+    lines.append("")
+    for entry in log:
+        action = json.dumps(entry.action, ensure_ascii=False, separators=(",", ":"))
+        lines.append(f"{entry.version} {entry.player or '-'} {_KINDS[entry.automatic]} {action}")
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    headers: dict[str, str]
+    log: list[LogLine]
+
+    def start(self) -> State:
+        """The match's state at version 0."""
+        h = self.headers
+        if "Position" in h:
+            return from_text(h["Position"])
+        if "Seed" not in h:
+            raise BadRecord("the record holds no Seed (a running match keeps it secret, R20) and no "
+                            "Position: its start cannot be dealt again")
+        try:
+            rounds = int(h.get("NoProgressRounds", "10"))
+        except ValueError:
+            raise BadRecord(f"NoProgressRounds is a whole number, not {h['NoProgressRounds']!r}") from None
+        chaos = [name for name in h.get("Chaos", "").split(",") if name] or None
+        try:
+            return new_match(h["Seed"], h.get("Variant", "standard"), rounds, chaos, h.get("Custom") == "yes")
+        except ValueError as error:
+            raise BadRecord(f"the headers deal no match: {error}") from None
+
+    def final(self) -> State:
+        """The state after the whole log, replayed from the start."""
+        state = self.start()
+        for entry in self.log:
+            try:
+                state = replay_log(state, [(entry.player, entry.action, entry.automatic)])
+            except (ValueError, KeyError, IndexError, TypeError) as error:  # the engine's refusal, or a malformed event
+                raise BadRecord(f"version {entry.version}: {error}") from None
+        return state
+
+
+def read_record(text: str) -> GameRecord:
+    """A record's headers and log, as `write_record` writes them; BadRecord
+    names the first line that is not of the form."""
+    lines = text.splitlines()
+    headers: dict[str, str] = {}
+    at = 0
+    while at < len(lines) and lines[at] != "":
+        name, sep, value = lines[at].partition(": ")
+        if not sep or not name or " " in name:
+            raise BadRecord(f"line {at + 1}: a header is `Name: value`, not {lines[at][:60]!r}")
+        if name in headers:
+            raise BadRecord(f"line {at + 1}: the header {name} appears twice")
+        headers[name] = value
+        at += 1
+    log: list[LogLine] = []
+    for number, line in enumerate(lines[at + 1:], start=at + 2):
+        if line == "":
+            continue
+        log.append(_log_line(number, line))
+    return GameRecord(headers, log)
+
+
+def _log_line(number: int, line: str) -> LogLine:
+    parts = line.split(" ", 3)
+    if len(parts) != 4 or not (parts[0].isascii() and parts[0].isdigit()) or parts[1] not in _PLAYERS or parts[2] not in _KINDS:
+        raise BadRecord(f"line {number}: an entry is `version player play|auto action`, not {line[:60]!r}")
+    try:
+        action = json.loads(parts[3])
+    except ValueError:
+        raise BadRecord(f"line {number}: the action is not JSON") from None
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise BadRecord(f"line {number}: the action is a JSON object with a type")
+    player = None if parts[1] == "-" else parts[1]
+    return LogLine(int(parts[0]), player, action, parts[2] == "auto")
