@@ -105,6 +105,8 @@ MATCH_EXAMPLE: dict[str, Any] = {
     "custom": False,
     "seed_commitment": "d98405036f0624e0e61516819f74b6b70371975b728e24b9848431563eb00c0c",
     "seed": None,
+    "position": "8/8/8/8/8/8/8/8 sw w 1 33333333/33333333 00000000/00000000 ............|me.,al.,co.,il. "
+                "-/- - - - - 0 ? ? standard:10 -",
     "players": {
         "white": {
             "name": "Ada",

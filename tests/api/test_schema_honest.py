@@ -157,11 +157,14 @@ async def test_the_example_is_a_state_the_server_makes(api: Api) -> None:
     real-time match, as the server makes it (what the deal and the moment change aside)."""
     game = await api.start(time_control={"type": "realtime", "minutes": 10, "increment": 5})
     real = await api.state(game)
-    dealt = {"id", "tower", "chaos", "seed_commitment", "created_at", "server_time", "clock", "players"}
+    dealt = {"id", "tower", "chaos", "seed_commitment", "created_at", "server_time", "clock", "players", "position"}
     assert set(real) == set(MATCH_EXAMPLE)
     assert {k: v for k, v in real.items() if k not in dealt} == {
         k: v for k, v in MATCH_EXAMPLE.items() if k not in dealt}
     assert {k: v for k, v in real["clock"].items() if k != "setup"} == {
         k: v for k, v in MATCH_EXAMPLE["clock"].items() if k != "setup"}
     assert [c["floor"] for c in real["tower"]] == [c["floor"] for c in MATCH_EXAMPLE["tower"]]
+    # The position text differs only in its tower field (the seventh), which names the dealt mages.
+    fields, example = real["position"].split(" "), MATCH_EXAMPLE["position"].split(" ")
+    assert fields[:6] + fields[7:] == example[:6] + example[7:]
     assert real["players"]["black"] == MATCH_EXAMPLE["players"]["black"]
