@@ -10,6 +10,7 @@ import asyncio
 import hashlib
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,10 @@ from ..waiting import DEADLINE
 from .streams import Stream
 
 SPEC = Path(__file__).parent / "asyncapi_spec" / "asyncapi-3.0.0.schema.json"
+API_MD = Path(__file__).parents[2] / "docs" / "api.md"
 SCHEMA_SHA256 = "abe96881dbfaad495ccbb6bd8d3fb43ca18a13b9d7564849ccb66f39d5e5b20f"
 QUIET = 0.05  # seconds: a quiet stream's keep-alive line comes at once (the default is 7)
+WRITES = 16  # per address in the hour: more than the match needs, fewer than it and a flood
 # The socket's message keys in the document whose `type` is another word.
 SOCKET_TYPES = {"chat_lines": "chat", "chat_say": "chat"}
 realtime_clock = realtime.realtime_clock  # the fixture, found here by its name
@@ -35,7 +38,8 @@ realtime_clock = realtime.realtime_clock  # the fixture, found here by its name
 @pytest.fixture
 def settings(database_url: str) -> Any:
     return make_settings(database_url, match_stream_keepalive_seconds=QUIET, person_keepalive_seconds=QUIET,
-                         ws_ping_seconds=0.25, ws_dead_after_seconds=3600.0)
+                         ws_ping_seconds=0.25, ws_dead_after_seconds=3600.0,
+                         rate_limit_writes=WRITES, rate_window_seconds=3600.0)
 
 
 async def fetch(client: httpx.AsyncClient) -> dict[str, Any]:
@@ -103,6 +107,11 @@ async def test_the_document_is_valid_asyncapi_3_and_every_ref_resolves(client: h
     assert not validator.is_valid(broken)
     # ...and so is a payload check: a hello without its version does not fit.
     assert not payload_validator(doc, "hello").is_valid({"type": "hello", "seat": None})
+    # The socket's close codes, as docs/api.md's table lists those the server closes with.
+    table = API_MD.read_text().split("### Close codes", 1)[1].split("\n### ", 1)[0]
+    codes = set(re.findall(r"^\| (\d{4}) \|", table, re.M)) - {"1000", "1006"}  # not the server's words
+    assert codes >= {"1001", "1008", "1011"}
+    assert all(code in doc["channels"]["matchSocket"]["description"] for code in codes)
     # /docs shows the link (it renders the OpenAPI's description).
     assert "(/asyncapi.json)" in openapi["info"]["description"]
 
@@ -189,9 +198,14 @@ async def test_every_message_of_a_played_match_fits_the_document(
             pass
         while (await stream.stream_until(black, "update"))["match"]["status"] != "finished":
             pass
+        for i in range(WRITES):  # a flood, until the write limit answers with its delay
+            await white.send({"type": "action", "action": {"type": "pass"}, "version": 0, "id": f"f-{i}"})
+            if (await socket.socket_until(white, "error"))["error"] == "rate_limited":
+                break
         await white.close()
         await watcher.close()
     assert any("legal" in m for m in socket.messages) and any("legal" in m for m in stream.messages)
+    assert any("retry_after" in m for m in socket.messages)
     channels = {"matchSocket": socket, "matchStream": stream, "personStream": person}
     for name, heard in channels.items():
         documented = server_sends(doc, name)
