@@ -100,6 +100,10 @@ async def test_the_document_is_valid_asyncapi_3_and_every_ref_resolves(client: h
     openapi = (await client.get("/openapi.json")).json()
     assert doc["components"]["schemas"]["MatchState"] == \
         openapi["components"]["schemas"]["MatchState"]
+    # Each message's example is one its schema admits.
+    for key, documented in doc["components"]["messages"].items():
+        for example in documented["examples"]:
+            assert payload_validator(doc, key).is_valid(example["payload"]), key
     # The validator is alive: a document with a wrong action is refused.
     broken = {**doc, "operations": {**doc["operations"],
                                     "matchSocketSends": {**doc["operations"]["matchSocketSends"],
