@@ -31,6 +31,7 @@ from app import admin, api, bots, web
 from app.accounts import Accounts
 from app.accounts.profiles import Profiles
 from app.api import ws, ws_chat
+from app.api.asyncapi import install as install_asyncapi
 from app.api.body_limit import BodyLimit
 from app.api.budget import Budgets
 from app.api.cors import ApiCors
@@ -67,6 +68,8 @@ before and applies nothing twice. Create and join take an `Idempotency-Key` head
 to the same end: a resend with the key is answered as the first, token included.
 Every answer carries `X-Request-ID`; a method a path does not take is answered 405
 (`#/components/responses/MethodNotAllowed`, with `Allow`).
+The live parts (the match's websocket, the match and person streams) are described
+in AsyncAPI 3.0 at [/asyncapi.json](/asyncapi.json).
 """
 log = logging.getLogger("uvicorn.error")  # the logger uvicorn shows at start
 
@@ -203,6 +206,7 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     install_errors(app, parts.outage)
     install_response_docs(app)  # headers and the middlewares' refusals, in /openapi.json
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
+    install_asyncapi(app)  # /asyncapi.json: the websocket and the streams (issue 21)
     # The players' public read side (issue 19): API and pages, on the accounts'
     # clock (a rating's RD grows with the days since its last rated match).
     profiles = Profiles(parts.engine, lambda: parts.accounts.clock())

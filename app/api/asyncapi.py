@@ -1,0 +1,193 @@
+"""`GET /asyncapi.json`: the live parts of the API described in AsyncAPI 3.0
+(issue 21), as /openapi.json describes the rest.
+
+One channel per live address, each made by a function of its own below; the
+messages are asyncapi_messages.py's. The document describes the server: an
+operation `send` is what the server sends, `receive` what it reads. The schemas
+of what the OpenAPI types too (the match state, legal actions, chat lines,
+challenges) are taken from the app's own OpenAPI description (made from the
+pydantic models of schemas.py, chat.py and challenges.py) at the first
+request: never a copy to keep in step. Only `servers` is per request: the host
+the document was fetched from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from .asyncapi_messages import MESSAGES, SCHEMAS
+
+URL = "/asyncapi.json"
+MATCH_ID = {"match_id": {"description": "the match's id (as GET /api/v1/matches/{match_id} takes it)"}}
+
+SOCKET_TEXT = """\
+One match, live: a `hello`, then a `snapshot` (or, with `?since=`, the updates
+missed), then every `update` in version order with no gap and none twice, on
+whichever server process holds the socket. One JSON object per text frame; a
+client ignores a `type` it does not know. The server sends `ping` after
+WS_PING_SECONDS (10) of silence: answer `pong` (any message counts) or the
+socket is closed 1011 after WS_DEAD_AFTER_SECONDS (30).
+
+Close codes: 1001 server going away (reconnect with `since`); 1008 policy, with
+a reason `unauthorized: ...`, `not_found: ...`, `bad_request: ...`,
+`message budget exceeded` or `too_many_sockets: ...` (do not reconnect as is);
+1009 a frame over WS_MAX_FRAME_BYTES (do not reconnect); 1011 no answer to pings
+(reconnect); 1012 the server restarting (reconnect); 1013 the database out of
+reach at opening (reconnect after a pause). A refused `Origin` is answered HTTP
+403 before the upgrade. docs/api.md, "Websocket: a match, live", says it all."""
+
+STREAM_TEXT = """\
+The websocket's feed as one long HTTP answer (`application/x-ndjson`), one JSON
+object a line: the match's state (`snapshot`), then each `update` and
+`presence`, and a `ping` line (no answer needed) after
+MATCH_STREAM_KEEPALIVE_SECONDS (7) of quiet. No `hello`: the 200 says it is
+live. It ends after the line showing the match finished. A seat's token or
+account goes in `Authorization: Bearer`; refusals (400, 401, 404, 429, 503) are
+JSON errors before any line, as /openapi.json lists. docs/api.md, "A match as
+a stream (ndjson)"."""
+
+PERSON_TEXT = """\
+What concerns a person, pushed as it changes (`application/x-ndjson`): a
+`person` message first and whenever it changes, and a `ping` line (no answer
+needed) after PERSON_KEEPALIVE_SECONDS (7) of quiet. GET with an account's
+credential; POST `{"seats": [{"match", "token"}]}` adds the guest seats a
+browser holds. docs/api.md, "A person's channel"."""
+
+
+def _query(**fields: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": fields}
+
+
+SINCE = {"type": "integer", "minimum": 0, "description": "the last version you hold: resume after it"}
+LEGAL = {"type": "string", "enum": ["true", "false"], "default": "false",
+         "description": "a seat only: each state after which it has something to play carries `legal`"}
+BEARER = {"type": "string", "pattern": "^Bearer .+$",
+          "description": "a seat's token, or an account token (mgo_...) holding a seat of the match"}
+
+
+def _refs(names: list[str], where: str) -> dict[str, Any]:
+    return {name: {"$ref": f"{where}/{name}"} for name in names}
+
+
+def _channel(address: str, title: str, text: str, servers: list[str], sent: list[str], read: list[str],
+             parameters: dict[str, Any] | None = None, bindings: dict[str, Any] | None = None,
+             ) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """A channel (its messages: those sent and those read) and its operations' messages by action."""
+    channel: dict[str, Any] = {
+        "address": address, "title": title, "description": text,
+        "servers": [{"$ref": f"#/servers/{s}"} for s in servers],
+        "messages": _refs(list(dict.fromkeys([*sent, *read])), "#/components/messages")}
+    if parameters:
+        channel["parameters"] = parameters
+    if bindings:
+        channel["bindings"] = bindings
+    return channel, {"send": sent, "receive": read}
+
+
+def match_socket() -> tuple[dict[str, Any], dict[str, list[str]]]:
+    return _channel(
+        "/api/v1/matches/{match_id}/ws", "A match, live (websocket)", SOCKET_TEXT, ["socket"],
+        sent=["hello", "snapshot", "update", "presence", "ack", "error", "ping", "pong",
+              "chat_room", "chat_lines", "chat_hidden", "chat_ack", "chat_unfollowed"],
+        read=["action", "ping", "pong", "chat_follow", "chat_unfollow", "chat_say"],
+        parameters=MATCH_ID,
+        bindings={"ws": {"method": "GET", "bindingVersion": "0.1.0", "query": _query(
+            token={"type": "string", "description": "a seat's token: the socket plays for that seat "
+                                                     "(one that proves no seat is closed 1008, never a watcher)"},
+            since=SINCE, legal=LEGAL), "headers": {"type": "object", "properties": {
+                "Authorization": {**BEARER, "description": "instead of ?token=: a seat's token, or an "
+                                                           "account token (mgo_...) holding a seat"}}}}})
+
+
+def match_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
+    return _channel(
+        "/api/v1/matches/{match_id}/stream", "A match, live (ndjson stream)", STREAM_TEXT, ["http"],
+        sent=["snapshot", "update", "presence", "ping"], read=[], parameters=MATCH_ID)
+
+
+def person_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
+    return _channel("/api/v1/stream/person", "A person's channel (ndjson stream)", PERSON_TEXT, ["http"],
+                    sent=["person", "ping"], read=[])
+
+
+# One function per live address. `/api/v1/stream/events` (an account's event
+# stream, issue 21) is another helper's: its channel goes here as `events_stream`.
+CHANNELS: dict[str, Callable[[], tuple[dict[str, Any], dict[str, list[str]]]]] = {
+    "matchSocket": match_socket, "matchStream": match_stream, "personStream": person_stream,
+}
+# The HTTP method and query of each stream (AsyncAPI's http binding sits on operations).
+STREAM_QUERIES: dict[str, dict[str, Any]] = {
+    "matchStream": {"method": "GET", "bindingVersion": "0.3.0", "query": _query(since=SINCE, legal=LEGAL)},
+    "personStream": {"method": "GET", "bindingVersion": "0.3.0", "query": _query()},
+}
+
+
+def components(openapi: dict[str, Any]) -> dict[str, Any]:
+    """The messages, and the OpenAPI's schemas they name (with those these name in turn)."""
+    known = openapi["components"]["schemas"]
+    wanted, schemas = list(SCHEMAS), {}
+    while wanted:
+        name = wanted.pop()
+        if name not in schemas:
+            schemas[name] = known[name]
+            wanted += [r.rsplit("/", 1)[1] for r in _names(known[name])]
+    return {"schemas": dict(sorted(schemas.items())), "messages": MESSAGES}
+
+
+def _names(node: Any) -> list[str]:
+    """The `$ref`s in a schema."""
+    if isinstance(node, dict):
+        found = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
+        return found + [r for value in node.values() for r in _names(value)]
+    if isinstance(node, list):
+        return [r for value in node for r in _names(value)]
+    return []
+
+
+def document(openapi: dict[str, Any]) -> dict[str, Any]:
+    """The whole document but its `servers`."""
+    channels, operations = {}, {}
+    for name, make in CHANNELS.items():
+        channel, by_action = make()
+        channels[name] = channel
+        for action, names in by_action.items():
+            if not names:
+                continue
+            operation: dict[str, Any] = {
+                "action": action, "channel": {"$ref": f"#/channels/{name}"},
+                "summary": f"what the server {'sends' if action == 'send' else 'reads'} on {channel['title']}",
+                "messages": [{"$ref": f"#/channels/{name}/messages/{m}"} for m in names]}
+            if name in STREAM_QUERIES:
+                operation["bindings"] = {"http": STREAM_QUERIES[name]}
+            operations[f"{name}{'Sends' if action == 'send' else 'Reads'}"] = operation
+    return {
+        "asyncapi": "3.0.0",
+        "info": {"title": "Magery Online: the live API", "version": "1.0.0",
+                 "description": "The match's websocket and the ndjson streams. The REST API is at "
+                                "/openapi.json; docs/api.md is the contract both follow."},
+        "defaultContentType": "application/json",
+        "channels": channels, "operations": operations, "components": components(openapi),
+    }
+
+
+def servers(request: Request) -> dict[str, Any]:
+    """The host the document was fetched from: the websocket and the streams are on it."""
+    host = request.headers.get("host") or "localhost"
+    secure = request.url.scheme == "https"
+    root = request.scope.get("root_path", "") or "/"
+    return {"socket": {"host": host, "protocol": "wss" if secure else "ws", "pathname": root},
+            "http": {"host": host, "protocol": "https" if secure else "http", "pathname": root}}
+
+
+def install(app: FastAPI) -> None:
+    made: list[dict[str, Any]] = []  # built at the first request, then kept
+
+    @app.get(URL, include_in_schema=False)
+    async def asyncapi(request: Request) -> JSONResponse:
+        if not made:
+            made.append(document(app.openapi()))
+        return JSONResponse({**made[0], "servers": servers(request)})

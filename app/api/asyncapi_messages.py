@@ -1,0 +1,179 @@
+"""The messages of the live channels, as AsyncAPI message objects (issue 21):
+what the match's websocket, the match's stream and a person's channel carry.
+
+The states, legal actions, chat lines and challenges inside them are not
+written here: they are `$ref`s to the component schemas that asyncapi.py takes
+from the app's OpenAPI description (made from the pydantic models of
+app/api/schemas.py, chat.py, challenges.py), so the two cannot drift apart. What is
+written here is the envelope each message is sent in (app/realtime/hub.py's
+`hello`, room.py's snapshot and presence, ws.py's ack and error, ws_chat.py and
+app/chat/relay.py's chat messages, app/challenges/person.py's `person`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules import COLOURS
+
+from .action_schema import ACTION
+
+STAMP: dict[str, Any] = {"type": "string", "format": "date-time",
+                         "description": "RFC 3339, UTC, milliseconds", "examples": ["2026-11-22T13:20:02.118Z"]}
+SEAT: dict[str, Any] = {"enum": [*COLOURS, None]}
+CLIENT_ID: dict[str, Any] = {"type": "string", "pattern": "^[!-~]{1,64}$",
+                             "description": "chosen by the client: 1-64 printable ASCII characters, no space"}
+
+
+SCHEMAS = ("MatchState", "Players", "Legal", "ChatLine", "Challenges_")  # the OpenAPI's, by name
+
+
+def ref(name: str) -> dict[str, Any]:
+    assert name in SCHEMAS, name
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _object(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An object with these fields (`type` first). Open to new fields: the
+    contract lets the server add some, and a client ignores what it does not know."""
+    return {"type": "object", "properties": {**required, **(optional or {})}, "required": list(required)}
+
+
+def _kind(name: str) -> dict[str, Any]:
+    return {"type": {"const": name}}
+
+
+def message(name: str, summary: str, payload: dict[str, Any], example: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "title": name, "summary": summary, "contentType": "application/json",
+            "payload": payload, "examples": [{"name": name, "payload": example}]}
+
+
+def _state_message(kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+    return _object({**_kind(kind), **fields, "match": ref("MatchState")}, {"legal": {
+        **ref("Legal"), "description": "with `?legal=true`, a seat's: its legal actions when it is its turn "
+                                       "(GET /legal's answer at this version)"}})
+
+
+# -- sent by the server: the match's websocket and stream ---------------------------
+
+HELLO = message("hello", "The socket's first message, always: live, at `version`, as `seat`", _object({
+    **_kind("hello"), "version": {"type": "integer", "minimum": 0}, "seat": SEAT,
+    "connected": {"type": "object", "properties": {c: {"type": "boolean"} for c in COLOURS},
+                  "required": list(COLOURS)},
+    "spectators": {"type": "integer", "minimum": 0}, "server_time": STAMP}),
+    {"type": "hello", "version": 17, "seat": "white", "connected": {"white": True, "black": False},
+     "spectators": 3, "server_time": "2026-11-22T13:20:02.118Z"})
+
+SNAPSHOT = message("snapshot", "The match's state now (replace what you hold)", _state_message("snapshot", {}),
+                   {"type": "snapshot", "match": {"id": "Xb3kq9aZc1mB", "version": 17, "status": "active",
+                                                  "players": {c: {"name": n, "connected": True, "bot": None}
+                                                              for c, n in zip(COLOURS, ("Ada", "Bo"), strict=True)},
+                                                  "spectators": 3, "server_time": "2026-11-22T13:20:02.118Z"}})
+
+UPDATE = message("update", "One version: the log entry that made it and the state right after it",
+                 _state_message("update", {
+                     "version": {"type": "integer", "minimum": 1},
+                     "action": {"type": "object", "properties": {"type": {"type": "string"}}, "required": ["type"],
+                                "description": "the log entry's action: a seat's play (below), or one of the "
+                                               "match's own (join, resign, draw_offer, timeout, abort, ...)",
+                                "examples": [{"type": "place", "mage": "animist", "minion": "beast"},
+                                             {"type": "resign"}]},
+                     "player": SEAT, "automatic": {"type": "boolean"},
+                     "words": {"type": "string", "description": "the entry in one sentence, told by the engine"},
+                     "at": STAMP}),
+                 {"type": "update", "version": 18, "action": {"type": "place", "mage": "animist", "minion": "beast"},
+                  "player": "white", "automatic": False, "words": "White places a beast on the Animist.",
+                  "at": "2026-11-22T13:20:02.118Z",
+                  "match": {"id": "Xb3kq9aZc1mB", "version": 18, "status": "active",
+                            "players": {c: {"name": n, "connected": True, "bot": None}
+                                        for c, n in zip(COLOURS, ("Ada", "Bo"), strict=True)}}})
+
+PRESENCE = message("presence", "Who is connected and how many watch, as it changes", _object({
+    **_kind("presence"), "players": ref("Players"), "spectators": {"type": "integer", "minimum": 0},
+    "version": {"type": "integer", "minimum": 0}}),
+    {"type": "presence", "players": {c: {"name": n, "connected": True, "bot": None}
+                                     for c, n in zip(COLOURS, ("Ada", "Bo"), strict=True)},
+     "spectators": 4, "version": 18})
+
+ACK = message("ack", "The socket's own action landed, at `version` (after its update)", _object({
+    **_kind("ack"), "id": {"anyOf": [CLIENT_ID, {"type": "null"}]}, "version": {"type": "integer", "minimum": 1}}),
+    {"type": "ack", "id": "c-42", "version": 18})
+
+ERROR = message("error", "What the server will not do, and why; to that socket alone", _object({
+    **_kind("error"), "id": {"anyOf": [CLIENT_ID, {"type": "null"}],
+                             "description": "the message's id; null when it had none or could not be read"},
+    "error": {"type": "string", "description": "a code of the REST error table, or the chat's",
+              "examples": ["stale_version", "bad_request", "rate_limited", "guest_phrases_only"]},
+    "detail": {"type": "string", "description": "a sentence for a person"},
+    "version": {"type": ["integer", "null"], "description": "the match's version now"}},
+    {"retry_after": {"type": "integer", "minimum": 0,
+                     "description": "with `rate_limited`: the seconds to wait, as REST's Retry-After"}}),
+    {"type": "error", "id": "c-44", "error": "rate_limited", "detail": "too many writes; try again in 7 s",
+     "version": 18, "retry_after": 7})
+
+PING = message("ping", "Are you there? On the socket: answer `pong` within WS_DEAD_AFTER_SECONDS or be "
+                       "closed 1011. On a stream: a keep-alive line, needing no answer", _object(_kind("ping")),
+               {"type": "ping"})
+PONG = message("pong", "The answer to a `ping`", _object(_kind("pong")), {"type": "pong"})
+
+# -- sent by the server: the chat on the websocket ------------------------------------
+
+ROOM: dict[str, Any] = {"enum": ["players", "spectators"]}
+CHAT_ROOM = message("chat_room", "The answer to `chat_follow`: the room this socket reads and writes", _object({
+    **_kind("chat_room"), "room": ROOM, "guest": {"type": "boolean"},
+    "phrases": {"type": "array", "items": {"type": "string"}},
+    "muted_until": {"anyOf": [STAMP, {"type": "null"}]}}),
+    {"type": "chat_room", "room": "spectators", "guest": True, "phrases": ["Hello", "Good luck"],
+     "muted_until": None})
+CHAT_LINES = message("chat", "Lines said in the followed room (the backlog first, then each new one)", _object({
+    **_kind("chat"), "room": ROOM, "lines": {"type": "array", "items": ref("ChatLine")}}),
+    {"type": "chat", "room": "spectators", "lines": [
+        {"id": 13, "room": "spectators", "author": "Guest", "seat": None, "text": "Hello",
+         "at": "2026-11-27T01:02:05.120Z"}]})
+CHAT_HIDDEN = message("chat_hidden", "Lines an admin hid: take them down", _object({
+    **_kind("chat_hidden"), "room": ROOM, "ids": {"type": "array", "items": {"type": "integer"}}}),
+    {"type": "chat_hidden", "room": "spectators", "ids": [13]})
+CHAT_ACK = message("chat_ack", "The socket's own line was said", _object({
+    **_kind("chat_ack"), "id": {"anyOf": [CLIENT_ID, {"type": "null"}]}, "line": ref("ChatLine")}),
+    {"type": "chat_ack", "id": "c-45", "line": {"id": 14, "room": "players", "author": "Ada", "seat": "white",
+                                                "text": "Good luck", "at": "2026-11-27T01:02:06.000Z"}})
+CHAT_UNFOLLOWED = message("chat_unfollowed", "The answer to `chat_unfollow`: no chat line from now on",
+                          _object(_kind("chat_unfollowed")), {"type": "chat_unfollowed"})
+
+# -- sent by the client on the websocket ----------------------------------------------
+
+ACTION_MESSAGE = message("action", "A seat plays, exactly as POST /matches/{id}/actions", _object({
+    **_kind("action"), "action": ACTION, "version": {"type": "integer", "minimum": 0}}, {"id": CLIENT_ID}),
+    {"type": "action", "action": {"type": "pass"}, "version": 18, "id": "c-44"})
+CHAT_FOLLOW = message("chat_follow", "Send me this match's chat (its room's lines, then each new one)",
+                      _object(_kind("chat_follow")), {"type": "chat_follow"})
+CHAT_UNFOLLOW = message("chat_unfollow", "Stop sending me chat lines", _object(_kind("chat_unfollow")),
+                        {"type": "chat_unfollow"})
+CHAT_SAY = message("chat", "Say a line, as POST /matches/{id}/chat", _object({
+    **_kind("chat"), "text": {"type": "string", "minLength": 1, "maxLength": 140}},
+    {"id": CLIENT_ID, "room": ROOM}), {"type": "chat", "text": "Good luck", "id": "c-45"})
+
+# -- a person's channel -----------------------------------------------------------------
+
+PERSON_MATCH: dict[str, Any] = _object({
+    "id": {"type": "string"}, "colour": {"enum": list(COLOURS)}, "status": {"enum": ["waiting", "active"]},
+    "variant": {"type": "string"}, "opponent": {"type": ["string", "null"]},
+    "opponent_computer": {"type": "boolean"}, "awaiting": {"type": "boolean"},
+    "phase": {"type": ["string", "null"]}, "clock": {"type": ["object", "null"]},
+    "time_control": {"type": ["object", "null"]}, "version": {"type": "integer", "minimum": 0}})
+PERSON = message("person", "Everything the person's pages show, as it is now (sent again when it changes)", _object({
+    **_kind("person"), "challenges": ref("Challenges_"),
+    "matches": {"type": "array", "items": PERSON_MATCH, "maxItems": 50},
+    "awaiting": {"type": "integer", "minimum": 0}}),
+    {"type": "person", "challenges": {"in": [], "out": []}, "matches": [
+        {"id": "ec60lFT8BdN4", "colour": "black", "status": "active", "variant": "standard", "opponent": "Ada",
+         "opponent_computer": False, "awaiting": True, "phase": "decision", "clock": None,
+         "time_control": {"type": "correspondence", "days": 3}, "version": 12}], "awaiting": 1})
+
+# Keys of components/messages: a name unique in the document (two messages are "chat").
+MESSAGES: dict[str, dict[str, Any]] = {
+    "hello": HELLO, "snapshot": SNAPSHOT, "update": UPDATE, "presence": PRESENCE, "ack": ACK, "error": ERROR,
+    "ping": PING, "pong": PONG, "chat_room": CHAT_ROOM, "chat_lines": CHAT_LINES, "chat_hidden": CHAT_HIDDEN,
+    "chat_ack": CHAT_ACK, "chat_unfollowed": CHAT_UNFOLLOWED, "action": ACTION_MESSAGE,
+    "chat_follow": CHAT_FOLLOW, "chat_unfollow": CHAT_UNFOLLOW, "chat_say": CHAT_SAY, "person": PERSON,
+}
