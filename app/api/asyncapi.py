@@ -133,9 +133,21 @@ def components(openapi: dict[str, Any]) -> dict[str, Any]:
     while wanted:
         name = wanted.pop()
         if name not in schemas:
-            schemas[name] = known[name]
+            schemas[name] = _asyncapi_schema(known[name])
             wanted += [r.rsplit("/", 1)[1] for r in _names(known[name])]
     return {"schemas": dict(sorted(schemas.items())), "messages": MESSAGES}
+
+
+def _asyncapi_schema(node: Any) -> Any:
+    """An OpenAPI schema as AsyncAPI's schema object takes it: the same but for the
+    discriminator, which OpenAPI writes as an object (`propertyName`, `mapping`) and
+    AsyncAPI as the property's name alone."""
+    if isinstance(node, dict):
+        return {key: (value["propertyName"] if key == "discriminator" and isinstance(value, dict)
+                      else _asyncapi_schema(value)) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_asyncapi_schema(value) for value in node]
+    return node
 
 
 def _names(node: Any) -> list[str]:

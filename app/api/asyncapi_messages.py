@@ -16,7 +16,7 @@ from typing import Any
 
 from app.rules import COLOURS
 
-from .action_schema import ACTION
+from .match_example import MATCH_EXAMPLE
 
 STAMP: dict[str, Any] = {"type": "string", "format": "date-time",
                          "description": "RFC 3339, UTC, milliseconds", "examples": ["2026-11-22T13:20:02.118Z"]}
@@ -25,7 +25,7 @@ CLIENT_ID: dict[str, Any] = {"type": "string", "pattern": "^[!-~]{1,64}$",
                              "description": "chosen by the client: 1-64 printable ASCII characters, no space"}
 
 
-SCHEMAS = ("MatchState", "Players", "Legal", "ChatLine", "Challenges_")  # the OpenAPI's, by name
+SCHEMAS = ("MatchState", "Players", "Legal", "Action", "ChatLine", "Challenges_")  # the OpenAPI's, by name
 
 
 def ref(name: str) -> dict[str, Any]:
@@ -65,10 +65,7 @@ HELLO = message("hello", "The socket's first message, always: live, at `version`
      "spectators": 3, "server_time": "2026-11-22T13:20:02.118Z"})
 
 SNAPSHOT = message("snapshot", "The match's state now (replace what you hold)", _state_message("snapshot", {}),
-                   {"type": "snapshot", "match": {"id": "Xb3kq9aZc1mB", "version": 17, "status": "active",
-                                                  "players": {c: {"name": n, "connected": True, "bot": None}
-                                                              for c, n in zip(COLOURS, ("Ada", "Bo"), strict=True)},
-                                                  "spectators": 3, "server_time": "2026-11-22T13:20:02.118Z"}})
+                   {"type": "snapshot", "match": {**MATCH_EXAMPLE, "spectators": 3}})
 
 UPDATE = message("update", "One version: the log entry that made it and the state right after it",
                  _state_message("update", {
@@ -81,12 +78,9 @@ UPDATE = message("update", "One version: the log entry that made it and the stat
                      "player": SEAT, "automatic": {"type": "boolean"},
                      "words": {"type": "string", "description": "the entry in one sentence, told by the engine"},
                      "at": STAMP}),
-                 {"type": "update", "version": 18, "action": {"type": "place", "mage": "animist", "minion": "beast"},
-                  "player": "white", "automatic": False, "words": "White places a beast on the Animist.",
-                  "at": "2026-11-22T13:20:02.118Z",
-                  "match": {"id": "Xb3kq9aZc1mB", "version": 18, "status": "active",
-                            "players": {c: {"name": n, "connected": True, "bot": None}
-                                        for c, n in zip(COLOURS, ("Ada", "Bo"), strict=True)}}})
+                 {"type": "update", "version": 1, "action": {"type": "join"}, "player": "black",
+                  "automatic": False, "words": "Black joins the match.", "at": MATCH_EXAMPLE["created_at"],
+                  "match": {**MATCH_EXAMPLE, "spectators": 0}})
 
 PRESENCE = message("presence", "Who is connected and how many watch, as it changes", _object({
     **_kind("presence"), "players": ref("Players"), "spectators": {"type": "integer", "minimum": 0},
@@ -143,7 +137,7 @@ CHAT_UNFOLLOWED = message("chat_unfollowed", "The answer to `chat_unfollow`: no 
 # -- sent by the client on the websocket ----------------------------------------------
 
 ACTION_MESSAGE = message("action", "A seat plays, exactly as POST /matches/{id}/actions", _object({
-    **_kind("action"), "action": ACTION, "version": {"type": "integer", "minimum": 0}}, {"id": CLIENT_ID}),
+    **_kind("action"), "action": ref("Action"), "version": {"type": "integer", "minimum": 0}}, {"id": CLIENT_ID}),
     {"type": "action", "action": {"type": "pass"}, "version": 18, "id": "c-44"})
 CHAT_FOLLOW = message("chat_follow", "Send me this match's chat (its room's lines, then each new one)",
                       _object(_kind("chat_follow")), {"type": "chat_follow"})

@@ -222,6 +222,8 @@ class MatchState(Exactly):
     position: str = Field(description="the state as one line of the position text form (docs/notation.md); "
                                       "the deck, and the seed of a match that is not custom, are `?` while it runs")
     players: Players
+    spectators: int = absent("only in the states the websocket and the match stream send: how many watch now",
+                             ge=0)
     clock: Clock | None
     draw_offer: Colour | None
     rematch: Rematch | None = None
