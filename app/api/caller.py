@@ -129,6 +129,17 @@ async def account_of(accounts: Accounts, request_method: str, token: str | None,
     return Signed(session.account_id, session.name, SCOPES)
 
 
+async def still_holds(accounts: Accounts, account_id: int | None, token: str | None,
+                      session_cookie: str | None) -> bool:
+    """Whether what proved an account when a long answer (a stream) began still
+    proves it: not signed out, revoked or closed since. Read again at each wake."""
+    try:
+        signed = await account_of(accounts, "GET", token, session_cookie, None)
+    except ServiceError:
+        return False
+    return signed is not None and signed.account_id == account_id
+
+
 def _need(signed: Signed, scope: str) -> None:
     if scope not in signed.scopes:
         raise MissingScope(scope)

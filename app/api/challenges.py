@@ -25,10 +25,10 @@ from app.accounts.sessions import COOKIE
 from app.challenges import DECLINE_REASONS, Challenges, PersonChannel
 from app.challenges.person import Who
 from app.matches import Caller
-from app.matches.errors import ServiceError, Unauthorized
+from app.matches.errors import Unauthorized
 from app.rules import VARIANTS
 
-from .caller import Callers, account_of, bearer_of
+from .caller import Callers, bearer_of, still_holds
 from .deps import address_of
 from .errors import responses
 from .schemas import Strict, TimeControl, Timestamp
@@ -172,12 +172,7 @@ def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> 
         cookie = None if request.headers.get("authorization") else request.cookies.get(COOKIE)
 
         async def still() -> bool:
-            """The account's credential still holds (not signed out, revoked or closed)."""
-            try:
-                signed = await account_of(callers.accounts, "GET", token, cookie, None)
-            except ServiceError:
-                return False
-            return signed is not None and signed.account_id == who.account_id
+            return await still_holds(callers.accounts, who.account_id, token, cookie)
 
         async def lines() -> AsyncIterator[str]:
             try:

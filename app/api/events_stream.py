@@ -21,9 +21,8 @@ from app.challenges import Challenges, PersonChannel
 from app.challenges.channel import Quiet
 from app.challenges.events import Events, OneEach, seen
 from app.challenges.person import Who
-from app.matches.errors import ServiceError
 
-from .caller import Callers, Signed, account_of, bearer_of
+from .caller import Callers, Signed, bearer_of, still_holds
 from .deps import address_of
 from .errors import responses
 
@@ -56,13 +55,7 @@ def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> 
 
         async def still() -> bool:
             """Not replaced by a newer stream, and the credential still holds."""
-            if not one_each.holds(credential, stream):
-                return False
-            try:
-                signed = await account_of(callers.accounts, "GET", token, cookie, None)
-            except ServiceError:
-                return False
-            return signed is not None and signed.account_id == who.account_id
+            return one_each.holds(credential, stream) and await still_holds(callers.accounts, who.account_id, token, cookie)
 
         async def lines() -> AsyncIterator[str]:
             events = Events(channel.person.read_match, challenges.get)
