@@ -41,7 +41,7 @@ async def test_a_resend_without_id_answers_with_the_state_after_its_automatic_pa
 async def test_an_empty_seat_keeps_the_contracts_shape(api: Api) -> None:
     game = await api.create()
     black = game.match["players"]["black"]
-    assert black == {"name": None, "connected": False, "bot": None, "account": None, "computer": False,
+    assert black == {"name": None, "connected": False, "bot": None, "account": None, "computer": False, "title": None,
                      "rating": None, "rating_change": None}
     await api.join(game)
     assert game.match["players"]["black"]["name"] == "Bo"
