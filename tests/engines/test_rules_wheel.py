@@ -2,7 +2,7 @@
 app/rules, named magery_rules, that installs into a fresh venv with no server
 dependency and plays a whole random game there.
 
-One test, about 10 s: the build (pip, in an isolated build environment) is most
+One test, a few seconds: the build (pip, in an isolated build environment) is most
 of it. The venv is made without pip (fast); this venv's pip installs into it.
 """
 
@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import venv
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,6 +50,11 @@ def test_the_rules_wheel_installs_alone_and_plays_a_game(tmp_path: Path) -> None
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(PACKAGE),
                     "--wheel-dir", str(tmp_path / "dist")], check=True, capture_output=True, text=True)
     [wheel] = (tmp_path / "dist").glob("magery_rules-*.whl")
+    with zipfile.ZipFile(wheel) as files:
+        names = files.namelist()
+        metadata = files.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
+    assert "Requires-Dist" not in metadata, metadata  # it asks pip for nothing
+    assert "magery_rules/engine.py" in names and not any(n.startswith("app/") for n in names), names
 
     env = tmp_path / "env"
     venv.create(env, with_pip=False)

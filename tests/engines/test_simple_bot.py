@@ -6,7 +6,7 @@ Ada (a person's account, played here by the test with random legal moves)
 challenges the bot, plays White, and resigns once the bot has made some real
 moves of the game: a whole random match would take far longer, and every kind
 of turn the bot takes (setup, decision, action) comes before that.
-One test, one server process, about 10 s.
+One test, one server process, a few seconds.
 """
 
 from __future__ import annotations
