@@ -5,6 +5,9 @@ checks it against the schema."""
 
 from typing import Any
 
+from app.rules import COLOURS
+from app.rules.minions import TYPES
+
 MATCH_EXAMPLE: dict[str, Any] = {
     "id": "q3J9xk2LmA0b",
     "version": 1,
@@ -22,50 +25,9 @@ MATCH_EXAMPLE: dict[str, Any] = {
     "to_move": "white",
     "orb": "white",
     "arena": {},
-    "reserve": {
-        "white": {
-            "dragon": 3,
-            "elemental": 3,
-            "construct": 3,
-            "fey": 3,
-            "spirit": 3,
-            "myrmidon": 3,
-            "undead": 3,
-            "beast": 3,
-        },
-        "black": {
-            "dragon": 3,
-            "elemental": 3,
-            "construct": 3,
-            "fey": 3,
-            "spirit": 3,
-            "myrmidon": 3,
-            "undead": 3,
-            "beast": 3,
-        },
-    },
-    "dead": {
-        "white": {
-            "dragon": 0,
-            "elemental": 0,
-            "construct": 0,
-            "fey": 0,
-            "spirit": 0,
-            "myrmidon": 0,
-            "undead": 0,
-            "beast": 0,
-        },
-        "black": {
-            "dragon": 0,
-            "elemental": 0,
-            "construct": 0,
-            "fey": 0,
-            "spirit": 0,
-            "myrmidon": 0,
-            "undead": 0,
-            "beast": 0,
-        },
-    },
+    # Every type's three minions in each reserve, none dead yet: the engine's own list of types.
+    "reserve": {colour: dict.fromkeys(TYPES, 3) for colour in COLOURS},
+    "dead": {colour: dict.fromkeys(TYPES, 0) for colour in COLOURS},
     "tower": [
         {"floor": 1, "mage": "necromancer", "occupant": None},
         {"floor": 2, "mage": "sorcerer", "occupant": None},
