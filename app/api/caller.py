@@ -84,6 +84,10 @@ class BotOnThePages(ServiceError):
     status, code = 403, "bot_account"
 
 
+# Said by REST's 403 and by the websocket's error alike (ws.py): one rule, one text.
+BOT_PLAYS_BY_TOKEN = "a bot account plays through the API, with an account token: not with the site's pages"
+
+
 class NotSignedIn(ServiceError):
     status, code = 401, "unauthorized"
     headers = {"WWW-Authenticate": "Bearer"}
@@ -124,8 +128,7 @@ async def account_of(accounts: Accounts, request_method: str, token: str | None,
         raise CsrfFailed(f"a change made with the session cookie needs the header {CSRF_HEADER} "
                          "(the page's csrf-token)")
     if request_method not in SAFE and path not in READS_BY_POST and await is_bot(accounts.engine, session.account_id):
-        raise BotOnThePages("a bot account plays through the API, with an account token: "
-                            "not with the site's pages")
+        raise BotOnThePages(BOT_PLAYS_BY_TOKEN)
     return Signed(session.account_id, session.name, SCOPES)
 
 

@@ -46,6 +46,7 @@ class Socket(Protocol):
     outage: OutageLog
 
     async def still(self, key: Any) -> bool: ...
+    async def not_to_act(self, key: Any) -> tuple[str, str] | None: ...
     async def _error(self, hub: Hub, sub: Subscriber, match_id: str, ref: Any, code: str,
                      detail: str, version: int | None = None) -> None: ...
 
@@ -78,9 +79,8 @@ class SocketChat:
                                 "muted_until": await self.chat.muted_until(who.account_id)})
                 self.relay.follow(match_id, sub, who.room)
                 return False
-            if key is not None and "play" not in key.scopes:
-                await socket._error(hub, sub, match_id, ref, "insufficient_scope",
-                                    "this account token lacks the 'play' scope this call needs")
+            if key is not None and (refused := await socket.not_to_act(key)) is not None:
+                await socket._error(hub, sub, match_id, ref, *refused)
                 return False
             line = await self.chat.post(match_id, caller, message.get("text"), message.get("room"))
         except ServiceError as exc:

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 
 from ..conftest import ROW
+from ..realtime.conftest import Socket, ws_path
 from .members import member
 from .streams import Stream
 
@@ -75,3 +76,33 @@ async def test_the_pools_pair_a_bot_account_only_with_those_who_consent(app: Any
     assert paired["status"] == "paired", paired
     match = (await client.get(f"/api/v1/matches/{paired['match']['id']}")).json()
     assert {p["account"] for p in match["players"].values()} == {"Grace", "Bo"}
+
+
+async def test_a_bot_accounts_session_watches_on_the_socket_and_acts_on_it_never(
+        app: Any, client: httpx.AsyncClient) -> None:
+    """The websocket keeps REST's rule: a bot account's cookie reads (its seat's view),
+    and acting with it — an action, a chat line — is refused `bot_account`; its token acts."""
+    ada, grace = await member(app, "Ada"), await member(app, "Grace")
+    assert (await client.post(BOT, headers=grace.token())).status_code == 200
+    r = await client.post("/api/v1/matches", json={"seat": "white"}, headers=grace.token())
+    match_id = r.json()["match"]["id"]
+    assert (await client.post(f"/api/v1/matches/{match_id}/join", json={}, headers=ada.token())).status_code == 200
+    setup = {"type": "action", "action": {"type": "setup", "backrow": ROW}, "version": 1}
+
+    page = await Socket.open(app, ws_path(match_id), {"Cookie": grace.session()["Cookie"],
+                                                      "Origin": "http://testserver"})
+    snapshot = await page.receive()
+    assert snapshot["type"] == "snapshot" and snapshot["match"]["players"]["white"]["connected"]  # its seat
+    for said in ({**setup, "id": "p-1"}, {"type": "chat", "text": "Good luck", "id": "p-2"}):
+        await page.send(said)
+        answer, _ = await page.receive_until(lambda m: m["type"] in ("ack", "chat_ack", "error"))
+        assert answer["type"] == "error" and answer["error"] == "bot_account" and answer["id"] == said["id"], answer
+        assert "account token" in answer["detail"]
+    await page.close()
+
+    program = await Socket.open(app, ws_path(match_id), grace.token())
+    assert (await program.receive())["type"] == "snapshot"
+    await program.send({**setup, "id": "t-1"})
+    ack, _ = await program.receive_until(lambda m: m["type"] in ("ack", "error"))
+    assert ack["type"] == "ack", ack
+    await program.close()
