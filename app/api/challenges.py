@@ -31,11 +31,13 @@ from app.rules import VARIANTS
 from .caller import Callers, bearer_of, still_holds
 from .deps import address_of
 from .errors import responses
+from .head import asked_head, no_lines
 from .schemas import Strict, TimeControl, Timestamp
 
 CHALLENGE_ID = r"^[A-Za-z0-9_-]{1,16}$"
 MATCH_ID = r"^[A-Za-z0-9_-]{1,24}$"
 TOKEN = r"^[A-Za-z0-9_-]{16,128}$"
+STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 Reason = Literal[tuple(DECLINE_REASONS)]  # type: ignore[valid-type]
 
 
@@ -167,6 +169,9 @@ def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> 
             raise Unauthorized("sign in, or name the seats this browser holds (POST with `seats`)")
         address = address_of(request) or "-"
         channel.reserve(address)  # TooManyChannels: answered 429 before anything streams
+        if asked_head(request):  # the headers alone (head.py)
+            channel.release(address)
+            return StreamingResponse(no_lines(), media_type="application/x-ndjson", headers=STREAM_HEADERS)
         # What proved the account, read again at each wake (as `callers.open` read it).
         token = bearer_of(request)
         cookie = None if request.headers.get("authorization") else request.cookies.get(COOKIE)
@@ -181,8 +186,7 @@ def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> 
             finally:
                 channel.release(address)
 
-        return StreamingResponse(lines(), media_type="application/x-ndjson",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return StreamingResponse(lines(), media_type="application/x-ndjson", headers=STREAM_HEADERS)
 
     @routes.get("/stream/person", response_class=StreamingResponse, responses=stream_doc,
                 summary="Your live channel (an account)")

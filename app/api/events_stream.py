@@ -25,7 +25,9 @@ from app.challenges.person import Who
 from .caller import Callers, Signed, bearer_of, still_holds
 from .deps import address_of
 from .errors import responses
+from .head import asked_head, no_lines
 
+HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 LINES = ("`matchStart`, `matchFinish`, `challenge`, `challengeDeclined`, `challengeCanceled`, "
          "and `ping` when quiet")
 
@@ -47,6 +49,9 @@ def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> 
         per token (or session): opening another ends this one."""
         address = address_of(request) or "-"
         channel.reserve(address)  # TooManyChannels: answered 429 before anything streams
+        if asked_head(request):  # the headers alone: no stream opened, so none of the token's ended
+            channel.release(address)
+            return StreamingResponse(no_lines(), media_type="application/x-ndjson", headers=HEADERS)
         token = bearer_of(request)
         cookie = None if request.headers.get("authorization") else request.cookies.get(COOKIE)
         # The credential, never its text: token ids are no secret; a session by a cut of its hash.
@@ -71,7 +76,6 @@ def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> 
                 one_each.close(credential, stream)
                 channel.release(address)
 
-        return StreamingResponse(lines(), media_type="application/x-ndjson",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return StreamingResponse(lines(), media_type="application/x-ndjson", headers=HEADERS)
 
     return routes

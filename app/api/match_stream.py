@@ -36,6 +36,7 @@ from app.realtime.hub import Hub, Subscriber
 from .caller import Callers
 from .deps import address_of
 from .errors import responses
+from .head import asked_head, no_lines
 from .legal_lines import Send, with_legal
 
 PING = '{"type":"ping"}'  # the hub's ping, and the stream's keep-alive line alike
@@ -56,10 +57,10 @@ class MatchStreams:
         self.hub, self.gateway, self.keepalive, self.clock = hub, gateway, keepalive, clock
 
     async def open(self, match_id: str, caller: Caller, since: int | None, legal: bool,
-                   address: str) -> AsyncIterator[str]:
+                   address: str, head: bool = False) -> AsyncIterator[str]:
         """Admit the stream (raising the contract's errors before any line), then
         answer its lines. The place it holds among `address`'s sockets is kept
-        until the lines end."""
+        until the lines end. `head`: asked as HEAD, the same checks and no line."""
         hub = self.hub
         if hub.closed:
             raise Stopping("the server is stopping: open the stream again (another process answers)")
@@ -74,6 +75,9 @@ class MatchStreams:
         except BaseException:
             hub.release(address)
             raise
+        if head:  # the headers are the whole answer: no place held, no seat shown connected
+            hub.release(address)
+            return no_lines()
         if since is not None and (since > version or (finished and since >= version)):
             since = None  # from the future, or nothing left to follow: the state, once
         return self._lines(match_id, seat, since, legal, address)
@@ -173,7 +177,8 @@ def router(streams: MatchStreams, callers: Callers) -> APIRouter:
         gap and none twice; a `ping` line (nothing to answer) when nothing else
         went out for 7 s. With `?since=`, it resumes after that version. It ends
         after the line that shows the match finished."""
-        lines = await streams.open(match_id, caller, since, legal, address_of(request) or "-")
+        lines = await streams.open(match_id, caller, since, legal, address_of(request) or "-",
+                                   head=asked_head(request))
         return StreamingResponse(lines, media_type="application/x-ndjson",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

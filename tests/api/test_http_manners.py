@@ -5,9 +5,15 @@ finished match."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import httpx
 
 from ..conftest import Api
+from ..waiting import DEADLINE
+from .members import member
+from .streams import Stream
 
 BASE = "/api/v1/matches"
 
@@ -75,3 +81,32 @@ async def test_a_finished_match_reads_carry_validators(client: httpx.AsyncClient
     assert (await client.post(f"{state}/rematch", headers=game.auth("white"))).status_code == 200
     changed = await client.get(state, headers={"If-None-Match": tag})
     assert changed.status_code == 200 and changed.headers["etag"] != tag and changed.json()["rematch"]
+
+
+async def test_head_of_a_stream_answers_its_headers_and_ends(app: Any, client: httpx.AsyncClient, api: Api) -> None:
+    """A stream runs until its reader leaves: a HEAD of one is its headers at once,
+    refused as the GET would be, and opens nothing (no place held, no stream of
+    the token ended)."""
+    game = await api.create()
+    ada, bo = await member(app, "Ada"), await member(app, "Bo")
+    streams = ((f"{BASE}/{game.id}/stream", {}), (f"{BASE}/{game.id}/stream?since=0", {}),
+               ("/api/v1/stream/events", bo.token()), ("/api/v1/stream/person", bo.token()))
+    async with Stream(app, "GET", "/api/v1/stream/events", bo.token()) as events:
+        for path, headers in streams:
+            async with asyncio.timeout(DEADLINE):
+                head = await client.head(path, headers=headers)
+            assert head.status_code == 200 and head.content == b"", (path, head.status_code)
+            assert head.headers["content-type"].startswith("application/x-ndjson"), path
+            assert head.headers["cache-control"] == "no-store", path
+        for path, status in ((f"{BASE}/nosuchmatch/stream", 404), ("/api/v1/stream/events", 401),
+                             (f"{BASE}/{game.id}/stream?legal=true", 400)):
+            async with asyncio.timeout(DEADLINE):
+                head = await client.head(path)
+            assert head.status_code == status and head.content == b"", (path, head.status_code)
+        hub, channel = app.state.parts.hub, app.state.channel
+        assert hub.by_address.total() == 0 and channel.open_count() == 1  # only the GET above
+        r = await client.post("/api/v1/challenges/Bo", json={}, headers=ada.token())
+        assert r.status_code == 201, r.text
+        while (line := await events.next())["type"] == "ping":
+            pass
+        assert line["type"] == "challenge" and line["challenge"]["id"] == r.json()["id"]  # still open
