@@ -59,7 +59,7 @@ AFTER_END = (*SEAT, "match_running", "rate_limited")
 
 
 def _seated(status: int, raw: bytes, replayed: bool) -> Response:
-    """A create's or a join's answer, with the match's address (a 201's `Location`)."""
+    """A create's, a join's or a rematch's answer, with the match's address on a 201 (`Location`)."""
     headers = {"Idempotency-Replayed": "true"} if replayed else {}
     if status == 201:
         headers["Location"] = f"{PATH}/{json.loads(raw)['match']['id']}"
@@ -269,18 +269,25 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
 
     @routes.post(
         "/{match_id}/rematch", response_model=None,
-        responses={200: {"model": RematchBody}, **responses(401, 403, 404, 409, 429, codes=AFTER_END)},
-        summary="Offer a rematch, or accept the opponent's offer",
+        responses={200: {"model": RematchBody}, **responses(400, 401, 403, 404, 409, 422, 429, codes=(
+            *AFTER_END, "request_in_flight", "idempotency_key_reused"))},
+        summary="Offer a rematch, or accept the opponent's offer", openapi_extra=KEY_PARAMETER,
     )
-    async def rematch(match_id: str, caller: SeatCaller) -> JSONResponse:
+    async def rematch(match_id: str, caller: SeatCaller, idempotency_key: IdempotencyKey = None) -> Response:
         """Once the match is over. The rematch has the same options and the colours swapped.
         The first seat to call offers (the answer holds its token for the rematch, given this
         once); the other seat's call accepts: the rematch is made, and its id announced on the
         websocket to both seats (`match.rematch.match_id`). Against a computer the rematch is
-        made at once. However many calls race, exactly one rematch is made."""
-        made = await gateway.rematch(match_id, caller)
-        return JSONResponse({"match": made.match, "rematch": {
-            "match_id": made.match_id, "seat": made.seat, "token": made.token}})
+        made at once. However many calls race, exactly one rematch is made. With an
+        `Idempotency-Key`, a resend with the same key is answered as the first request was
+        (the rematch's token included)."""
+        async def rematch_of() -> dict[str, Any]:
+            made = await gateway.rematch(match_id, caller)
+            return {"match": made.match, "rematch": {
+                "match_id": made.match_id, "seat": made.seat, "token": made.token}}
+
+        # No body: the call (this match's rematch) is the whole request.
+        return await _answered(resends, idempotency_key, f"rematch:{match_id}", caller, {}, 200, rematch_of)
 
     @routes.post(
         "/{match_id}/rematch/decline", response_model=None,

@@ -1,11 +1,13 @@
-"""`Idempotency-Key` on create and join (issue 21, item 1): a resend is answered
-as the first request was, and two requests racing with one key make one match.
+"""`Idempotency-Key` on create, join and rematch (issue 21, item 1): a resend is
+answered as the first request was, and two requests racing with one key make one
+match.
 
-Create and join hand out a seat's token once; a client whose answer was lost
-resends the same request with the same key and gets the same answer (status and
-body, token included) for a day. The key belongs to its caller (an account, or a
-guest's address): another caller using the same key is another request, and the
-same caller using it for another call (another match's join) or body is refused.
+Create, join and rematch hand out a seat's token once; a client whose answer was
+lost resends the same request with the same key and gets the same answer (status
+and body, token included) for a day. The key belongs to its caller (an account,
+a seat's token, or a guest's address): another caller using the same key is
+another request, and the same caller using it for another call (another match's
+join or rematch) or body is refused.
 
 How a request with a key goes:
 
@@ -73,8 +75,14 @@ def check_key(key: str) -> str:
 
 
 def caller_of(caller: Caller) -> str:
-    """Whose key it is: an account's, whatever its address; else a guest's address."""
-    return f"account:{caller.account_id}" if caller.account_id is not None else f"address:{caller.address or '-'}"
+    """Whose key it is: an account's, whatever its address; else a seat's (a rematch
+    is asked with a seat's token: the two seats of a match played from one address
+    must not share an answer, which holds a token); else a guest's address."""
+    if caller.account_id is not None:
+        return f"account:{caller.account_id}"
+    if caller.token is not None:
+        return "seat:" + _hash("magery seat", caller.token)
+    return f"address:{caller.address or '-'}"
 
 
 def _hash(*parts: str) -> str:

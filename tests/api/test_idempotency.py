@@ -1,4 +1,4 @@
-"""`Idempotency-Key` on create and join (issue 21, item 1): a resend is answered
+"""`Idempotency-Key` on create, join and rematch (issue 21, item 1): a resend is answered
 as the first request was, a reused key with another body is refused, racing
 requests with one key make one match, and the database holds no usable token."""
 
@@ -17,6 +17,7 @@ from app.db.models import Match
 from app.db.resend_models import kept_answers
 
 from ..conftest import Api
+from .members import member
 
 BASE = "/api/v1/matches"
 KEY = "5f0c2a9e-6d1b-4c7e-9a43-0b8f1e2d3c4a"
@@ -136,3 +137,47 @@ async def test_a_first_request_still_at_work(client: httpx.AsyncClient, app: Any
     assert taken_over.status_code == 201 and "idempotency-replayed" not in taken_over.headers
     release.set()
     assert (await first).status_code == 201
+
+
+async def test_a_resent_rematch_gives_its_token_again_and_racing_ones_make_one(
+        client: httpx.AsyncClient, api: Api, app: Any) -> None:
+    """The rematch's answer holds the token of the seat in it, handed out once: a
+    resend with the key gets it again; racing resends make one offer, then one
+    rematch; a key is its seat's (the other seat's same key is its own request)."""
+    game = await api.start()
+    assert (await client.post(f"{BASE}/{game.id}/resign", headers=game.auth("black"))).status_code == 200
+    rematch = f"{BASE}/{game.id}/rematch"
+    offers = await asyncio.gather(*[client.post(rematch, headers={**game.auth("white"), **_key()})
+                                    for _ in range(6)])
+    assert {r.status_code for r in offers} == {200}, [r.text for r in offers]
+    assert len({r.content for r in offers}) == 1 and offers[0].json()["rematch"]["token"]
+    assert sum(r.headers.get("idempotency-replayed") == "true" for r in offers) == 5
+    # The other seat, the same key, the same address: its own request (it accepts), never White's answer.
+    accepts = await asyncio.gather(*[client.post(rematch, headers={**game.auth("black"), **_key()})
+                                     for _ in range(6)])
+    assert {r.status_code for r in accepts} == {200} and len({r.content for r in accepts}) == 1
+    made = accepts[0].json()["rematch"]
+    assert made["match_id"] and made["token"] and made["token"] != offers[0].json()["rematch"]["token"]
+    async with app.state.parts.engine.connect() as conn:
+        assert (await conn.execute(select(func.count()).select_from(Match.__table__)
+                                   .where(Match.__table__.c.rematch_of == game.id))).scalar_one() == 1
+    # White, its answer lost, asks again with the key: the same token (without the key: none).
+    again = await client.post(rematch, headers={**game.auth("white"), **_key()})
+    assert again.content == offers[0].content and again.headers["idempotency-replayed"] == "true"
+    assert (await client.post(rematch, headers=game.auth("white"))).json()["rematch"]["token"] is None
+
+
+async def test_an_accounts_key_used_for_a_rematch_and_another_call_is_refused(
+        client: httpx.AsyncClient, app: Any) -> None:
+    ada, bo = await member(app, "Ada"), await member(app, "Bo")
+    r = await client.post(BASE, json={"seat": "white"}, headers={**ada.token(), **_key()})
+    assert r.status_code == 201, r.text
+    match_id = r.json()["match"]["id"]
+    assert (await client.post(f"{BASE}/{match_id}/join", json={}, headers=bo.token())).status_code == 200
+    assert (await client.post(f"{BASE}/{match_id}/resign", headers=bo.token())).status_code == 200
+    r = await client.post(f"{BASE}/{match_id}/rematch", headers={**ada.token(), **_key()})  # the create's key
+    assert r.status_code == 422 and r.json()["error"] == "idempotency_key_reused", r.text
+    r = await client.post(f"{BASE}/{match_id}/rematch", headers={**ada.token(), **_key(KEY.upper())})
+    assert r.status_code == 200 and r.json()["rematch"]["token"], r.text
+    bad = await client.post(f"{BASE}/{match_id}/rematch", headers={**ada.token(), **_key("short")})
+    assert bad.status_code == 400 and "Idempotency-Key" in bad.json()["detail"], bad.text

@@ -145,8 +145,9 @@ async def test_each_route_lists_only_the_codes_it_answers(client: httpx.AsyncCli
         op = paths[f"{match}/{verb}"]["post"]
         assert _codes(op, "403") == seat, verb
         assert _codes(op, "409") == {"match_over"}, verb
-    for verb in ("rematch", "rematch/decline"):
-        assert _codes(paths[f"{match}/{verb}"]["post"], "409") == {"match_running"}, verb
+    assert _codes(paths[f"{match}/rematch/decline"]["post"], "409") == {"match_running"}
+    assert _codes(paths[f"{match}/rematch"]["post"], "409") == {"match_running", "request_in_flight"}
+    assert _codes(paths[f"{match}/rematch"]["post"], "422") == {"idempotency_key_reused"}
     assert _codes(paths[f"{match}/join"]["post"], "409") == {"seat_taken", "match_over", "request_in_flight"}
     assert _codes(paths["/api/v1/matches"]["post"], "409") == {"request_in_flight"}
     descriptions = {paths[f"{match}/{verb}"]["post"]["responses"]["409"]["description"]
