@@ -143,6 +143,20 @@ async def still_holds(accounts: Accounts, account_id: int | None, token: str | N
     return signed is not None and signed.account_id == account_id
 
 
+async def refused_to_act(accounts: Accounts | None, by_session: bool, account_id: int,
+                         scopes: tuple[str, ...]) -> tuple[str, str] | None:
+    """Why an account proved on a websocket (ws.py, ws_chat.py) may not act there
+    (an action, a chat line), as (error code, detail), or None: REST's rules. A
+    read-only token reads; a bot account's session cookie reads, and acts never
+    (403 bot_account); asked at each act, as an account may become a bot account
+    while its page is open."""
+    if "play" not in scopes:
+        return MissingScope.code, "this account token lacks the 'play' scope this call needs"
+    if by_session and accounts is not None and await is_bot(accounts.engine, account_id):
+        return BotOnThePages.code, BOT_PLAYS_BY_TOKEN
+    return None
+
+
 def _need(signed: Signed, scope: str) -> None:
     if scope not in signed.scopes:
         raise MissingScope(scope)

@@ -28,7 +28,6 @@ from urllib.parse import parse_qs, urlsplit
 from starlette.routing import WebSocketRoute
 
 from app.accounts import Accounts
-from app.accounts.bots import is_bot
 from app.accounts.sessions import COOKIE
 from app.accounts.tokens import PREFIX
 from app.config import Settings
@@ -38,7 +37,7 @@ from app.matches.errors import ServiceError
 from app.matches.ids import is_client_id, is_match_id
 from app.realtime.hub import Hub, Subscriber
 
-from .caller import BOT_PLAYS_BY_TOKEN, BotOnThePages
+from .caller import refused_to_act
 from .errors import UNAVAILABLE
 from .legal_lines import LegalOf, with_legal
 from .ws_chat import KINDS as CHAT_KINDS
@@ -145,18 +144,6 @@ class MatchSocket:
         if key.token is not None:
             return await accounts.verify_token(key.token) is not None
         return await accounts.session(key.session) is not None
-
-    async def not_to_act(self, key: AccountKey) -> tuple[str, str] | None:
-        """Why the socket's account may not act (play, write in the chat), or None.
-        A read-only token reads. A bot account's session cookie reads too, but acts
-        as REST's POSTs let it: never (403 bot_account); asked at each act, since an
-        account may become a bot account while its page is open."""
-        if "play" not in key.scopes:
-            return "insufficient_scope", "this account token lacks the 'play' scope this call needs"
-        if key.session is not None and self.accounts is not None and await is_bot(self.accounts.engine,
-                                                                                   key.account_id):
-            return BotOnThePages.code, BOT_PLAYS_BY_TOKEN
-        return None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         await self.serve(scope, receive, send, scope["path_params"]["match_id"])
@@ -347,7 +334,8 @@ class MatchSocket:
                 await self._error(hub, sub, match_id, ref, "unauthorized",
                                   "the account's token was revoked, its session ended or the account closed")
                 return True
-            elif (refused := await self.not_to_act(key)) is not None:
+            elif (refused := await refused_to_act(self.accounts, key.session is not None, key.account_id,
+                                                  key.scopes)) is not None:
                 await self._error(hub, sub, match_id, ref, *refused)
                 return False
             else:

@@ -15,12 +15,14 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
+from app.accounts import Accounts
 from app.chat import PHRASES, Chat, Relay
 from app.db.outage import OutageLog, database_unavailable
 from app.matches import Caller
 from app.matches.errors import ServiceError
 from app.realtime.hub import Hub, Subscriber
 
+from .caller import refused_to_act
 from .errors import UNAVAILABLE
 
 log = logging.getLogger("magery.realtime")
@@ -36,6 +38,8 @@ class Key(Protocol):
     def name(self) -> str: ...
     @property
     def scopes(self) -> tuple[str, ...]: ...
+    @property
+    def session(self) -> str | None: ...
 
 
 class Socket(Protocol):
@@ -44,9 +48,9 @@ class Socket(Protocol):
 
     hub: Hub
     outage: OutageLog
+    accounts: Accounts | None
 
     async def still(self, key: Any) -> bool: ...
-    async def not_to_act(self, key: Any) -> tuple[str, str] | None: ...
     async def _error(self, hub: Hub, sub: Subscriber, match_id: str, ref: Any, code: str,
                      detail: str, version: int | None = None) -> None: ...
 
@@ -79,7 +83,8 @@ class SocketChat:
                                 "muted_until": await self.chat.muted_until(who.account_id)})
                 self.relay.follow(match_id, sub, who.room)
                 return False
-            if key is not None and (refused := await socket.not_to_act(key)) is not None:
+            if key is not None and (refused := await refused_to_act(
+                    socket.accounts, key.session is not None, key.account_id, key.scopes)) is not None:
                 await socket._error(hub, sub, match_id, ref, *refused)
                 return False
             line = await self.chat.post(match_id, caller, message.get("text"), message.get("room"))

@@ -1,13 +1,16 @@
 """The rules engine on its own (issue 21): packages/rules builds a wheel of
 app/rules, named magery_rules, that installs into a fresh venv with no server
-dependency and plays a whole random game there.
+dependency, carries its py.typed marker there, and plays a whole random game.
 
-One test, a few seconds: the build (pip, in an isolated build environment) is most
-of it. The venv is made without pip (fast); this venv's pip installs into it.
+One test, a few seconds: the build is most of it. It is made offline, with this
+venv's own setuptools (the dev extra's, >=77) and no package index at all: pip's
+isolated build environment would fetch setuptools from the network at each run.
+The venv is made without pip (fast); this venv's pip installs into it.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -21,11 +24,12 @@ PACKAGE = ROOT / "packages" / "rules"
 # Run inside the fresh venv: the server's libraries are not there, and the
 # engine plays a random game to its end (or a bound) through its public API.
 GAME = """
-import importlib.util, random, sys
+import importlib.util, pathlib, random, sys
 for name in ("fastapi", "sqlalchemy", "pydantic", "app"):
     assert importlib.util.find_spec(name) is None, name + " is importable"
 import magery_rules as rules
 assert rules.__file__.startswith(sys.prefix), rules.__file__
+assert (pathlib.Path(rules.__file__).parent / "py.typed").is_file(), "no py.typed installed"
 rng = random.Random(7)
 state = rules.new_match(seed="0123456789abcdef0123456789abcdef", no_progress_rounds=3)
 played = 0
@@ -47,14 +51,18 @@ print(played, rules.PHASES[state.phase], rules.public_view(state)["result"])
 def test_the_rules_wheel_installs_alone_and_plays_a_game(tmp_path: Path) -> None:
     # A build directory left by an earlier build could carry a module since removed.
     shutil.rmtree(PACKAGE / "build", ignore_errors=True)
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(PACKAGE),
-                    "--wheel-dir", str(tmp_path / "dist")], check=True, capture_output=True, text=True)
+    offline = {**os.environ, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": ""}  # a fetch would fail, not pass
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                            str(PACKAGE), "--wheel-dir", str(tmp_path / "dist")],
+                           capture_output=True, text=True, env=offline)
+    assert built.returncode == 0, built.stderr
     [wheel] = (tmp_path / "dist").glob("magery_rules-*.whl")
     with zipfile.ZipFile(wheel) as files:
         names = files.namelist()
         metadata = files.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
     assert "Requires-Dist" not in metadata, metadata  # it asks pip for nothing
     assert "magery_rules/engine.py" in names and not any(n.startswith("app/") for n in names), names
+    assert "magery_rules/py.typed" in names, names
 
     env = tmp_path / "env"
     venv.create(env, with_pip=False)
