@@ -45,7 +45,8 @@ The websocket's feed as one long HTTP answer (`application/x-ndjson`), one JSON
 object a line: the match's state (`snapshot`), then each `update` and
 `presence`, and a `ping` line (no answer needed) after
 MATCH_STREAM_KEEPALIVE_SECONDS (7) of quiet. No `hello`: the 200 says it is
-live. It ends after the line showing the match finished. A seat's token or
+live. It ends after the line showing the match finished, or after a `closing`
+line when the server process stops (resume with `since`). A seat's token or
 account goes in `Authorization: Bearer`; refusals (400, 401, 404, 429, 503) are
 JSON errors before any line, as /openapi.json lists. docs/api.md, "A match as
 a stream (ndjson)"."""
@@ -106,7 +107,7 @@ def match_socket() -> tuple[dict[str, Any], dict[str, list[str]]]:
 def match_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
     return _channel(
         "/api/v1/matches/{match_id}/stream", "A match, live (ndjson stream)", STREAM_TEXT, ["http"],
-        sent=["snapshot", "update", "presence", "ping"], read=[], parameters=MATCH_ID)
+        sent=["snapshot", "update", "presence", "ping", "closing"], read=[], parameters=MATCH_ID)
 
 
 def person_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:

@@ -108,6 +108,12 @@ ERROR = message("error", "What the server will not do, and why; to that socket a
 PING = message("ping", "Are you there? On the socket: answer `pong` within WS_DEAD_AFTER_SECONDS or be "
                        "closed 1011. On a stream: a keep-alive line, needing no answer", _object(_kind("ping")),
                {"type": "ping"})
+CLOSING = message("closing", "A stream's last line when the server process stops (a socket is closed 1001 "
+                             "then): the stream ended, the match did not. Resume with `?since=` (another "
+                             "process answers)", _object({
+                                 **_kind("closing"), "code": {"const": 1001, "description": "as the socket's close"},
+                                 "reason": {"type": "string"}}),
+                  {"type": "closing", "code": 1001, "reason": "server shutting down"})
 PONG = message("pong", "The answer to a `ping`", _object(_kind("pong")), {"type": "pong"})
 
 # -- sent by the server: the chat on the websocket ------------------------------------
@@ -167,7 +173,7 @@ PERSON = message("person", "Everything the person's pages show, as it is now (se
 # Keys of components/messages: a name unique in the document (two messages are "chat").
 MESSAGES: dict[str, dict[str, Any]] = {
     "hello": HELLO, "snapshot": SNAPSHOT, "update": UPDATE, "presence": PRESENCE, "ack": ACK, "error": ERROR,
-    "ping": PING, "pong": PONG, "chat_room": CHAT_ROOM, "chat_lines": CHAT_LINES, "chat_hidden": CHAT_HIDDEN,
+    "ping": PING, "closing": CLOSING, "pong": PONG, "chat_room": CHAT_ROOM, "chat_lines": CHAT_LINES, "chat_hidden": CHAT_HIDDEN,
     "chat_ack": CHAT_ACK, "chat_unfollowed": CHAT_UNFOLLOWED, "action": ACTION_MESSAGE,
     "chat_follow": CHAT_FOLLOW, "chat_unfollow": CHAT_UNFOLLOW, "chat_say": CHAT_SAY, "person": PERSON,
 }

@@ -26,10 +26,11 @@ from .caller import Callers, Signed, bearer_of, still_holds
 from .deps import address_of
 from .errors import responses
 from .head import asked_head, no_lines
+from .match_stream import closing_line
 
 HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 LINES = ("`matchStart`, `matchFinish`, `challenge`, `challengeDeclined`, `challengeCanceled`, "
-         "and `ping` when quiet")
+         "`ping` when quiet, and `closing` when the server stops")
 
 
 def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> APIRouter:
@@ -72,6 +73,8 @@ def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> 
                     if said:
                         quiet.at = channel.clock()
                         yield "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in said)
+                if channel.closing():  # the server stops: the stream ended, nothing else did
+                    yield closing_line()
             finally:
                 one_each.close(credential, stream)
                 channel.release(address)

@@ -14,7 +14,9 @@ version), then every update once, with no gap, on whichever process serves it
   `ping` line that needs no answer goes out when nothing else has for
   `keepalive` seconds;
 - it ends after the line that shows the match finished (an update, or the
-  snapshot of a match finished already).
+  snapshot of a match finished already); or, when the hub lets it go (the server
+  stopping: where a socket is closed 1001), after a `closing` line, so that the
+  client knows the stream ended and the match did not: it resumes with `?since=`.
 
 See docs/api.md, "A match as a stream (ndjson)". No `from __future__ import
 annotations`: FastAPI reads the route's annotations as evaluated objects.
@@ -40,6 +42,7 @@ from .head import asked_head, no_lines
 from .legal_lines import Send, with_legal
 
 PING = '{"type":"ping"}'  # the hub's ping, and the stream's keep-alive line alike
+STOPPING = "server shutting down"  # the hub's reason for a close it makes on shutdown
 QUEUE = 64  # lines waiting for a slow reader; past it the hub queues, then resends a snapshot
 
 
@@ -86,12 +89,14 @@ class MatchStreams:
                      address: str) -> AsyncIterator[str]:
         hub, lines = self.hub, asyncio.Queue[str | None](QUEUE)
         held: list[Subscriber] = []  # the stream's handle, once joined
+        closed: list[dict[str, Any]] = []  # the hub's close, when it lets the stream go
         gone = False
 
         async def deliver(event: dict[str, Any]) -> None:
             if gone:
                 return
             if event["type"] == "websocket.close":  # the hub is done with it (shutdown, dead)
+                closed.append(event)
                 await lines.put(None)
             elif event["text"] == PING:
                 if held:  # the reader is here: a stream's pings are answered for it
@@ -120,7 +125,8 @@ class MatchStreams:
                     said = self.clock()
                     yield PING + "\n"
                     continue
-                if text is None:
+                if text is None:  # the hub let it go: say so, as a socket's close frame would
+                    yield closing_line(closed[0].get("code", 1001), closed[0].get("reason") or STOPPING)
                     return
                 said = self.clock()
                 yield text + "\n"
@@ -142,6 +148,12 @@ class MatchStreams:
 _leaving: set[asyncio.Future[None]] = set()  # the loop keeps only weak references to tasks
 
 
+def closing_line(code: int = 1001, reason: str = STOPPING) -> str:
+    """A stream's last line when it ends for another reason than its end (the
+    server stopping): the websocket's close code and reason, as a line."""
+    return json.dumps({"type": "closing", "code": code, "reason": reason}, separators=(",", ":")) + "\n"
+
+
 def _over(text: str) -> bool:
     """The line shows the match finished: the stream's last."""
     message = json.loads(text)
@@ -157,7 +169,8 @@ def router(streams: MatchStreams, callers: Callers) -> APIRouter:
     # seat's view, as GET /legal does; no credential at all: a watcher.
     SeatReader = Annotated[Caller, Depends(callers.seat_read)]
     doc = {200: {"description": "newline-delimited JSON: the match's state, then each update, `presence` "
-                                "and a `ping` when quiet; the last line shows the match finished",
+                                "and a `ping` when quiet; the last line shows the match finished, or is `closing` "
+                                "(the server stopping: resume with `?since=`)",
                  "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
            **responses(400, 401, 403, 404, 429, codes=("insufficient_scope", "forbidden", "rate_limited"))}
 
@@ -176,7 +189,8 @@ def router(streams: MatchStreams, callers: Callers) -> APIRouter:
         `snapshot` message), then each update as it lands on any process, with no
         gap and none twice; a `ping` line (nothing to answer) when nothing else
         went out for 7 s. With `?since=`, it resumes after that version. It ends
-        after the line that shows the match finished."""
+        after the line that shows the match finished, or after a `closing` line
+        when the server process stops (resume with `?since=`)."""
         lines = await streams.open(match_id, caller, since, legal, address_of(request) or "-",
                                    head=asked_head(request))
         return StreamingResponse(lines, media_type="application/x-ndjson",

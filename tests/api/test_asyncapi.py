@@ -153,6 +153,7 @@ async def test_every_message_of_a_played_match_fits_the_document(
         realtime_clock: RealtimeClock, app: Any, client: httpx.AsyncClient, api: Api) -> None:
     doc = await fetch(client)
     game = await api.start()
+    other = await api.start()  # watched at the end, as the server stops (before the flood uses the writes up)
     socket, stream, person = Heard(), Heard(), Heard()
     said: list[tuple[str, dict[str, Any]]] = []  # what the client sent, by component key
 
@@ -211,6 +212,11 @@ async def test_every_message_of_a_played_match_fits_the_document(
                 break
         await white.close()
         await watcher.close()
+        # The server stopping: a stream still open ends with `closing` (its match goes on).
+        async with Stream(app, "GET", f"/api/v1/matches/{other.id}/stream") as watching:
+            await stream.stream_until(watching, "snapshot")
+            await app.state.parts.hub.close_sockets()
+            await stream.stream_until(watching, "closing")
     assert any("legal" in m for m in socket.messages) and any("legal" in m for m in stream.messages)
     assert any("retry_after" in m for m in socket.messages)
     channels = {"matchSocket": socket, "matchStream": stream, "personStream": person}

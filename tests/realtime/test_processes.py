@@ -1,7 +1,9 @@
 """Two real uvicorn processes on one PostgreSQL database: an action made through
 one reaches the sockets of the other, in order; reconnects replay; a lost LISTEN
 link heals; a stopping server says 1001; a match's stream of JSON lines follows and
-resumes across them, as does an account's event stream. Skipped without PostgreSQL (failed under CI=true)."""
+resumes across them, as does an account's event stream, and both come through a
+restart of their process (`Server.stop()`, then `start()` again). Skipped without
+PostgreSQL (failed under CI=true)."""
 
 from __future__ import annotations
 
@@ -36,15 +38,20 @@ ROOT = Path(__file__).resolve().parents[2]
 
 class Server:
     def __init__(self, database_url: str, **settings: str) -> None:
-        env = {**os.environ, "DATABASE_URL": database_url, "RATE_LIMIT_WRITES": "1000000", "RATE_LIMIT_READS": "1000000",
-               "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(ROOT),
-               **{name.upper(): value for name, value in settings.items()}}
+        self.env = {**os.environ, "DATABASE_URL": database_url, "RATE_LIMIT_WRITES": "1000000",
+                    "RATE_LIMIT_READS": "1000000", "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(ROOT),
+                    **{name.upper(): value for name, value in settings.items()}}
+        self.start()
+
+    def start(self) -> None:
+        """A process of its own on a port of its own; again after `stop()`, a new
+        process (a restart: the same database and settings, another port)."""
         with listening_socket() as sock:  # see tests/serving.py
             self.port = int(sock.getsockname()[1])
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "uvicorn", "--factory", "app.main:create_app", "--fd", str(sock.fileno()),
                  "--log-level", "warning"],
-                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                 pass_fds=(sock.fileno(),))
         self.base = f"http://127.0.0.1:{self.port}"
 
@@ -308,26 +315,33 @@ async def test_a_stream_on_one_process_follows_and_resumes_moves_made_on_the_oth
 
 # Issue 21: an account's events as a stream of JSON lines, on the same two servers.
 
-async def test_an_event_stream_on_one_process_hears_a_challenge_and_its_match_made_on_the_other(
-        servers: tuple[Server, Server], http: httpx.AsyncClient, postgres_url: str) -> None:
-    a, b = servers
+async def account_tokens(postgres_url: str, *names: str) -> dict[str, dict[str, str]]:
+    """Accounts of these names, each with an account token (its Authorization header)."""
     engine = make_engine(postgres_url, pool_size=1, max_overflow=0)
     try:
         accounts = Accounts(engine, make_settings(postgres_url), PasswordChecks(1, 0))
         tokens = {}
-        for name in ("Ev1", "Ev2"):
+        for name in names:
             account = await accounts.sign_up(name, "correct horse battery", f"10.8.0.1-{name}")
             tokens[name] = {"Authorization": f"Bearer {(await accounts.create_token(account, 'bot', ['play']))[0]}"}
     finally:
         await engine.dispose()
+    return tokens
 
-    async def next_event(lines: AsyncIterator[str]) -> dict[str, Any]:
-        async with asyncio.timeout(DEADLINE):
-            async for line in lines:
-                if json.loads(line)["type"] != "ping":
-                    return dict(json.loads(line))
-        raise AssertionError("the event stream ended")
 
+async def next_event(lines: AsyncIterator[str]) -> dict[str, Any]:
+    """The next line of an event stream that is not a keep-alive."""
+    async with asyncio.timeout(DEADLINE):
+        async for line in lines:
+            if json.loads(line)["type"] != "ping":
+                return dict(json.loads(line))
+    raise AssertionError("the event stream ended")
+
+
+async def test_an_event_stream_on_one_process_hears_a_challenge_and_its_match_made_on_the_other(
+        servers: tuple[Server, Server], http: httpx.AsyncClient, postgres_url: str) -> None:
+    a, b = servers
+    tokens = await account_tokens(postgres_url, "Ev1", "Ev2")
     async with http.stream("GET", f"{b.base}/api/v1/stream/events", headers=tokens["Ev2"]) as events:
         assert events.status_code == 200 and events.headers["content-type"].startswith("application/x-ndjson")
         lines = events.aiter_lines()
@@ -339,3 +353,82 @@ async def test_an_event_stream_on_one_process_hears_a_challenge_and_its_match_ma
         assert r.status_code == 200, r.text
         started = await next_event(lines)
         assert started["type"] == "matchStart" and started["match"]["id"] == r.json()["match_id"]
+
+
+# Issue 21: "both streams ... survive a process restart by resuming". One restart
+# of A serves both streams: a start-up is the dear part of this module.
+
+async def to_the_end(lines: AsyncIterator[str]) -> list[dict[str, Any]]:
+    """The rest of a stream, keep-alives left out, to its end. A process killed in
+    the middle of an answer raises here (httpx: incomplete chunked read)."""
+    async with asyncio.timeout(DEADLINE):
+        return [json.loads(line) async for line in lines if line and json.loads(line)["type"] != "ping"]
+
+
+async def test_both_streams_survive_a_restart_of_their_process_losing_nothing_and_nothing_twice(
+        servers: tuple[Server, Server], http: httpx.AsyncClient, postgres_url: str) -> None:
+    """A client reads a match's stream and its account's events from A; A stops
+    while moves and challenges go on through B. Each stream's last line says
+    `closing` (never a finished match); the match stream resumes on B with
+    `?since=` (every version once), the events stream opens again on A restarted
+    (the opening picture holds what came meanwhile; nothing said before comes again)."""
+    a, b = servers
+    tokens = await account_tokens(postgres_url, "Rs1", "Rs2")
+    match = await Match(http, b.base, 23).start()
+    challenges = f"{b.base}/api/v1/challenges"
+    try:
+        async with http.stream("GET", f"{a.base}/api/v1/matches/{match.id}/stream") as on_a, \
+                http.stream("GET", f"{a.base}/api/v1/stream/events", headers=tokens["Rs2"]) as events_on_a:
+            lines, events = on_a.aiter_lines(), events_on_a.aiter_lines()
+            got = await stream_states(lines, match.state["version"])
+            for _ in range(3):
+                await match.act()  # through B
+            got += await stream_states(lines, match.state["version"])
+            r = await http.post(f"{challenges}/Rs2", json={}, headers=tokens["Rs1"])
+            first = r.json()["id"]
+            assert (await next_event(events))["challenge"]["id"] == first
+            r = await http.post(f"{challenges}/{first}/accept", headers=tokens["Rs2"])
+            played = r.json()["match_id"]
+            assert (await next_event(events))["match"]["id"] == played
+
+            stopping = asyncio.create_task(asyncio.to_thread(a.stop))  # SIGINT, as a deploy's restart does
+            for _ in range(4):  # the match goes on through B while A stops
+                await match.act()
+            r = await http.post(f"{challenges}/Rs2", json={}, headers=tokens["Rs1"])
+            second = r.json()["id"]
+            r = await http.post(f"{b.base}/api/v1/matches/{played}/resign", headers=tokens["Rs1"])
+            assert r.status_code == 200, r.text
+            rest, heard = await to_the_end(lines), await to_the_end(events)
+            await stopping
+        closing = {"type": "closing", "code": 1001, "reason": "server shutting down"}
+        assert rest[-1:] == [closing], rest  # the end said, not taken for the match's
+        assert heard[-1:] == [closing], heard
+        got += [m for m in rest if m["type"] in ("snapshot", "update")]
+        assert all(m["match"]["status"] != "finished" for m in got)
+        held = got[-1]["match"]["version"]
+        assert [m["match"]["version"] for m in got] == list(range(got[0]["match"]["version"], held + 1))
+
+        async with http.stream("GET", f"{b.base}/api/v1/matches/{match.id}/stream",
+                               params={"since": held}) as on_b:
+            resumed = await stream_states(on_b.aiter_lines(), match.state["version"])
+        assert [m["type"] for m in resumed] == ["update"] * len(resumed)
+        assert [m["version"] for m in resumed] == list(range(held + 1, match.state["version"] + 1))
+
+        await asyncio.to_thread(a.start)
+        await asyncio.to_thread(a.wait_ready)
+        async with http.stream("GET", f"{a.base}/api/v1/stream/events", headers=tokens["Rs2"]) as again:
+            events = again.aiter_lines()
+            opening = await next_event(events)
+            r = await http.post(f"{challenges}/{second}/cancel", headers=tokens["Rs1"])
+            assert r.status_code == 200, r.text
+            after = await next_event(events)
+        # The opening picture: the challenge made while A stopped, once; not the first (accepted),
+        # nor the match it made (finished meanwhile: `matchFinish` before the end, or absent now).
+        assert opening["type"] == "challenge" and opening["challenge"]["id"] == second, opening
+        assert after["type"] == "challengeCanceled" and after["challenge"]["id"] == second, after
+        finished = [m["match"]["id"] for m in heard if m["type"] == "matchFinish"]
+        assert finished in ([], [played]) and [m["type"] for m in heard].count("closing") == 1
+    finally:
+        if a.proc.poll() is not None:  # the module's later tests want A
+            await asyncio.to_thread(a.start)
+            await asyncio.to_thread(a.wait_ready)
