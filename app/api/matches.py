@@ -286,6 +286,10 @@ def router(gateway: Gateway, reads: Reads, callers: Callers, resends: Resends) -
             return {"match": made.match, "rematch": {
                 "match_id": made.match_id, "seat": made.seat, "token": made.token}}
 
+        if idempotency_key is not None:
+            # The seat first: a caller who proves none is refused as without a key
+            # (401, 403, 404), never told of a key it reused (found by schemathesis).
+            await gateway.enter(match_id, caller, write=False)
         # No body: the call (this match's rematch) is the whole request.
         return await _answered(resends, idempotency_key, f"rematch:{match_id}", caller, {}, 200, rematch_of)
 

@@ -181,3 +181,15 @@ async def test_an_accounts_key_used_for_a_rematch_and_another_call_is_refused(
     assert r.status_code == 200 and r.json()["rematch"]["token"], r.text
     bad = await client.post(f"{BASE}/{match_id}/rematch", headers={**ada.token(), **_key("short")})
     assert bad.status_code == 400 and "Idempotency-Key" in bad.json()["detail"], bad.text
+
+
+async def test_a_rematch_with_a_key_and_no_seat_is_refused_as_without_one(
+        client: httpx.AsyncClient, api: Api) -> None:
+    """The seat is proved before the key is looked at: a key reused on this address
+    (by a create) is no answer to a caller with no credential, or a wrong one."""
+    assert (await client.post(BASE, json=BODY, headers=_key())).status_code == 201
+    game = await api.start()
+    rematch = f"{BASE}/{game.id}/rematch"
+    assert (await client.post(rematch, headers=_key())).status_code == 401
+    wrong = await client.post(rematch, headers={"Authorization": "Bearer not-a-seat-token", **_key()})
+    assert wrong.status_code == 401, wrong.text
