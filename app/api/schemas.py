@@ -118,6 +118,10 @@ class Options(Strict):
                                                         "(default: the server's BOT_THINK_SECONDS)")
 
 
+POSITION_EXAMPLE = ("cfedubsm/8/8/8/8/8/8/CFEDUBSM dw w 1 22222222/22222222 00000000/00000000 "
+                    "............|dm.,rm.,al.,mg. -/- - - - - 0 se,en,me,co,fm,il,sh/- my-seed standard:10 -")
+
+
 class CreateMatch(Strict):
     options: Options = Field(default_factory=Options)
     seat: Literal["white", "black", "random"] = "random"
@@ -130,13 +134,15 @@ class CreateMatch(Strict):
     position: str | None = Field(None, min_length=1, max_length=2000, description=(
         "start from this position text (docs/notation.md, all 17 fields, deck and seed written out): a "
         "casual, custom match whose seed, deck and variant are the position's"),
-        examples=["cfedubsm/8/8/8/8/8/8/CFEDUBSM dw w 1 22222222/22222222 00000000/00000000 "
-                  "............|dm.,rm.,al.,mg. -/- - - - - 0 se,en,me,co,fm,il,sh/- my-seed standard:10 -"])
+        examples=[POSITION_EXAMPLE])
 
+    # Two whole bodies: a usual match, and one from a position (issue 21), each as a
+    # client sends it; schemathesis sends each as it is (tests/api/test_schemathesis.py).
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
         "options": {"variant": "standard", "no_progress_rounds": 10,
                     "time_control": {"type": "realtime", "minutes": 10, "increment": 5}},
-        "seat": "white", "opponent": "human", "name": "Ada"}]})
+        "seat": "white", "opponent": "human", "name": "Ada"},
+        {"position": POSITION_EXAMPLE, "seat": "black", "name": "Ada"}]})
 
 
 class JoinMatch(Strict):
