@@ -51,6 +51,7 @@ print(played, rules.PHASES[state.phase], rules.public_view(state)["result"])
 def test_the_rules_wheel_installs_alone_and_plays_a_game(tmp_path: Path) -> None:
     # A build directory left by an earlier build could carry a module since removed.
     shutil.rmtree(PACKAGE / "build", ignore_errors=True)
+    shutil.rmtree(PACKAGE / "magery_rules.egg-info", ignore_errors=True)  # its file list, likewise
     offline = {**os.environ, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": ""}  # a fetch would fail, not pass
     built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
                             str(PACKAGE), "--wheel-dir", str(tmp_path / "dist")],
