@@ -58,6 +58,19 @@ needed) after PERSON_KEEPALIVE_SECONDS (7) of quiet. GET with an account's
 credential; POST `{"seats": [{"match", "token"}]}` adds the guest seats a
 browser holds. docs/api.md, "A person's channel"."""
 
+EVENTS_TEXT = """\
+What happens to an account, for a bot or any client that is not a browser
+(`application/x-ndjson`, one JSON object a line). On opening, the whole
+picture: a `matchStart` per running match, then a `challenge` per pending
+challenge (a reconnecting client rebuilds from these). Then each as it happens,
+with `matchFinish`, `challengeDeclined` and `challengeCanceled`; an accepted
+challenge has no line of its own (its match's `matchStart` follows). A `ping`
+line (no answer needed) after PERSON_KEEPALIVE_SECONDS (7) of quiet; a `closing`
+line when the server process stops (open the stream again). An account token of
+either scope in `Authorization: Bearer`, or a session's cookie; one stream per
+credential (a newer one ends the older). docs/api.md, "Your events, as a stream
+(ndjson)"."""
+
 
 def _query(**fields: dict[str, Any]) -> dict[str, Any]:
     return {"type": "object", "properties": fields}
@@ -115,15 +128,22 @@ def person_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
                     sent=["person", "ping"], read=[])
 
 
-# One function per live address. `/api/v1/stream/events` (an account's event
-# stream, issue 21) is another helper's: its channel goes here as `events_stream`.
+def events_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
+    return _channel("/api/v1/stream/events", "An account's events (ndjson stream)", EVENTS_TEXT, ["http"],
+                    sent=["matchStart", "matchFinish", "challenge", "challengeDeclined", "challengeCanceled",
+                          "ping", "closing"], read=[])
+
+
+# One function per live address.
 CHANNELS: dict[str, Callable[[], tuple[dict[str, Any], dict[str, list[str]]]]] = {
     "matchSocket": match_socket, "matchStream": match_stream, "personStream": person_stream,
+    "eventsStream": events_stream,
 }
 # The HTTP method and query of each stream (AsyncAPI's http binding sits on operations).
 STREAM_QUERIES: dict[str, dict[str, Any]] = {
     "matchStream": {"method": "GET", "bindingVersion": "0.3.0", "query": _query(since=SINCE, legal=LEGAL)},
     "personStream": {"method": "GET", "bindingVersion": "0.3.0", "query": _query()},
+    "eventsStream": {"method": "GET", "bindingVersion": "0.3.0", "query": _query()},
 }
 
 

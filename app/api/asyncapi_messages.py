@@ -25,7 +25,7 @@ CLIENT_ID: dict[str, Any] = {"type": "string", "pattern": "^[!-~]{1,64}$",
                              "description": "chosen by the client: 1-64 printable ASCII characters, no space"}
 
 
-SCHEMAS = ("MatchState", "Players", "Legal", "Action", "ChatLine", "Challenges_")  # the OpenAPI's, by name
+SCHEMAS = ("MatchState", "Players", "Legal", "Action", "ChatLine", "Challenge", "Challenges_", "Result")  # the OpenAPI's, by name
 
 
 def ref(name: str) -> dict[str, Any]:
@@ -170,10 +170,55 @@ PERSON = message("person", "Everything the person's pages show, as it is now (se
          "opponent_computer": False, "awaiting": True, "phase": "decision", "clock": None,
          "time_control": {"type": "correspondence", "days": 3}, "version": 12}], "awaiting": 1})
 
+# -- an account's event stream ----------------------------------------------------------
+
+OPPONENT: dict[str, Any] = {
+    "opponent": {"type": ["string", "null"], "description": "the opponent's name"},
+    "opponent_computer": {"type": "boolean", "description": "the opponent is a computer level"},
+    "opponent_title": {"enum": ["BOT", None], "description": "BOT: the opponent is a bot account"}}
+STARTED_MATCH: dict[str, Any] = _object({
+    **PERSON_MATCH["properties"], "status": {"const": "active"}, **OPPONENT})
+FINISHED_MATCH: dict[str, Any] = _object({
+    "id": {"type": "string"}, "colour": {"enum": list(COLOURS)}, **OPPONENT, "variant": {"type": "string"},
+    "status": {"const": "finished"},
+    "result": {"anyOf": [ref("Result"), {"type": "null"}],
+               "description": "as in the match's state (null if it is gone)"},
+    "version": {"type": "integer", "minimum": 0}})
+MATCH_START = message("matchStart", "A match of yours is under way (both seats taken); on opening, one per running match",
+                      _object({**_kind("matchStart"), "match": STARTED_MATCH}),
+                      {"type": "matchStart", "match": {
+                          "id": "ec60lFT8BdN4", "colour": "black", "status": "active", "variant": "standard",
+                          "opponent": "Ada", "opponent_computer": False, "opponent_title": None, "awaiting": False,
+                          "phase": "setup", "clock": None, "time_control": None, "version": 1}})
+MATCH_FINISH = message("matchFinish", "A match told by `matchStart` is over",
+                       _object({**_kind("matchFinish"), "match": FINISHED_MATCH}),
+                       {"type": "matchFinish", "match": {
+                           "id": "ec60lFT8BdN4", "colour": "black", "opponent": "Ada", "opponent_computer": False,
+                           "opponent_title": None, "variant": "standard", "status": "finished",
+                           "result": {"winner": "black", "reason": "resigned"}, "version": 9}})
+CHALLENGE_EXAMPLE: dict[str, Any] = {
+    "id": "q3VtX0aZc1mB", "challenger": "Ada", "challenged": "Grace", "computer": False, "variant": "standard",
+    "time_control": {"type": "realtime", "minutes": 10, "increment": 5}, "colour": "random", "rated": True,
+    "status": "pending", "reason": None, "reason_text": None, "match_id": None,
+    "created_at": "2026-11-27T01:00:00.000Z", "expires_at": "2026-11-27T01:10:00.000Z"}
+CHALLENGE = message("challenge", "A challenge to you or by you awaits its answer; on opening, one per pending challenge",
+                    _object({**_kind("challenge"), "challenge": ref("Challenge")}),
+                    {"type": "challenge", "challenge": CHALLENGE_EXAMPLE})
+CHALLENGE_DECLINED = message("challengeDeclined", "A pending challenge was declined (with its reason)",
+                             _object({**_kind("challengeDeclined"), "challenge": ref("Challenge")}),
+                             {"type": "challengeDeclined", "challenge": {
+                                 **CHALLENGE_EXAMPLE, "status": "declined", "reason": "later",
+                                 "reason_text": "asks you to challenge them later"}})
+CHALLENGE_CANCELED = message("challengeCanceled", "A pending challenge was canceled by its challenger, or expired",
+                             _object({**_kind("challengeCanceled"), "challenge": ref("Challenge")}),
+                             {"type": "challengeCanceled", "challenge": {**CHALLENGE_EXAMPLE, "status": "canceled"}})
+
 # Keys of components/messages: a name unique in the document (two messages are "chat").
 MESSAGES: dict[str, dict[str, Any]] = {
     "hello": HELLO, "snapshot": SNAPSHOT, "update": UPDATE, "presence": PRESENCE, "ack": ACK, "error": ERROR,
     "ping": PING, "closing": CLOSING, "pong": PONG, "chat_room": CHAT_ROOM, "chat_lines": CHAT_LINES, "chat_hidden": CHAT_HIDDEN,
     "chat_ack": CHAT_ACK, "chat_unfollowed": CHAT_UNFOLLOWED, "action": ACTION_MESSAGE,
     "chat_follow": CHAT_FOLLOW, "chat_unfollow": CHAT_UNFOLLOW, "chat_say": CHAT_SAY, "person": PERSON,
+    "matchStart": MATCH_START, "matchFinish": MATCH_FINISH, "challenge": CHALLENGE,
+    "challengeDeclined": CHALLENGE_DECLINED, "challengeCanceled": CHALLENGE_CANCELED,
 }

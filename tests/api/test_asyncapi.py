@@ -23,6 +23,7 @@ from tests.conftest import ROW, Api, make_settings
 from ..realtime import conftest as realtime
 from ..realtime.conftest import RealtimeClock, Socket, ws_path
 from ..waiting import DEADLINE
+from .members import member
 from .streams import Stream
 
 SPEC = Path(__file__).parent / "asyncapi_spec" / "asyncapi-3.0.0.schema.json"
@@ -232,3 +233,37 @@ async def test_every_message_of_a_played_match_fits_the_document(
     assert reads == {key for key, _ in said}  # every documented client message, sent and answered
     for key, message in said:
         assert payload_validator(doc, key).is_valid(message), (key, message)
+
+
+async def test_every_line_of_an_accounts_event_stream_fits_the_document(app: Any, client: httpx.AsyncClient) -> None:
+    """Each kind of line the events channel lists, sent for real (a match started
+    and finished, a challenge made, declined, canceled; quiet; the server stopping)
+    and each fitting its schema."""
+    doc = await fetch(client)
+    ada, bo = await member(app, "Ada"), await member(app, "Bo")
+    heard = Heard()
+    async with Stream(app, "GET", "/api/v1/stream/events", bo.token()) as events:
+        await heard.stream_until(events, "ping")  # nothing yet: quiet
+        made = (await client.post("/api/v1/challenges/Bo", json={"colour": "white"}, headers=ada.token())).json()
+        await heard.stream_until(events, "challenge")
+        r = await client.post(f"/api/v1/challenges/{made['id']}/accept", headers=bo.token())
+        match_id = r.json()["match_id"]
+        await heard.stream_until(events, "matchStart")
+        declined = (await client.post("/api/v1/challenges/Bo", json={}, headers=ada.token())).json()
+        await heard.stream_until(events, "challenge")
+        await client.post(f"/api/v1/challenges/{declined['id']}/decline", json={"reason": "later"},
+                          headers=bo.token())
+        await heard.stream_until(events, "challengeDeclined")
+        canceled = (await client.post("/api/v1/challenges/Bo", json={}, headers=ada.token())).json()
+        await heard.stream_until(events, "challenge")
+        await client.post(f"/api/v1/challenges/{canceled['id']}/cancel", headers=ada.token())
+        await heard.stream_until(events, "challengeCanceled")
+        assert (await client.post(f"/api/v1/matches/{match_id}/resign", headers=ada.token())).status_code == 200
+        await heard.stream_until(events, "matchFinish")
+        await app.state.parts.hub.close_sockets()
+        await heard.stream_until(events, "closing")
+    documented = server_sends(doc, "eventsStream")
+    assert set(documented) == heard.types()
+    for message in heard.messages:
+        errors = [e.message[:200] for e in payload_validator(doc, documented[message["type"]]).iter_errors(message)]
+        assert errors == [], (message["type"], errors)
