@@ -117,13 +117,15 @@ def burst_window(ports: list[int], first: int, seconds: float) -> list[dict[str,
     return bursts
 
 
-def main_thread_cpu(pid: int) -> float:
+def main_thread_cpu(pid: int, field: int = 0) -> float:
     """CPU seconds the process's main thread (its event loop) has run, from
     /proc/<pid>/task/<pid>/schedstat: what a burst takes from every other
-    request of that process, argon2's threads left out."""
+    request of that process, argon2's threads left out. `field` 1: the seconds
+    it was ready to run but waited for a CPU instead (the scheduler's delay,
+    which every request of that process waits through)."""
     try:
         with open(f"/proc/{pid}/task/{pid}/schedstat") as f:
-            return int(f.read().split()[0]) / 1e9
+            return int(f.read().split()[field]) / 1e9
     except OSError:
         return float("nan")
 
@@ -155,6 +157,7 @@ async def run_signin(pair: Pair, args: Any) -> dict[str, Any]:
         for n, kind in enumerate(plan):
             phase[0] = f"{kind}{n // 2}"
             main0, cpu0, started = [main_thread_cpu(p) for p in pids], [cpu_seconds(p) for p in pids], now()
+            waited0 = [main_thread_cpu(p, 1) for p in pids]
             got: list[dict[str, Any]] = []
             if kind == "burst":
                 got = await loop.run_in_executor(pool, burst_window, pair.ports, len(bursts), args.flood_window)
@@ -173,13 +176,17 @@ async def run_signin(pair: Pair, args: Any) -> dict[str, Any]:
                                                 for p, c in zip(pids, main0, strict=True)],
                 "server_cpu_ms_per_s": [round(1000 * (cpu_seconds(p) - c) / took, 1)
                                         for p, c in zip(pids, cpu0, strict=True)],
+                # per second of the window, each server's event loop: time ready to run but kept waiting for a CPU
+                "server_main_thread_waited_ms_per_s": [round(1000 * (main_thread_cpu(p, 1) - c) / took, 1)
+                                                       for p, c in zip(pids, waited0, strict=True)],
                 "sender_cpu_ms_per_s": round(1000 * got[-1].get("sender_cpu_s_in_window", 0) / took, 1) if got
                 else None,
                 "samples_ms": [ms(x) for x in taken]})
             w = windows[-1]
             print(f"  {phase[0]:7}: {len(taken)} requests of the other match, p50 {w['p50_ms']} ms, "
                   f"p99 {w['p99_ms']} ms (a resample's p99: {spread[0]}-{spread[1]} ms; load {load()[0]}); "
-                  f"CPU ms/s: event loops {w['server_main_thread_ms_per_s']}, servers {w['server_cpu_ms_per_s']}, "
+                  f"CPU ms/s: event loops {w['server_main_thread_ms_per_s']} (kept waiting for a CPU "
+                  f"{w['server_main_thread_waited_ms_per_s']}), servers {w['server_cpu_ms_per_s']}, "
                   f"sender {w['sender_cpu_ms_per_s']}", flush=True)
         stop.set()
         await asyncio.gather(prober, return_exceptions=True)

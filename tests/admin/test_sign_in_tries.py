@@ -17,7 +17,7 @@ import httpx
 import pytest
 from sqlalchemy import delete, select
 
-from app.admin import throttle, tries
+from app.admin import accounts, throttle, tries
 from app.db.admin_models import admin_audit, admin_throttle
 from app.main import create_app
 from tests.admin.conftest import add_admin, login_token, sign_in
@@ -84,6 +84,33 @@ async def test_a_burst_reserves_one_try_at_a_time_until_the_lock(roomy: Any, mon
     assert reservations.calls == budget  # the last reservation set the lock: the rest were answered from memory
     assert all(r.headers["retry-after"] for r in answers if r.status_code == 429)
     assert len(await _locked_entries(roomy)) == 30 - budget  # each refused try audited all the same
+
+
+async def test_each_try_is_counted_before_its_password_is_checked(app: Any, client: httpx.AsyncClient,
+                                                                   monkeypatch: Any) -> None:
+    """The order the issue found reversed: the lock was asked first and the failure
+    counted after the slow check, so tries checked at once on two processes each
+    passed the lock (29 of 30 checked). Within one process the front lets an
+    address's tries in one at a time, so the bursts above would hold with the
+    order reversed: the order itself is held here."""
+    await add_admin(app)
+    said: list[str] = []
+    reserve, check = throttle.reserve, accounts._matches
+
+    async def counted(*args: Any) -> throttle.Reservation:
+        got = await reserve(*args)
+        said.append("counted")
+        return got
+
+    def checked(*args: Any) -> bool:
+        said.append("checked")  # in the password pool's thread; list.append is atomic
+        return check(*args)
+
+    monkeypatch.setattr(throttle, "reserve", counted)
+    monkeypatch.setattr(accounts, "_matches", checked)
+    assert (await sign_in(client, password="wrong guess")).status_code == 401
+    assert (await sign_in(client)).status_code == 303
+    assert said == ["counted", "checked"] * 2
 
 
 async def test_a_known_lock_is_answered_without_a_reservation(app: Any, client: httpx.AsyncClient,

@@ -3,14 +3,19 @@
 An address holds at most `ws_sockets_per_address` sockets per process (one
 more is closed 1008 `too_many_sockets`), spectators are counted by distinct
 watcher (one address watching from 40 tabs is one spectator), and the log says
-so when the process's open files near its limit."""
+so when the process's open files near its limit; the limit itself is raised
+(compose sets 65,536, and the server takes its whole hard limit as it starts)."""
 
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from app.realtime.open_files import OpenFiles
 from tests.conftest import Api
@@ -88,3 +93,27 @@ def test_open_files_warn_once_per_crossing(caplog: pytest.LogCaptureFixture) -> 
             files.check()
     said = [r.getMessage().split(":")[1].split(" of")[0].strip() for r in caplog.records if "open files" in r.getMessage()]
     assert said == ["820", "830"]
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_compose_gives_the_replicas_and_the_proxy_65536_open_files() -> None:
+    """At Docker's usual 1,024, 974 sockets of one address left every other client refused."""
+    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    for name in ("app1", "app2", "proxy"):
+        assert services[name]["ulimits"]["nofile"] == {"soft": 65536, "hard": 65536}, name
+
+
+def test_the_server_takes_its_whole_hard_limit_of_open_files() -> None:
+    """In a process of its own (the test run's limit is left alone), started at a soft limit of 256."""
+    code = ("import resource\n"
+            "from app.realtime.open_files import raise_soft_limit\n"
+            "hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]\n"
+            "resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))\n"
+            "raise_soft_limit()\n"
+            "print(*resource.getrlimit(resource.RLIMIT_NOFILE))\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    soft, hard = done.stdout.split()
+    assert soft == hard != "256", done.stdout  # raised from 256 to the whole hard limit
