@@ -131,7 +131,7 @@ def _entry_row(match_id: str, e: Any) -> dict[str, Any]:
 # columns of `rec.row()` but the rematch pair (save sends a rematch's change the
 # other way) and those of `_entry_row`: tests/db/test_save_paths.py fails when
 # the two paths disagree.
-_PG_ACT = """
+_PG_MOVED = """
 WITH moved AS (
   UPDATE matches SET status = $1, state = $2::json, version = $3, white_ms = $4, black_ms = $5,
     clock_running = $6, clock_since_ms = $7, due_at_ms = $8, draw_offer = $9, result = $10::json,
@@ -140,9 +140,20 @@ WITH moved AS (
   RETURNING id
 )
 INSERT INTO actions (match_id, version, player, action, automatic, at, client_id, public)
+"""
+# Several log rows (an action and the automatic entries it brought), as arrays.
+_PG_ACT = _PG_MOVED + """
 SELECT moved.id, e.version, e.player, e.action::json, e.automatic, e.at, e.client_id, e.public::json
 FROM moved, unnest($15::int[], $16::text[], $17::text[], $18::bool[], $19::timestamptz[], $20::text[],
                    $21::text[]) AS e(version, player, action, automatic, at, client_id, public)
+RETURNING 1
+"""
+# One log row, the usual case, as plain values: the driver encodes no arrays (it
+# checks each argument and element against the collection ABCs, some 30 checks an
+# action) and the server unnests nothing (issue 22).
+_PG_ACT_ONE = _PG_MOVED + """
+SELECT moved.id, $15::int, $16::text, $17::json, $18::bool, $19::timestamptz, $20::text, $21::json
+FROM moved
 RETURNING 1
 """
 
@@ -156,16 +167,23 @@ async def _save_postgres(engine: AsyncEngine, before_version: int, rec: Record) 
 
     row = rec.row()
     entries = rec.entries
-    args = (
+    head = (
         row["status"], _json(row["state"]), row["version"], row["white_ms"], row["black_ms"],
         row["clock_running"], row["clock_since_ms"], row["due_at_ms"], row["draw_offer"], _json(row["result"]),
         row["updated_at"], row["finished_at"], rec.id, before_version,
-        [e.version for e in entries], [e.player for e in entries], [_json(e.action) for e in entries],
-        [e.automatic for e in entries], [moment(e.at_ms) for e in entries], [e.client_id for e in entries],
-        [e.public_text() for e in entries],
     )
+    args: tuple[Any, ...]
+    if len(entries) == 1:
+        e = entries[0]
+        sql, args = _PG_ACT_ONE, (*head, e.version, e.player, _json(e.action), e.automatic, moment(e.at_ms),
+                                  e.client_id, e.public_text())
+    else:
+        sql, args = _PG_ACT, (
+            *head, [e.version for e in entries], [e.player for e in entries], [_json(e.action) for e in entries],
+            [e.automatic for e in entries], [moment(e.at_ms) for e in entries], [e.client_id for e in entries],
+            [e.public_text() for e in entries])
     try:
-        done = await raw.fetch(engine, _PG_ACT, *args)
+        done = await raw.fetch(engine, sql, *args)
     except asyncpg.UniqueViolationError as error:
         if "client_id" in (error.constraint_name or ""):
             raise ClientIdTaken() from None
