@@ -3,7 +3,6 @@ engine State, with the public view of the current version kept once computed."""
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -14,6 +13,7 @@ from app.accounts.titles import title_of
 from app.rules import COLOURS, SETUP, State, other, public_view
 
 from .clock import Clock
+from .jsontext import compact
 from .telling import entry_words
 
 __all__ = ["COLOURS", "Entry", "Record", "SeatInfo", "other", "record_from_rows"]
@@ -95,8 +95,7 @@ class Entry:
     def public_text(self) -> str:
         """`public` as compact JSON (what a JSONResponse of it holds)."""
         if self.public_json is None:
-            self.public_json = json.dumps(self.public, ensure_ascii=False, allow_nan=False,
-                                          separators=(",", ":"))
+            self.public_json = compact(self.public)
         return self.public_json
 
     def update(self, before: dict[str, Any] | None) -> dict[str, Any]:
