@@ -26,21 +26,22 @@ def ms_of(when: datetime) -> int:
     return round(when.timestamp() * 1000)
 
 
-# The last second `stamp` wrote, and its text up to the milliseconds: an action
-# stamps three times (its log entry, the match's creation, the server's time),
-# mostly within one second, and strftime was 8 µs of each (issue 22).
-_LAST_SECOND: tuple[int, str] = (0, "1970-01-01T00:00:00.")
+# The seconds `stamp` wrote lately, each with its text up to the milliseconds:
+# an action stamps its log entry and the server's time (this second) and the
+# match's creation (its own second), and strftime was 8 µs of each (issue 22).
+_SECONDS: dict[int, str] = {}
+_MOST_SECONDS = 1024  # then forgotten all at once: a few matches' creations, and now
 
 
 def stamp(ms: int) -> str:
     """The one form every timestamp the server sends takes: RFC 3339, UTC, `Z`,
     milliseconds ("2026-11-22T13:02:45.410Z")."""
-    global _LAST_SECOND
-    second, text = _LAST_SECOND
-    if ms // 1000 != second:
-        second = ms // 1000
-        text = moment(second * 1000).strftime("%Y-%m-%dT%H:%M:%S.")
-        _LAST_SECOND = (second, text)  # one tuple: a reader never sees half of it
+    second = ms // 1000
+    text = _SECONDS.get(second)
+    if text is None:
+        if len(_SECONDS) >= _MOST_SECONDS:
+            _SECONDS.clear()
+        text = _SECONDS[second] = moment(second * 1000).strftime("%Y-%m-%dT%H:%M:%S.")
     return f"{text}{ms % 1000:03d}Z"
 
 
