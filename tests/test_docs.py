@@ -109,6 +109,26 @@ async def test_the_server_sends_timestamps_in_the_documented_form(api: Any, clie
         assert TIMESTAMP.fullmatch(stamp), stamp
 
 
+def test_a_stamp_is_of_its_own_second_whatever_was_stamped_before() -> None:
+    """`stamp` keeps the text of the seconds it wrote (issue 22): each moment, in
+    any order, reads as strftime writes it, across seconds, days and the epoch;
+    and what it keeps stays bounded."""
+    from datetime import UTC, datetime
+
+    from app.matches import record
+    from app.matches.record import stamp
+
+    moments = [1_764_230_000_999, 1_764_230_001_000, 1_764_230_000_999, 0, -1, -1_000, -1_001,
+               1_764_287_999_999, 1_764_288_000_000, 1_764_230_001_001]
+    for ms in moments:
+        plain = datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+        assert stamp(ms) == plain, ms
+        assert TIMESTAMP.fullmatch(stamp(ms))
+    for second in range(3 * record._MOST_SECONDS):
+        stamp(second * 1000)
+    assert len(record._SECONDS) <= record._MOST_SECONDS
+
+
 async def test_create_needs_no_body(client: httpx.AsyncClient) -> None:
     r = await client.post("/api/v1/matches")
     assert r.status_code == 201, r.text

@@ -20,40 +20,60 @@ bench/proofs.py caught). So here:
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
 from typing import Any
 
 import asyncpg
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.util import greenlet_spawn
 
 STALE_TRIES = 32  # closed connections skipped before giving up (a pool holds fewer)
 _NOT_STARTED = "another operation"  # asyncpg's words when a statement could not start
 
 
-async def _drop(conn: AsyncConnection) -> None:
+async def _drop(fairy: Any) -> None:
+    """Out of the pool for good: closed, and its place in the pool freed."""
     with contextlib.suppress(Exception):
-        await conn.invalidate()
+        await greenlet_spawn(fairy.invalidate)
 
 
-@contextlib.asynccontextmanager
-async def raw_asyncpg(engine: AsyncEngine) -> AsyncIterator[Any]:
-    """`async with raw_asyncpg(engine) as raw:` a live pooled asyncpg connection."""
-    for _ in range(STALE_TRIES):
-        async with engine.connect() as conn:
-            raw = (await conn.get_raw_connection()).driver_connection
-            assert raw is not None
-            if raw.is_closed():
-                await _drop(conn)
+class _Lent:
+    """One pooled driver connection for an `async with` block, taken from the
+    engine's pool itself (its "fairy", one hop into SQLAlchemy's greenlet each
+    way) rather than through an `AsyncConnection`, whose checkout and return
+    cost some 3 greenlet hops and two objects a statement: issue 22 measured
+    ~75 µs of CPU for that against ~30 µs for this, on every action saved."""
+
+    __slots__ = ("engine", "fairy")
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.fairy: Any = None
+
+    async def __aenter__(self) -> Any:
+        take = self.engine.sync_engine.raw_connection
+        for _ in range(STALE_TRIES):
+            fairy = await greenlet_spawn(take)
+            raw = fairy.driver_connection
+            if raw is None or raw.is_closed():
+                await _drop(fairy)
                 continue
-            try:
-                yield raw
-            except asyncpg.exceptions.IntegrityConstraintViolationError:
-                raise  # the server refused the row (class 23): the connection is sound
-            except BaseException:
-                await _drop(conn)
-                raise
-            return
-    raise asyncpg.exceptions.ConnectionDoesNotExistError("every pooled connection was closed")
+            self.fairy = fairy
+            return raw
+        raise asyncpg.exceptions.ConnectionDoesNotExistError("every pooled connection was closed")
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: Any) -> None:
+        fairy, self.fairy = self.fairy, None
+        if kind is None or issubclass(kind, asyncpg.exceptions.IntegrityConstraintViolationError):
+            # Done, or the server refused the row (class 23): the connection is sound.
+            # Returned in the greenlet: a pool over its size closes it, which awaits.
+            await greenlet_spawn(fairy.close)
+        else:
+            await _drop(fairy)  # cancellation included: the link's state is unknown
+
+
+def raw_asyncpg(engine: AsyncEngine) -> _Lent:
+    """`async with raw_asyncpg(engine) as raw:` a live pooled asyncpg connection."""
+    return _Lent(engine)
 
 
 async def fetch(engine: AsyncEngine, sql: str, *args: Any) -> list[Any]:

@@ -3,7 +3,6 @@ per mutation, Core SQL on the tables of app/db/models.py."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -18,8 +17,11 @@ from app.db.models import actions, draw_offers, matches, seats
 from app.rules import State
 
 from . import bot_store
+from .jsontext import compact
 from .record import Record, moment, record_from_rows
 from .replay import replay
+from .saving_sql import ACT as _PG_ACT
+from .saving_sql import ACT_ONE as _PG_ACT_ONE
 from .shown_ratings import show_changes
 
 _ROW_COLUMNS = [c for c in matches.c if c.name != "state"]
@@ -123,32 +125,8 @@ def _entry_row(match_id: str, e: Any) -> dict[str, Any]:
             "automatic": e.automatic, "at": moment(e.at_ms), "client_id": e.client_id, "public": e.public}
 
 
-# The hot path on Postgres: the conditional UPDATE and the log rows in one
-# statement, outside any explicit transaction (a statement is atomic): one round
-# trip per action instead of BEGIN, UPDATE, INSERT, COMMIT. Worth it (issue 18):
-# bench/ab.py against the same tree with every save through _save_core measured
-# 1.6-2.3x the server CPU per action without it (bench/README.md). It writes the
-# columns of `rec.row()` but the rematch pair (save sends a rematch's change the
-# other way) and those of `_entry_row`: tests/db/test_save_paths.py fails when
-# the two paths disagree.
-_PG_ACT = """
-WITH moved AS (
-  UPDATE matches SET status = $1, state = $2::json, version = $3, white_ms = $4, black_ms = $5,
-    clock_running = $6, clock_since_ms = $7, due_at_ms = $8, draw_offer = $9, result = $10::json,
-    updated_at = $11, finished_at = $12
-  WHERE id = $13 AND version = $14
-  RETURNING id
-)
-INSERT INTO actions (match_id, version, player, action, automatic, at, client_id, public)
-SELECT moved.id, e.version, e.player, e.action::json, e.automatic, e.at, e.client_id, e.public::json
-FROM moved, unnest($15::int[], $16::text[], $17::text[], $18::bool[], $19::timestamptz[], $20::text[],
-                   $21::text[]) AS e(version, player, action, automatic, at, client_id, public)
-RETURNING 1
-"""
-
-
 def _json(value: Any) -> str | None:
-    return None if value is None else json.dumps(value)
+    return None if value is None else compact(value)
 
 
 async def _save_postgres(engine: AsyncEngine, before_version: int, rec: Record) -> None:
@@ -156,16 +134,23 @@ async def _save_postgres(engine: AsyncEngine, before_version: int, rec: Record) 
 
     row = rec.row()
     entries = rec.entries
-    args = (
+    head = (
         row["status"], _json(row["state"]), row["version"], row["white_ms"], row["black_ms"],
         row["clock_running"], row["clock_since_ms"], row["due_at_ms"], row["draw_offer"], _json(row["result"]),
         row["updated_at"], row["finished_at"], rec.id, before_version,
-        [e.version for e in entries], [e.player for e in entries], [_json(e.action) for e in entries],
-        [e.automatic for e in entries], [moment(e.at_ms) for e in entries], [e.client_id for e in entries],
-        [e.public_text() for e in entries],
     )
+    args: tuple[Any, ...]
+    if len(entries) == 1:
+        e = entries[0]
+        sql, args = _PG_ACT_ONE, (*head, e.version, e.player, _json(e.action), e.automatic, moment(e.at_ms),
+                                  e.client_id, e.public_text())
+    else:
+        sql, args = _PG_ACT, (
+            *head, [e.version for e in entries], [e.player for e in entries], [_json(e.action) for e in entries],
+            [e.automatic for e in entries], [moment(e.at_ms) for e in entries], [e.client_id for e in entries],
+            [e.public_text() for e in entries])
     try:
-        done = await raw.fetch(engine, _PG_ACT, *args)
+        done = await raw.fetch(engine, sql, *args)
     except asyncpg.UniqueViolationError as error:
         if "client_id" in (error.constraint_name or ""):
             raise ClientIdTaken() from None

@@ -24,9 +24,9 @@ from ..conftest import Api, FakeTime, Game
 RAW_SKIPS = {"rematch", "rematch_token"}
 
 
-def _raw_columns() -> tuple[set[str], set[str]]:
-    """The matches columns the raw statement sets, and the actions columns it inserts."""
-    sql = " ".join(store._PG_ACT.split())
+def _raw_columns(statement: str = store._PG_ACT) -> tuple[set[str], set[str]]:
+    """The matches columns a raw statement sets, and the actions columns it inserts."""
+    sql = " ".join(statement.split())
     found = re.search(r"UPDATE matches SET (.*?) WHERE", sql)
     inserted = re.search(r"INSERT INTO actions \((.*?)\)", sql)
     assert found and inserted, sql
@@ -43,6 +43,7 @@ async def test_the_raw_statement_writes_the_columns_the_core_path_writes(app: An
     assert updated == set(rec.row()) - RAW_SKIPS
     assert inserted == set(store._entry_row(rec.id, entry))
     assert set(rec.row()) >= RAW_SKIPS  # still columns of the row: else drop them from RAW_SKIPS
+    assert _raw_columns(store._PG_ACT_ONE) == (updated, inserted)  # the one-row statement: the same columns
 
 
 async def _play_twins(api: Api, app: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Game, Game, dict[str, int]]:
@@ -58,6 +59,16 @@ async def _play_twins(api: Api, app: Any, monkeypatch: pytest.MonkeyPatch) -> tu
     async def through_raw(*args: Any) -> None:
         paths["raw"] += 1
         await raw(*args)
+
+    fetch = store.raw.fetch
+
+    async def noted(engine: Any, sql: str, *args: Any) -> Any:
+        if sql in (store._PG_ACT_ONE, store._PG_ACT):  # not the rate counters' statements
+            paths["one row" if sql == store._PG_ACT_ONE else "rows"] += 1
+        return await fetch(engine, sql, *args)
+
+    paths["one row"] = paths["rows"] = 0
+    monkeypatch.setattr(store.raw, "fetch", noted)
 
     async def through_core(*args: Any) -> None:
         paths["core"] += 1
@@ -85,7 +96,8 @@ async def test_both_paths_store_the_same_rows(app: Any, api: Api, database_url: 
     if not database_url.startswith("postgresql"):
         pytest.skip("the raw statement is PostgreSQL's")
     one, other, paths = await _play_twins(api, app, monkeypatch)
-    assert paths == {"raw": 13, "core": 13}  # every action and the resignation took its twin's path
+    assert paths["raw"] == paths["core"] == 13  # every action and the resignation took its twin's path
+    assert paths["one row"] + paths["rows"] == 13 and paths["one row"]  # one log row: the plain statement
     assert one.match["status"] == other.match["status"] == "finished"
     async with app.state.parts.engine.connect() as conn:
         rows = {m.id: m for m in await conn.execute(select(matches).where(matches.c.id.in_([one.id, other.id])))}
@@ -102,3 +114,32 @@ async def test_both_paths_store_the_same_rows(app: Any, api: Api, database_url: 
         for column in (c.name for c in actions.c):
             assert (_without_id(getattr(mine, column), one.id)
                     == _without_id(getattr(theirs, column), other.id)), (column, mine.version)
+
+
+async def test_several_log_rows_in_one_save_are_stored_as_the_core_path_stores_them(
+        app: Any, api: Api, database_url: str) -> None:
+    """An action that brings automatic entries saves several log rows at once: the
+    raw statement's array form (its one-row form is the twins' usual case)."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("the raw statement is PostgreSQL's")
+    engine = app.state.parts.engine
+    games = [await api.start(seed="several") for _ in range(2)]
+    before = games[0].version
+    assert games[1].version == before
+    for game, save in zip(games, (store._save_postgres, store._save_core), strict=True):
+        rec = await store.load(engine, game.id, None)
+        assert rec is not None
+        draft = rec.draft()
+        for i, (player, action) in enumerate((("white", {"type": "draw_offer"}), ("black", {"type": "draw_decline"}))):
+            draft.version += 1
+            draft.entries.append(Entry(draft.version, player, action, i > 0, 1_000 + i, f"c-{i}" if i == 0 else None,
+                                       {"version": draft.version}))
+        await save(engine, rec.version, draft)
+    async with engine.connect() as conn:
+        logs = [(await conn.execute(select(actions).where(actions.c.match_id == game.id, actions.c.version > before)
+                                    .order_by(actions.c.version))).all() for game in games]
+    assert len(logs[0]) == len(logs[1]) == 2
+    for mine, theirs in zip(*logs, strict=True):
+        for column in (c.name for c in actions.c):
+            assert (_without_id(getattr(mine, column), games[0].id)
+                    == _without_id(getattr(theirs, column), games[1].id)), (column, mine.version)
