@@ -13,7 +13,9 @@ queueing stay small next to what it measures):
 - peak: 32 concurrent clients, each playing whole matches (create, join, both
   setups, then random legal actions until the match ends, then the next match)
   as fast as the answers come, against the yardstick's 32 clients doing the
-  same number of writes in a loop: throughput and p50 submit latency;
+  same number of writes in a loop: throughput and p50 submit latency, measured
+  in turns (yardstick, app; three times, once with --quick) and reported for
+  the turn whose ratio is the median;
 - half load: the same clients paced to half of the peak rate: p99 latency. Each
   client spaces its requests by the mean interval times a uniform jitter in
   [0.5, 1.5), starting at a random phase, so the 32 clients never fire in
@@ -29,7 +31,8 @@ The same server with `FAST_PATH=false` (app/api/fast.py off) is measured at
 peak in turns with the real one: the fast path stays only while it is worth
 >= 10% of throughput (issue 8).
 
-Goals (issue 3): actions/s >= 0.7 x the yardstick's requests/s; p50 submit
+Goals (issue 3, throughput raised by issue 22): actions/s >= 1.0 x the
+yardstick's requests/s; p50 submit
 latency <= 1.3 x the yardstick's; p99 <= 5 ms at half of peak load. The table
 is printed and written to bench/results/api.json. `--profile` runs the server
 under cProfile and prints its hot spots. `--sweep 100,200,400` adds p50/p99 of
@@ -52,6 +55,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -66,6 +70,7 @@ from bench.wire import Connection  # noqa: E402
 PG = os.environ.get("BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
 PYTHON = sys.executable
 RESULTS = ROOT / "bench" / "results" / "api.json"
+PEAK_TURNS = 3  # yardstick-then-app windows at peak; the median turn is reported
 
 
 # ---- processes ---------------------------------------------------------------
@@ -311,7 +316,7 @@ def main() -> int:
                     "paced rates (comma-separated requests/s): where this machine's latency floor lies")
     args = ap.parse_args()
     warm, measure = (1.0, 3.0) if args.quick else (3.0, 12.0)
-    budget = 120 if args.quick else 420
+    budget = 120 if args.quick else 540
     signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError("bench over budget")))
     signal.alarm(budget)
 
@@ -334,12 +339,23 @@ def main() -> int:
         print(f"servers up on {db}; {args.clients} clients over {args.procs} processes, "
               f"{measure:g} s windows after {warm:g} s warm-up", flush=True)
         with mp_ctx.Pool(args.procs) as pool:
-            yard_peak = run_load(pool, args.procs, "yardstick", yard_base, args.clients, None, warm, measure,
-                                 yard_proc.pid)
-            print(f"  yardstick peak: {yard_peak['per_second']:.0f} req/s", flush=True)
-            app_peak = run_load(pool, args.procs, "app", app_base, args.clients, None, warm, measure,
-                                app_proc.pid)
-            print(f"  app peak:       {app_peak['per_second']:.0f} actions/s", flush=True)
+            # The peaks in turns, yardstick then app, PEAK_TURNS times: on a shared
+            # machine one window's throughput swings by a sixth or more, so a single
+            # pair of windows can say 0.8x or 1.2x of the same two servers. Each turn's
+            # two windows give a ratio; the table reports the median turn.
+            yard_runs: list[dict[str, Any]] = []
+            app_runs: list[dict[str, Any]] = []
+            for turn in range(1 if args.quick else PEAK_TURNS):
+                yard_runs.append(run_load(pool, args.procs, "yardstick", yard_base, args.clients, None, warm,
+                                          measure, yard_proc.pid))
+                app_runs.append(run_load(pool, args.procs, "app", app_base, args.clients, None, warm, measure,
+                                         app_proc.pid))
+                print(f"  turn {turn + 1}: yardstick {yard_runs[-1]['per_second']:.0f} req/s, "
+                      f"app {app_runs[-1]['per_second']:.0f} actions/s: "
+                      f"{app_runs[-1]['per_second'] / yard_runs[-1]['per_second']:.2f}x", flush=True)
+            turns = sorted(zip(app_runs, yard_runs, strict=True), key=lambda t: t[0]["per_second"] / t[1]["per_second"])
+            app_peak, yard_peak = turns[len(turns) // 2]
+            turn_ratios = [a["per_second"] / y["per_second"] for a, y in turns]
             half = app_peak["per_second"] / 2
             app_half = run_load(pool, args.procs, "app", app_base, args.clients, half, warm, measure,
                                 app_proc.pid)
@@ -363,7 +379,7 @@ def main() -> int:
             slow_base = f"http://127.0.0.1:{slow_port}"
             wait_ready(f"{slow_base}/api/v1/matches?limit=1", slow_proc)
             # With and without the fast path, twice each in turns, so drift falls on both.
-            fast_runs, slow_runs = [app_peak], []
+            fast_runs, slow_runs = [app_peak], []  # the median turn's window, and two more below
             for turn in range(3):
                 if turn % 2 == 0:
                     slow_runs.append(run_load(pool, args.procs, "app", slow_base, args.clients, None, warm,
@@ -388,7 +404,7 @@ def main() -> int:
     ratio_p50 = app_peak["p50_ms"] / yard_peak["p50_ms"]
     rows = [
         (f"actions/s at {args.clients} clients", f"{app_peak['per_second']:.0f}",
-         f"{yard_peak['per_second']:.0f} req/s", f"{ratio_tp:.2f}x", ">= 0.70x", ratio_tp >= 0.7),
+         f"{yard_peak['per_second']:.0f} req/s", f"{ratio_tp:.2f}x", ">= 1.00x", ratio_tp >= 1.0),
         ("p50 submit latency", f"{app_peak['p50_ms']:.2f} ms", f"{yard_peak['p50_ms']:.2f} ms",
          f"{ratio_p50:.2f}x", "<= 1.30x", ratio_p50 <= 1.3),
         ("fast path: actions/s on vs off", f"{fast_tp:.0f}", f"{slow_tp:.0f} (off)",
@@ -419,7 +435,7 @@ def main() -> int:
         "window_seconds": measure, "cpus": os.cpu_count(),
         "yardstick_peak": yard_peak, "app_peak": app_peak,
         "app_half_load": app_half, "fast_path_on": fast_runs, "fast_path_off": slow_runs, "yardstick_half_load": yard_half, "sweep": sweep,
-        "ratios": {"throughput": ratio_tp, "p50": ratio_p50},
+        "ratios": {"throughput": ratio_tp, "p50": ratio_p50, "throughput_turns": turn_ratios},
         "goals": {r[0]: {"value": r[1], "goal": r[4], "pass": r[5]} for r in rows},
     }, indent=2))
     print(f"written {RESULTS.relative_to(ROOT)}")
