@@ -7,15 +7,18 @@ Black is, read from `state.to_move` at every ply; values are always White's
 which it checks every few nodes, and answers with the best root action of the
 deepest iteration, or of the interrupted one when that already beat the
 previous best (the previous best is searched first, so any action that beat
-it did so at the greater depth).
+it did so at the greater depth). No iteration starts once `SPEND` of the
+think time is gone: the next would rarely finish.
 
 Below the root, a node's actions are thinned and ordered by a cheap guess
 (candidates.ranked: captures first, by victim), the best action found for the
 position before first; a node with two or more plies left orders its actions
 by the evaluation of their results and searches only the best `WIDTH` of
-them, so the search reaches the opponent's reply to a reply. The root
-searches every legal action at depth 1 and the best `ROOT_WIDTH` of them
-deeper. docs/bots.md says why alpha-beta rather than MCTS.
+them, so the search reaches the opponent's reply to a reply. `LATE` more may
+be searched a ply shallower (late-move reductions), one of them again at full
+depth only where the shallower search made it the best so far; the default
+is none. The root searches every legal action at depth 1 and the best
+`ROOT_WIDTH` of them deeper. docs/bots.md says why alpha-beta rather than MCTS.
 
 Each iteration repeats most of the last one's tree, so the search keeps what
 it learns about a position in tables keyed by the position (`position_key`),
@@ -55,7 +58,9 @@ from .evaluate import WIN, score
 # Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
 WIDTH: Final = 8  # actions searched at a node with two or more plies left
 ROOT_WIDTH: Final = 16  # root actions searched past the first ply, best of the shallower search
-LATE: Final = 0  # actions past WIDTH searched a ply shallower (late-move reduction)
+# LATE and SPEND keep the search as it was: other settings did not win more
+# matches against the search of 780ea97 (docs/bots.md, issue 22; bench/arena_old.py --new).
+LATE: Final = 0  # actions past WIDTH searched a ply shallower first (late-move reductions)
 SPEND: Final = 0.5  # no new iteration once this share of the think time is spent
 MAX_DEPTH: Final = 16
 QUIESCENCE: Final = 4  # plies of captures searched past the horizon
