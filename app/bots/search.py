@@ -7,15 +7,18 @@ Black is, read from `state.to_move` at every ply; values are always White's
 which it checks every few nodes, and answers with the best root action of the
 deepest iteration, or of the interrupted one when that already beat the
 previous best (the previous best is searched first, so any action that beat
-it did so at the greater depth).
+it did so at the greater depth). No iteration starts once `SPEND` of the
+think time is gone: the next would rarely finish.
 
 Below the root, a node's actions are thinned and ordered by a cheap guess
 (candidates.ranked: captures first, by victim), the best action found for the
 position before first; a node with two or more plies left orders its actions
 by the evaluation of their results and searches only the best `WIDTH` of
-them, so the search reaches the opponent's reply to a reply. The root
-searches every legal action at depth 1 and the best `ROOT_WIDTH` of them
-deeper. docs/bots.md says why alpha-beta rather than MCTS.
+them, so the search reaches the opponent's reply to a reply. `LATE` more may
+be searched a ply shallower (late-move reductions), one of them again at full
+depth only where the shallower search made it the best so far; the default
+is none. The root searches every legal action at depth 1 and the best
+`ROOT_WIDTH` of them deeper. docs/bots.md says why alpha-beta rather than MCTS.
 
 Each iteration repeats most of the last one's tree, so the search keeps what
 it learns about a position in tables keyed by the position (`position_key`),
@@ -55,6 +58,10 @@ from .evaluate import WIN, score
 # Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
 WIDTH: Final = 8  # actions searched at a node with two or more plies left
 ROOT_WIDTH: Final = 16  # root actions searched past the first ply, best of the shallower search
+# LATE and SPEND keep the search as it was: other settings did not win more
+# matches against the search of 780ea97 (docs/bots.md, issue 22; bench/arena_old.py --new).
+LATE: Final = 0  # actions past WIDTH searched a ply shallower first (late-move reductions)
+SPEND: Final = 0.5  # no new iteration once this share of the think time is spent
 MAX_DEPTH: Final = 16
 QUIESCENCE: Final = 4  # plies of captures searched past the horizon
 CHECK_EVERY: Final = 16  # nodes between looks at the clock
@@ -99,9 +106,14 @@ class Entry:
 
 class Search:
     def __init__(self, think_seconds: float, clock: Clock = time.perf_counter,
-                 max_depth: int = MAX_DEPTH, quiescence: int = QUIESCENCE) -> None:
+                 max_depth: int = MAX_DEPTH, quiescence: int = QUIESCENCE, width: int = WIDTH,
+                 late: int = LATE, root_width: int = ROOT_WIDTH, spend: float = SPEND) -> None:
         self.max_depth = max_depth
         self.quiescence = quiescence
+        self.width = width
+        self.late = late
+        self.root_width = root_width
+        self.spend = spend
         self.clock = clock
         self.start = clock()
         self.think_seconds = think_seconds
@@ -211,14 +223,14 @@ class Search:
                 scored = [(sign * self._leaf(child, depth), k) for k, (_, child) in enumerate(children)]
                 scored.sort(key=lambda t: (-t[0], t[1]))
                 best_first = entry.by_value = [children[k] for _, k in scored]
-            out = best_first[:WIDTH]
+            out = best_first[:self.width + self.late]
         else:
             out = children
         if remembered is not None and out[0][0] != remembered:
             first = [c for c in children if c[0] == remembered]
             out = first + [c for c in out if c[0] != remembered]
             if depth >= 2:
-                out = out[:WIDTH]
+                out = out[:self.width + self.late]
         return out
 
     def value(self, s: State, depth: int, alpha: float, beta: float) -> float:
@@ -236,8 +248,16 @@ class Search:
         maximising = s.to_move == 0
         best = -INF if maximising else INF
         best_action = None
-        for action, child in self._ordered(s, entry, depth):
-            v = self.value(child, depth - 1, alpha, beta)
+        width = self.width
+        for i, (action, child) in enumerate(self._ordered(s, entry, depth)):
+            if i < width:
+                v = self.value(child, depth - 1, alpha, beta)
+            else:
+                # A late action (ordered past `width`) is searched a ply shallower
+                # first, and again at full depth only if that makes it the best.
+                v = self.value(child, depth - 2, alpha, beta)
+                if v > alpha if maximising else v < beta:
+                    v = self.value(child, depth - 1, alpha, beta)
             if maximising:
                 if v > best:
                     best, best_action = v, action
@@ -297,9 +317,9 @@ class Search:
             top = max(values, key=values.__getitem__)
             chosen, chosen_value = top, values[top]
             self.depth_done = depth
-            order = sorted(order, key=lambda a: -values[a])[:ROOT_WIDTH]
+            order = sorted(order, key=lambda a: -values[a])[:self.root_width]
             elapsed = self.clock() - self.start
-            if chosen_value >= WIN or len(order) == 1 or elapsed > 0.5 * self.think_seconds:
+            if chosen_value >= WIN or len(order) == 1 or elapsed > self.spend * self.think_seconds:
                 break  # a forced win, or the next ply would not finish in time
         return chosen, {"depth": self.depth_done, "nodes": self.nodes, "value": sign * chosen_value}
 

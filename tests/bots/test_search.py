@@ -85,3 +85,19 @@ def test_a_leaf_plays_its_captures_out() -> None:
     # It is not the static evaluation: the capture changed the value.
     assert Search(think_seconds=1e9, quiescence=2).value(s, 0, -INF, INF) != score(s)
     assert Search(think_seconds=1e9, quiescence=0).value(s, 0, -INF, INF) == score(s)
+
+
+def test_actions_past_the_width_are_searched_a_ply_shallower() -> None:
+    s = action_position()
+    for late in (0, 2):
+        search = Search(think_seconds=1e9, width=1, late=late)
+        search.value(s, 3, -INF, INF)
+        ordered = search.table[position_key(s)].by_value
+        assert ordered is not None and len(ordered) > 3
+        depths = [search.table[position_key(child)].depth if position_key(child) in search.table else None
+                  for _, child in ordered[:4]]
+        # The first at full depth (two plies left); the next `late` with one
+        # ply left, again with two only where that made it the best; the rest pruned.
+        assert depths[0] == 2
+        assert all(d in (1, 2) for d in depths[1:1 + late]) and (late == 0 or 1 in depths[1:1 + late])
+        assert depths[1 + late:] == [None] * (3 - late)
