@@ -1292,6 +1292,9 @@ def main() -> int:
     ap.add_argument("--flood-rounds", type=int, default=None, help="quiet/flood window pairs (default 3; quick 1)")
     ap.add_argument("--flood-window", type=float, default=None, help="seconds per window (default 20; quick 12)")
     ap.add_argument("--probe-rate", type=float, default=8.0, help="flood: the other match's rounds a second")
+    ap.add_argument("--burst-every", type=float, default=1.0,
+                    help="signin, signin-players: a new burst at most this often, in seconds (a burst answered "
+                         "sooner waits; one answered later is followed at once)")
     ap.add_argument("--flood-nice", type=int, default=19, help="flood: niceness of the attackers' process "
                     "(0: they compete with the servers for this machine's CPU as equals)")
     ap.add_argument("--flood-kinds", default=",".join(FLOODS),

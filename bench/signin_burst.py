@@ -4,7 +4,9 @@ form, and as `signin-players` against the players' (`POST /login`, an account
 signed up through `/signup` first; its later bursts for names nobody has).
 
 Quiet and burst windows in turns, while another match is played from its own
-address (bench/proofs.py's probe). In a burst window, every second, one new
+address (bench/proofs.py's probe). In a burst window, every second (at most;
+`--burst-every` sets another pace: a faster server meets more bursts at the
+default pace, and so more password checks a second), one new
 address sends 30 sign-ins at once to the admin form, half to each process,
 from a process of its own at the attackers' niceness (`--flood-nice`, as
 flood's attackers):
@@ -116,7 +118,8 @@ async def burst(ports: list[int], address: str, name: str, right_at: int | None,
     return counted
 
 
-def burst_window(ports: list[int], first: int, seconds: float, form: Form = ADMINS) -> list[dict[str, Any]]:
+def burst_window(ports: list[int], first: int, seconds: float, form: Form = ADMINS,
+                 every: float = 1.0) -> list[dict[str, Any]]:
     """One burst window, in a process of its own (as flood's attackers): a burst
     a second, each from a new address, numbered on from `first`. Its event loop
     stays out of the probe's timings (a new client's TLS context alone took
@@ -134,7 +137,7 @@ def burst_window(ports: list[int], first: int, seconds: float, form: Form = ADMI
             bursts.append({"checked": got[401] + got[form.signed_in], "answers": {str(k): v for k, v in got.items() if k > 0},
                            "right_password": next((-k for k in got if k < 0), None),
                            "seconds": round(now() - started, 2)})
-            await asyncio.sleep(max(0.0, 1.0 - (now() - started)))
+            await asyncio.sleep(max(0.0, every - (now() - started)))
         return bursts
 
     cpu0 = sum(os.times()[:2])
@@ -191,7 +194,7 @@ async def run_signin(pair: Pair, args: Any, form: Form = ADMINS) -> dict[str, An
             got: list[dict[str, Any]] = []
             if kind == "burst":
                 got = await loop.run_in_executor(pool, burst_window, pair.ports, len(bursts), args.flood_window,
-                                                 form)
+                                                 form, getattr(args, "burst_every", 1.0))
                 bursts += got
             else:
                 await asyncio.sleep(args.flood_window)
