@@ -23,10 +23,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.auth import DUMMY_HASH, PasswordChecks, hash_password, matches
+from app.auth.tries_in_front import Tries
 from app.config import Settings
 from app.db.account_models import accounts
 from app.db.admin_models import admin_audit
-from app.tries_in_front import Tries
 
 from . import limits, sessions, tokens
 from .errors import AccountClosed, AccountError, NameTaken, NoSuchAccount, SignInFailed, TooMany

@@ -1,5 +1,5 @@
 """Sign-in tries of a locked address refused in front of the whole stack
-(issue 17, item 3): the admins' form's part of app/tries_in_front.py.
+(issue 17, item 3): the admins' form's part of app/auth/tries_in_front.py.
 
 Thirty sign-ins sent at once from one address each went through the error
 middleware, the budgets, the body limit, FastAPI's routing and the form's
@@ -22,7 +22,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.tries_in_front import MOST_FORM_BYTES, TriesInFront
+from app.auth.tries_in_front import MOST_FORM_BYTES, TriesInFront
+from app.security import security_headers
 
 from . import accounts, pages, sessions, throttle
 from .context import Admin
@@ -34,6 +35,7 @@ class SignInsInFront(TriesInFront):
     """`POST /admin/login` passes through the address's line; every other request goes straight on."""
 
     path = PATH
+    headers = security_headers()
 
     def __init__(self, app: Any, admin: Admin) -> None:
         super().__init__(app, admin.sign_ins, throttle.address_key, admin.now, admin.settings.body_timeout_seconds)

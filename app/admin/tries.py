@@ -17,7 +17,7 @@ In front of the whole stack (app/admin/front.py), the same process lets one
 try per address at a time in at all (`in_line`): the others wait in line,
 at most `LINE_MOST` of them, until the one inside is answered, so that once
 the lock is known they are refused there, before any middleware, routing or
-form parsing. The line and the remembered locks are app/tries_in_front.py's,
+form parsing. The line and the remembered locks are app/auth/tries_in_front.py's,
 shared with the players' sign-in; the reservations' turns and the audit's
 batches are the admins' own.
 """
@@ -28,7 +28,7 @@ import contextlib
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.tries_in_front import LINE_MOST, MOST_REMEMBERED, TRUST_SECONDS, Tries, Turn, hold
+from app.auth.tries_in_front import LINE_MOST, MOST_REMEMBERED, TRUST_SECONDS, Tries, Turn, hold
 
 from .audit import Batch
 

@@ -1,5 +1,5 @@
 """The players' sign-in tries of a locked address refused in front of the
-whole stack (issue 17): the players' form's part of app/tries_in_front.py.
+whole stack (issue 17): the players' form's part of app/auth/tries_in_front.py.
 
 A burst of sign-ins from one address was as many concurrent transactions on
 the same lock rows through the whole stack (app/accounts/limits.py counts each
@@ -22,7 +22,8 @@ from starlette.responses import Response
 
 from app.accounts import Accounts
 from app.accounts.limits import address_key
-from app.tries_in_front import TriesInFront
+from app.auth.tries_in_front import TriesInFront
+from app.security import security_headers
 
 from . import signed
 from .sign_pages import busy_form, locked_form
@@ -34,6 +35,7 @@ class PlayersSignInsInFront(TriesInFront):
     """`POST /login` passes through the address's line; every other request goes straight on."""
 
     path = PATH
+    headers = security_headers()
 
     def __init__(self, app: Any, accounts: Accounts, body_timeout: float) -> None:
         super().__init__(app, accounts.sign_ins, address_key, accounts.now, body_timeout)

@@ -19,8 +19,8 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from app import tries_in_front
 from app.admin import accounts
+from app.auth import tries_in_front
 from app.db.admin_models import admin_audit
 from app.main import create_app
 from tests.admin.conftest import PASSWORD, add_admin, login_token

@@ -17,8 +17,8 @@ import httpx
 import pytest
 from sqlalchemy import delete, select
 
-from app import tries_in_front
 from app.admin import accounts, throttle, tries
+from app.auth import tries_in_front
 from app.db.admin_models import admin_audit, admin_throttle
 from app.main import create_app
 from tests.admin.conftest import add_admin, login_token, sign_in

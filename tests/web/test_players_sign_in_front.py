@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 import pytest
 
-from app import tries_in_front
 from app.accounts import service
+from app.auth import tries_in_front
 from app.main import create_app
 from tests.conftest import make_settings
 from tests.waiting import DEADLINE, until

@@ -12,7 +12,7 @@ costing nothing but their place. What the handler learnt of the address's
 lock (the database's answer, `Tries.learn`) is remembered for a moment, and
 while it runs each try is refused right here: its small form read and parsed
 by hand and answered by the form's own page (`TriesInFront.answer`), with the
-pages' security headers. At most `LINE_MOST` wait per address; one more is
+wing's security headers. At most `LINE_MOST` wait per address; one more is
 answered at once as a full password pool answers (503: nothing checked).
 
 Whatever a form's `answer` will not judge (a form this does not read: not
@@ -35,13 +35,10 @@ from urllib.parse import parse_qsl
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app.security import security_headers
-
 TRUST_SECONDS = 10.0  # how long a lock read from the database is taken as still running
 MOST_REMEMBERED = 4096  # addresses whose lock is remembered; the oldest is forgotten first
 LINE_MOST = 32  # tries of one address waiting in line in front; one more is answered 503 at once
 MOST_FORM_BYTES = 4096  # a sign-in form is a name, a password, a token and a path: a few hundred bytes
-_HEADERS = security_headers()
 
 
 @dataclass(slots=True)
@@ -116,6 +113,7 @@ class TriesInFront:
     on. A form's own front says how a refused try is answered (`answer`)."""
 
     path = ""
+    headers: dict[str, str] = {}  # the pages' security headers, for an answer given here (the wing's own)
 
     def __init__(self, app: Any, tries: Tries, key: Callable[[str | None], str], now: Callable[[], datetime],
                  body_timeout: float) -> None:
@@ -154,7 +152,7 @@ class TriesInFront:
         response = None if form is None else await self.answer(Request(scope), form, locked)
         if response is None:
             return await self._go_in(scope, receive, send, read or [])
-        for header, value in _HEADERS.items():
+        for header, value in self.headers.items():
             response.headers.setdefault(header, value)
         await response(scope, receive, send)
 
