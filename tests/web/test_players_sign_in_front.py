@@ -163,3 +163,19 @@ async def test_the_line_in_front_is_bounded(roomy: Any, monkeypatch: Any) -> Non
     assert [r.status_code for r in turned_away] == [503, 503]
     assert all(r.headers["retry-after"] and "busy" in r.text for r in turned_away)
     assert sorted(r.status_code for r in answers) == [401] * 3 + [503] * 2
+
+
+async def test_a_names_lock_is_not_learnt_as_the_addresss(database_url: str) -> None:
+    """A name locked by failures from many addresses refuses that name (the
+    handler's 429) but does not make the front refuse the address's other names."""
+    app = create_app(make_settings(database_url, account_name_lock_after=2))
+    async with app.router.lifespan_context(app):
+        for name in ("ada", "bo"):
+            async with _client(app, "10.7.0.1") as other:
+                assert (await sign_up(other, name)).status_code == 303
+        for host in ("10.7.1.1", "10.7.1.2"):  # two outsiders, one failure each: the name locks
+            async with _client(app, host) as outsider:
+                assert (await _send(outsider, ["wrong guess"]))[0].status_code == 401
+        async with _client(app) as client:
+            assert (await _send(client, [PASSWORD]))[0].status_code == 429  # ada's name is locked
+            assert (await _send(client, [PASSWORD], "bo"))[0].status_code == 303  # this address is not
