@@ -150,6 +150,10 @@ class Settings(BaseSettings):
     # Running bot matches one client address may hold at once, counted in the
     # database by every process (0: no cap). A creation over it: 429 too_many_bot_matches.
     bot_matches_per_address: int = 5
+    # Running bot matches one signed-in account (a session or an account token)
+    # may hold at once, from whatever addresses, counted in the database by every
+    # process (0: no cap). A creation over it: 429 too_many_bot_matches.
+    bot_matches_per_account: int = 5
     # A bot's turn whose person has had no socket open and has not been seen
     # for this long is not searched (it is taken up again when they come back).
     bot_unwatched_seconds: float = 60.0

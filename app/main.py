@@ -57,6 +57,7 @@ from app.pools import Pools
 from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_bus, make_hub
 from app.realtime.service import share_claims
 from app.redact import install as install_redaction
+from app.web.sign_in_front import PlayersSignInsInFront
 
 DESCRIPTION = """Magery Online: play Magery, the chess variant with worker placement, over HTTP.
 
@@ -245,6 +246,8 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     # Sign-in tries of a locked address refused ahead of the whole stack, one try per
     # address let in at a time (app/admin/front.py); inside the request ids and metrics.
     app.add_front(admin.SignInsInFront, wing)
+    # The same for the players' sign-in (app/web/sign_in_front.py), the locks learnt by the account service.
+    app.add_front(PlayersSignInsInFront, parts.accounts, settings.body_timeout_seconds)
     app.add_front(OpsOutermost, ops)
     app.add_front(ws.SocketsInFront, socket)
     admin.install(app, wing)

@@ -56,6 +56,9 @@ signin      the other match's p99 (as in flood) in quiet windows and sign-in
             ADMIN_LOCK_AFTER passwords checked per burst; the right password,
             once locked, refused; only 303/401/429/503, nothing logged at
             ERROR; the p99 in the bursts at most 2x the quiet one before.
+signin-players  the same against the players' sign-in form (POST /login;
+            an account signed up first, its later bursts for names nobody
+            has). PASS as signin, with ACCOUNT_LOCK_AFTER.
 junk        one client's floods (issue 17, docs/reliability.md "What one client
 sockets     can take"), each against the same probe of another match, in quiet
 reads       and flood windows in turns, PASS at a p99 ratio of at most 2x as
@@ -114,7 +117,7 @@ from bench.soak import start_server  # noqa: E402
 from bench.wire import Answer, Connection  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "proofs.json"
-SCENARIOS = ("storm", "contention", "chaos", "flood", "signin", "junk", "sockets", "reads", "bots")
+SCENARIOS = ("storm", "contention", "chaos", "flood", "signin", "signin-players", "junk", "sockets", "reads", "bots")
 SERVER_ENV = {"DB_POOL_SIZE": "8", "DB_MAX_OVERFLOW": "2", "LOG_LEVEL": "WARNING",
               "BOT_DELAY_SECONDS": "0", "PYTHONPATH": str(ROOT)}
 NO_LIMITS = {"RATE_LIMIT_WRITES": "1000000000", "RATE_LIMIT_READS": "1000000000"}
@@ -1289,6 +1292,9 @@ def main() -> int:
     ap.add_argument("--flood-rounds", type=int, default=None, help="quiet/flood window pairs (default 3; quick 1)")
     ap.add_argument("--flood-window", type=float, default=None, help="seconds per window (default 20; quick 12)")
     ap.add_argument("--probe-rate", type=float, default=8.0, help="flood: the other match's rounds a second")
+    ap.add_argument("--burst-every", type=float, default=1.0,
+                    help="signin, signin-players: a new burst at most this often, in seconds (a burst answered "
+                         "sooner waits; one answered later is followed at once)")
     ap.add_argument("--flood-nice", type=int, default=19, help="flood: niceness of the attackers' process "
                     "(0: they compete with the servers for this machine's CPU as equals)")
     ap.add_argument("--flood-kinds", default=",".join(FLOODS),
@@ -1334,7 +1340,7 @@ def main() -> int:
         for name in chosen:
             server = cluster.url if cluster and (name == "chaos" or args.own_cluster == "all") else args.pg_url
             print(f"\n{name} (load {load()}, database on {server.rsplit('@', 1)[-1]})", flush=True)
-            env = ({} if name in ("flood", "signin", *ONE_CLIENT)
+            env = ({} if name in ("flood", "signin", "signin-players", *ONE_CLIENT)
                    else {**NO_LIMITS, "BOT_MATCHES_PER_ADDRESS": str(BOT_CAP)} if name == "bots" else NO_LIMITS)
             started = time.monotonic()
             with Pair(name, server, env, output) as pair:
@@ -1349,6 +1355,10 @@ def main() -> int:
                     from bench.signin_burst import run_signin
 
                     got = asyncio.run(run_signin(pair, args))
+                elif name == "signin-players":  # the same against the players' POST /login (issue 17)
+                    from bench.signin_burst import PLAYERS, run_signin
+
+                    got = asyncio.run(run_signin(pair, args, PLAYERS))
                 elif name in ONE_CLIENT:
                     got = asyncio.run(run_flood(pair, args, [name]))
                 elif name == "bots":

@@ -1,8 +1,12 @@
 """The sign-in burst of docs/reliability.md ("What one client can take"), run by
-bench/proofs.py as its `signin` scenario (issue 17, item 3).
+bench/proofs.py as its `signin` scenario (issue 17, item 3) against the admins'
+form, and as `signin-players` against the players' (`POST /login`, an account
+signed up through `/signup` first; its later bursts for names nobody has).
 
 Quiet and burst windows in turns, while another match is played from its own
-address (bench/proofs.py's probe). In a burst window, every second, one new
+address (bench/proofs.py's probe). In a burst window, every second (at most;
+`--burst-every` sets another pace: a faster server meets more bursts at the
+default pace, and so more password checks a second), one new
 address sends 30 sign-ins at once to the admin form, half to each process,
 from a process of its own at the attackers' niceness (`--flood-nice`, as
 flood's attackers):
@@ -11,7 +15,7 @@ for names that do not exist (their checks cost the same argon2 time). Each
 burst's passwords checked are its 401 and 303 answers (429: refused by a
 lock, 503: refused by a full pool, neither checked).
 
-PASS: at most ADMIN_LOCK_AFTER passwords checked per burst; the right
+PASS: at most ADMIN_LOCK_AFTER (ACCOUNT_LOCK_AFTER) passwords checked per burst; the right
 password, sent in a burst after the lock, refused; no answer but 303, 401,
 429 and 503, nothing logged at ERROR; the other match's p99 in a burst window
 at most 2x the quiet window's before it (the median over the pairs).
@@ -39,6 +43,7 @@ import subprocess
 import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -51,7 +56,20 @@ BURST = 30
 RIGHT_AT = 14  # the 15th of the first burst
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 EXPECTED = {303, 401, 429, 503}
-LOCK_AFTER = 5  # the server's default ADMIN_LOCK_AFTER
+LOCK_AFTER = 5  # the server's default ADMIN_LOCK_AFTER, and ACCOUNT_LOCK_AFTER
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """A sign-in form under attack: where it is, its right answer's status, whose it is."""
+
+    path: str  # the form's page and where it posts
+    signed_in: int  # the status of the right password (a redirect)
+    name: str  # the account the first burst tries
+
+
+ADMINS = Form("/admin/login", 303, "root")
+PLAYERS = Form("/login", 303, "benchplayer")
 
 
 def add_admin(pair: Pair) -> None:
@@ -60,14 +78,25 @@ def add_admin(pair: Pair) -> None:
                    capture_output=True, timeout=60)
 
 
-async def burst(ports: list[int], address: str, name: str, right_at: int | None) -> Counter[int]:
+async def add_player(pair: Pair) -> None:
+    """The player, signed up through the form as a browser would."""
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{pair.ports[0]}", timeout=60) as c:
+        found = CSRF.search((await c.get("/signup")).text)
+        assert found, "no form token on /signup"
+        r = await c.post("/signup", data={"username": PLAYERS.name, "password": PASSWORD,
+                                          "csrf_token": found.group(1), "next": "/"})
+        assert r.status_code == 303, (r.status_code, r.text[:300])
+
+
+async def burst(ports: list[int], address: str, name: str, right_at: int | None,
+                form: Form = ADMINS) -> Counter[int]:
     """30 sign-ins at once from `address`, alternating between the processes."""
     clients = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{p}", timeout=60,
                                  transport=httpx.AsyncHTTPTransport(local_address=address)) for p in ports]
     try:
         forms = []
         for c in clients:
-            page = await c.get("/admin/login")
+            page = await c.get(form.path)
             found = CSRF.search(page.text)
             assert found, page.text[:200]
             forms.append(found.group(1))
@@ -75,8 +104,8 @@ async def burst(ports: list[int], address: str, name: str, right_at: int | None)
         async def one(i: int) -> int:
             c, token = clients[i % 2], forms[i % 2]
             password = PASSWORD if i == right_at else f"wrong guess {i}"
-            r = await c.post("/admin/login", data={"username": name, "password": password, "csrf_token": token,
-                                                   "next": "/admin"})
+            r = await c.post(form.path, data={"username": name, "password": password, "csrf_token": token,
+                                              "next": "/admin" if form is ADMINS else "/"})
             return r.status_code
 
         codes = await asyncio.gather(*(one(i) for i in range(BURST)))
@@ -89,7 +118,8 @@ async def burst(ports: list[int], address: str, name: str, right_at: int | None)
     return counted
 
 
-def burst_window(ports: list[int], first: int, seconds: float) -> list[dict[str, Any]]:
+def burst_window(ports: list[int], first: int, seconds: float, form: Form = ADMINS,
+                 every: float = 1.0) -> list[dict[str, Any]]:
     """One burst window, in a process of its own (as flood's attackers): a burst
     a second, each from a new address, numbered on from `first`. Its event loop
     stays out of the probe's timings (a new client's TLS context alone took
@@ -102,12 +132,12 @@ def burst_window(ports: list[int], first: int, seconds: float) -> list[dict[str,
         while now() < end:
             started = now()
             n = first + len(bursts)
-            got = await burst(ports, f"127.0.1.{10 + n % 240}", "root" if n == 0 else f"guess{n}",
-                              RIGHT_AT if n == 0 else None)
-            bursts.append({"checked": got[401] + got[303], "answers": {str(k): v for k, v in got.items() if k > 0},
+            got = await burst(ports, f"127.0.1.{10 + n % 240}", form.name if n == 0 else f"guess{n}",
+                              RIGHT_AT if n == 0 else None, form)
+            bursts.append({"checked": got[401] + got[form.signed_in], "answers": {str(k): v for k, v in got.items() if k > 0},
                            "right_password": next((-k for k in got if k < 0), None),
                            "seconds": round(now() - started, 2)})
-            await asyncio.sleep(max(0.0, 1.0 - (now() - started)))
+            await asyncio.sleep(max(0.0, every - (now() - started)))
         return bursts
 
     cpu0 = sum(os.times()[:2])
@@ -140,8 +170,11 @@ def p99_spread(values: list[float], rounds: int = 400) -> tuple[float | None, fl
     return ms(got[int(0.05 * rounds)]), ms(got[int(0.95 * rounds)])
 
 
-async def run_signin(pair: Pair, args: Any) -> dict[str, Any]:
-    add_admin(pair)
+async def run_signin(pair: Pair, args: Any, form: Form = ADMINS) -> dict[str, Any]:
+    if form is ADMINS:
+        add_admin(pair)
+    else:
+        await add_player(pair)
     phase = ["warmup"]
     samples: dict[str, list[float]] = {}
     stop = asyncio.Event()
@@ -160,7 +193,8 @@ async def run_signin(pair: Pair, args: Any) -> dict[str, Any]:
             waited0 = [main_thread_cpu(p, 1) for p in pids]
             got: list[dict[str, Any]] = []
             if kind == "burst":
-                got = await loop.run_in_executor(pool, burst_window, pair.ports, len(bursts), args.flood_window)
+                got = await loop.run_in_executor(pool, burst_window, pair.ports, len(bursts), args.flood_window,
+                                                 form, getattr(args, "burst_every", 1.0))
                 bursts += got
             else:
                 await asyncio.sleep(args.flood_window)

@@ -182,6 +182,7 @@ def make_settings(database_url: str, **overrides: Any) -> Settings:
         "sweep_seconds": 3600.0, "touch_seconds": 0.0, "rate_limit_hold_seconds": 0.0,
         "ready_timeout_seconds": 60.0,
         "bot_matches_per_address": 0,  # no cap: every test client comes from one address
+        "bot_matches_per_account": 0,  # nor one account
         **CHEAP_PASSWORDS,
     }
     values.update(overrides)

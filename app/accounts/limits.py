@@ -16,6 +16,7 @@ Sign-ups are counted per address in a window that begins with the first.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -70,10 +71,22 @@ async def _known(conn: AsyncConnection, name: str, address: str | None) -> bool:
     return found.first() is not None
 
 
+@dataclass(frozen=True, slots=True)
+class Reserved:
+    """A sign-in try's reservation: `wait`, 0 when it was counted (its password
+    may be checked), else the seconds a lock still runs (nothing counted); and
+    until when the address itself is locked now (None: it is not), which the
+    process remembers to refuse the address's next tries in front
+    (app/web/sign_in_front.py). A name's own lock is not the address's."""
+
+    wait: int
+    address_locked_until: datetime | None
+
+
 async def reserve_sign_in(engine: AsyncEngine, name: str, address: str | None, now: datetime,
-                          settings: Settings) -> int:
-    """Count this try as a failure before its password is checked and answer 0,
-    or, while a lock runs, count nothing and answer the seconds to wait."""
+                          settings: Settings) -> Reserved:
+    """Count this try as a failure before its password is checked (wait 0),
+    or, while a lock runs, count nothing and say the seconds to wait."""
     addr, user = address_key(address), name_key(name)
     async with engine.begin() as conn:
         rows = await _rows(conn, [addr, user], now)
@@ -81,13 +94,16 @@ async def reserve_sign_in(engine: AsyncEngine, name: str, address: str | None, n
         waits = [(rows[k].locked_until - now).total_seconds() for k in held if rows[k].locked_until is not None]
         longest = max(waits, default=0.0)
         if longest > 0:
-            return int(longest) + 1
+            return Reserved(int(longest) + 1, rows[addr].locked_until)
+        address_until = None
         for key, after in ((addr, settings.account_lock_after), (user, settings.account_name_lock_after)):
             failures = rows[key].hits + 1
             wait = _wait(failures, after, settings)
+            until = now + timedelta(seconds=wait) if wait else None
+            address_until = until if key == addr else address_until
             await conn.execute(account_limits.update().where(account_limits.c.key == key).values(
-                hits=failures, since=now, locked_until=now + timedelta(seconds=wait) if wait else None))
-    return 0
+                hits=failures, since=now, locked_until=until))
+    return Reserved(0, address_until)
 
 
 async def sign_in_succeeded(engine: AsyncEngine, name: str, address: str | None) -> None:

@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.auth import DUMMY_HASH, PasswordChecks, hash_password, matches
+from app.auth.tries_in_front import Tries
 from app.config import Settings
 from app.db.account_models import accounts
 from app.db.admin_models import admin_audit
@@ -72,6 +73,9 @@ class Accounts:
                  clock: Callable[[], float] = time.time) -> None:
         self.engine, self.settings, self.checks = engine, settings, checks
         self.clock = clock  # seconds since the epoch; tests replace it to move time
+        # This process's sign-in line and the address locks the database reported,
+        # for the front that refuses a locked address's tries (app/web/sign_in_front.py).
+        self.sign_ins = Tries()
 
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.clock(), UTC)
@@ -135,9 +139,10 @@ class Accounts:
         self.checks.admit()
         try:
             now = self.now()
-            wait = await limits.reserve_sign_in(self.engine, str(name), address, now, self.settings)
-            if wait:
-                raise TooMany(f"too many failed sign-ins: try again in {wait} seconds", wait)
+            reserved = await limits.reserve_sign_in(self.engine, str(name), address, now, self.settings)
+            self.sign_ins.learn(limits.address_key(address), reserved.address_locked_until, now)
+            if reserved.wait:
+                raise TooMany(f"too many failed sign-ins: try again in {reserved.wait} seconds", reserved.wait)
             row = await self._row(name)
             digest = row.password_hash if row is not None else None  # none: a computer level
             right = await self.checks.run(matches, digest or DUMMY_HASH, password if isinstance(password, str) else "")
@@ -147,6 +152,7 @@ class Accounts:
             raise SignInFailed()
         found = _account(row)
         await limits.sign_in_succeeded(self.engine, found.name, address)
+        self.sign_ins.forget(limits.address_key(address))
         if found.closed:
             raise AccountClosed("this account is closed")
         async with self.engine.begin() as conn:

@@ -95,7 +95,7 @@ _MEANINGS = {
     "illegal_action": "an action the rules forbid (the detail names the rule)",
     "idempotency_key_reused": "an Idempotency-Key used for another request",
     "rate_limited": "too many writes (see Retry-After)",
-    "too_many_bot_matches": "too many running bot matches from this address",
+    "too_many_bot_matches": "too many running bot matches from this address or account",
 }
 
 

@@ -26,10 +26,15 @@ from .record import moment
 @dataclass(frozen=True, slots=True)
 class Owner:
     """Who a bot match counts against (`key`, e.g. "addr:203.0.113.9") and how
-    many running bot matches that owner may hold (`cap`, None: no cap)."""
+    many running bot matches that owner may hold (`cap`, None: no cap); and the
+    signed-in creator's account (`account_id`, None: a guest), which may hold
+    `account_cap` running bot matches wherever it makes them from (None: no cap).
+    An account creating from many addresses passes every address's cap, not its own."""
 
     key: str
     cap: int | None
+    account_id: int | None = None
+    account_cap: int | None = None
 
 
 async def running(conn: AsyncConnection, owner: str) -> int:
@@ -37,6 +42,16 @@ async def running(conn: AsyncConnection, owner: str) -> int:
     return int((await conn.execute(
         select(func.count()).select_from(bot_matches.join(matches, matches.c.id == bot_matches.c.match_id))
         .where(bot_matches.c.owner == owner, matches.c.status != "finished"))).scalar_one())
+
+
+async def running_of_account(conn: AsyncConnection, account_id: int) -> int:
+    """Bot matches not finished yet in which the account holds a seat (the person's:
+    a bot's seat holds a computer level's account, never a person's)."""
+    return int((await conn.execute(
+        select(func.count(func.distinct(bot_matches.c.match_id)))
+        .select_from(bot_matches.join(matches, matches.c.id == bot_matches.c.match_id)
+                     .join(seats, seats.c.match_id == bot_matches.c.match_id))
+        .where(seats.c.account_id == account_id, matches.c.status != "finished"))).scalar_one())
 
 
 async def enrol(conn: AsyncConnection, match_id: str, owner: Owner | None) -> None:
@@ -47,7 +62,9 @@ async def enrol(conn: AsyncConnection, match_id: str, owner: Owner | None) -> No
     advisory lock on the owner: two creations from one address on two
     processes are counted one after the other, never both against the same
     count. (SQLite has one writer at a time: the match's INSERT before the
-    count holds the database until the commit.)"""
+    count holds the database until the commit.) The account's cap is counted
+    the same way under a lock of its own, taken after the address's (always in
+    that order: two creations never wait on each other's second lock)."""
     key = owner.key[:80] if owner is not None else None
     if owner is not None and owner.cap is not None:
         if conn.dialect.name == "postgresql":
@@ -55,6 +72,11 @@ async def enrol(conn: AsyncConnection, match_id: str, owner: Owner | None) -> No
         held = await running(conn, key or "")
         if held >= owner.cap:
             raise TooManyBotMatches(owner.cap)
+    if owner is not None and owner.account_id is not None and owner.account_cap is not None:
+        if conn.dialect.name == "postgresql":
+            await conn.execute(text("SELECT pg_advisory_xact_lock(18, :account)"), {"account": owner.account_id})
+        if await running_of_account(conn, owner.account_id) >= owner.account_cap:
+            raise TooManyBotMatches(owner.account_cap, per="account")
     await conn.execute(bot_matches.insert().values(match_id=match_id, owner=key))
 
 

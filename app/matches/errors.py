@@ -106,13 +106,14 @@ class RateLimited(ServiceError):
 
 
 class TooManyBotMatches(ServiceError):
-    """An owner (a client address) already holds as many running bot matches as
-    BOT_MATCHES_PER_ADDRESS allows: bot searches are a shared resource (issue 17).
+    """An owner (a client address, or a signed-in account from any address)
+    already holds as many running bot matches as BOT_MATCHES_PER_ADDRESS (or
+    BOT_MATCHES_PER_ACCOUNT) allows: bot searches are a shared resource (issue 17).
     No Retry-After: the cap frees a place when one of those matches ends."""
 
     status, code = 429, "too_many_bot_matches"
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, per: str = "address") -> None:
         super().__init__(
-            f"this address already has {limit} running bot matches, the most allowed "
-            f"(BOT_MATCHES_PER_ADDRESS); finish or resign one of them first", limit=limit)
+            f"this {per} already has {limit} running bot matches, the most allowed "
+            f"(BOT_MATCHES_PER_{per.upper()}); finish or resign one of them first", limit=limit)

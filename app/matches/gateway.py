@@ -105,8 +105,9 @@ class Gateway:
         await self.count_write(caller)
         if rated and caller.account_id is None:
             raise Forbidden(f"{RATED_RULE}: sign in (an account token or session) to create a rated match")
-        cap = self.service.settings.bot_matches_per_address
-        owner = Owner(f"addr:{caller.address or '-'}", cap or None)
+        settings = self.service.settings
+        owner = Owner(f"addr:{caller.address or '-'}", settings.bot_matches_per_address or None,
+                      caller.account_id, settings.bot_matches_per_account or None)
         return await self.service.lobby.create(options, seat=seat, opponent=opponent, name=caller.account or name,
                                                owner=owner, rated=rated, account_id=caller.account_id,
                                                account=caller.account)

@@ -58,6 +58,18 @@ def _form_page(request: Request, kind: str, status: int = 200, error: str | None
     return response
 
 
+def locked_form(request: Request, locked: int, target: str, name: str) -> HTMLResponse:
+    """The answer to a sign-in while a lock runs (here and in app/web/sign_in_front.py)."""
+    return _form_page(request, "login", 429, f"Too many failed sign-ins: try again in {locked} seconds.",
+                      None, name[:20], target, retry_after=locked)
+
+
+def busy_form(request: Request, target: str, name: str) -> HTMLResponse:
+    """The answer to a sign-in that finds no room to wait (here and in app/web/sign_in_front.py)."""
+    return _form_page(request, "login", 503, "The server is busy checking other sign-ins. Try again in a moment.",
+                      None, name[:20], target, retry_after=BUSY_RETRY)
+
+
 @dataclass(frozen=True, slots=True)
 class _Tried:
     """A sign-in or sign-up form as posted."""
@@ -156,11 +168,9 @@ def make_router(accounts: Accounts, gateway: Gateway) -> APIRouter:
         try:
             account = await accounts.sign_in(tried.name, tried.password, _address(request))
         except Busy:
-            return tried.refused(503, "The server is busy checking other sign-ins. Try again in a moment.",
-                                 retry_after=BUSY_RETRY)
+            return busy_form(request, tried.target, tried.name)
         except TooMany as error:
-            return tried.refused(429, f"Too many failed sign-ins: try again in {error.retry_after} seconds.",
-                                 retry_after=error.retry_after)
+            return locked_form(request, error.retry_after, tried.target, tried.name)
         except SignInFailed:
             return tried.refused(401, "Wrong username or password.")
         except AccountClosed:

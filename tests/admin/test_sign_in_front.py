@@ -19,7 +19,8 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from app.admin import accounts, tries
+from app.admin import accounts
+from app.auth import tries_in_front
 from app.db.admin_models import admin_audit
 from app.main import create_app
 from tests.admin.conftest import PASSWORD, add_admin, login_token
@@ -164,7 +165,7 @@ async def test_what_the_front_does_not_read_goes_to_the_handler(roomy: Any) -> N
 async def test_the_line_in_front_is_bounded(roomy: Any, monkeypatch: Any) -> None:
     """One try inside, `LINE_MOST` waiting: one more is answered 503 at once,
     nothing checked or counted; the waiting ones go in after."""
-    monkeypatch.setattr(tries, "LINE_MOST", 2)
+    monkeypatch.setattr(tries_in_front, "LINE_MOST", 2)
     await add_admin(roomy)
     gate = threading.Event()
     checks = Checks(gate)

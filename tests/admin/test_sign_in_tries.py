@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy import delete, select
 
 from app.admin import accounts, throttle, tries
+from app.auth import tries_in_front
 from app.db.admin_models import admin_audit, admin_throttle
 from app.main import create_app
 from tests.admin.conftest import add_admin, login_token, sign_in
@@ -165,7 +166,7 @@ async def test_a_lock_of_the_name_alone_is_not_remembered_for_the_address(app: A
 
 
 def test_the_remembered_locks_are_bounded(monkeypatch: Any) -> None:
-    monkeypatch.setattr(tries, "MOST_REMEMBERED", 3)
+    monkeypatch.setattr(tries_in_front, "MOST_REMEMBERED", 3)
     sign_ins = tries.SignIns(engine=None)  # type: ignore[arg-type]  # memory only: no entry is written
     now = datetime(2026, 1, 1, tzinfo=UTC)
     for i in range(5):
