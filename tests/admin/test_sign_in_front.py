@@ -23,45 +23,19 @@ from app.admin import accounts
 from app.auth import tries_in_front
 from app.db.admin_models import admin_audit
 from app.main import create_app
+from tests import sign_in_counting
 from tests.admin.conftest import PASSWORD, add_admin, login_token
 from tests.conftest import make_settings
-from tests.waiting import DEADLINE, until
+from tests.sign_in_counting import client_at
+from tests.waiting import until
 
 
-class Reached:
-    """A middleware inside the stack (behind the front): counts the sign-in tries that got there."""
-
-    count = 0
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["path"] == "/admin/login" and scope["method"] == "POST":
-            Reached.count += 1
-        await self.app(scope, receive, send)
+class Reached(sign_in_counting.Reached):
+    path = "/admin/login"
 
 
-class Checks:
-    """accounts._matches, counting the passwords checked; held at `gate` if given."""
-
-    def __init__(self, gate: threading.Event | None = None) -> None:
-        self.real = accounts._matches
-        self.gate = gate
-        self.calls = self.now = 0
-        self.lock = threading.Lock()
-
-    def __call__(self, digest: str, password: str) -> bool:
-        with self.lock:
-            self.calls += 1
-            self.now += 1
-        try:
-            if self.gate is not None:
-                self.gate.wait(DEADLINE)
-            return self.real(digest, password)
-        finally:
-            with self.lock:
-                self.now -= 1
+def Checks(gate: threading.Event | None = None) -> sign_in_counting.Checks:  # noqa: N802 (reads as the class)
+    return sign_in_counting.Checks(accounts._matches, gate)
 
 
 @pytest.fixture
@@ -76,11 +50,6 @@ async def roomy(database_url: str) -> AsyncIterator[Any]:
     app.state.admin.clock = lambda: stopped
     async with app.router.lifespan_context(app):
         yield app
-
-
-def _client(app: Any, host: str = "127.0.0.1") -> httpx.AsyncClient:
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=(host, 1)),
-                             base_url="http://testserver")
 
 
 async def _send(client: httpx.AsyncClient, passwords: list[str], name: str = "root") -> list[httpx.Response]:
@@ -110,7 +79,7 @@ async def test_a_bursts_tries_past_the_lock_never_reach_the_stack(roomy: Any, mo
     budget = roomy.state.parts.settings.admin_lock_after
     passwords = [f"wrong guess {i}" for i in range(30)]
     passwords[14] = PASSWORD  # the right one, 15th: it comes after the lock
-    async with _client(roomy) as client:
+    async with client_at(roomy) as client:
         answers = await _send(client, passwords)
         assert (await client.get("/admin")).status_code == 303  # not signed in
     codes = [r.status_code for r in answers]
@@ -129,7 +98,7 @@ async def test_a_known_lock_is_refused_in_front_for_every_name(roomy: Any, monke
     await add_admin(roomy)
     await add_admin(roomy, "second")
     budget = roomy.state.parts.settings.admin_lock_after
-    async with _client(roomy) as client:
+    async with client_at(roomy) as client:
         assert [r.status_code for r in await _send(client, ["wrong guess"] * budget)] == [401] * budget
         checks = Checks()
         monkeypatch.setattr(accounts, "_matches", checks)
@@ -145,7 +114,7 @@ async def test_what_the_front_does_not_read_goes_to_the_handler(roomy: Any) -> N
     handler answers, as it always did (the lock refuses the multipart one there)."""
     await add_admin(roomy)
     budget = roomy.state.parts.settings.admin_lock_after
-    async with _client(roomy) as client:
+    async with client_at(roomy) as client:
         await _send(client, ["wrong guess"] * budget)
         before = Reached.count
         forged = await client.post("/admin/login", data={"username": "root", "password": PASSWORD,
@@ -170,7 +139,7 @@ async def test_the_line_in_front_is_bounded(roomy: Any, monkeypatch: Any) -> Non
     gate = threading.Event()
     checks = Checks(gate)
     monkeypatch.setattr(accounts, "_matches", checks)
-    async with _client(roomy) as client:
+    async with client_at(roomy) as client:
         sent = [asyncio.create_task(client.send(r)) for r in await _forms(client, [f"wrong {i}" for i in range(5)])]
         await until(lambda: checks.now == 1 and sum(t.done() for t in sent) == 2,
                     "one check running, two tries in line, two turned away")

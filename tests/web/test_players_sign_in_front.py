@@ -22,45 +22,19 @@ import pytest
 from app.accounts import service
 from app.auth import tries_in_front
 from app.main import create_app
+from tests import sign_in_counting
 from tests.conftest import make_settings
-from tests.waiting import DEADLINE, until
+from tests.sign_in_counting import client_at
+from tests.waiting import until
 from tests.web.accounts_helpers import PASSWORD, form_token, sign_up
 
 
-class Reached:
-    """A middleware inside the stack (behind the front): counts the sign-in tries that got there."""
-
-    count = 0
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["path"] == "/login" and scope["method"] == "POST":
-            Reached.count += 1
-        await self.app(scope, receive, send)
+class Reached(sign_in_counting.Reached):
+    path = "/login"
 
 
-class Checks:
-    """The account service's password check, counting the passwords checked; held at `gate` if given."""
-
-    def __init__(self, gate: threading.Event | None = None) -> None:
-        self.real = service.matches
-        self.gate = gate
-        self.calls = self.now = 0
-        self.lock = threading.Lock()
-
-    def __call__(self, digest: str, password: str) -> bool:
-        with self.lock:
-            self.calls += 1
-            self.now += 1
-        try:
-            if self.gate is not None:
-                self.gate.wait(DEADLINE)
-            return bool(self.real(digest, password))
-        finally:
-            with self.lock:
-                self.now -= 1
+def Checks(gate: threading.Event | None = None) -> sign_in_counting.Checks:  # noqa: N802 (reads as the class)
+    return sign_in_counting.Checks(service.matches, gate)
 
 
 @pytest.fixture
@@ -72,14 +46,9 @@ async def roomy(database_url: str) -> AsyncIterator[Any]:
     stopped = time.time()
     app.state.parts.accounts.clock = lambda: stopped
     async with app.router.lifespan_context(app):
-        async with _client(app, "10.7.0.1") as other:  # the player signs up from an address of their own
+        async with client_at(app, "10.7.0.1") as other:  # the player signs up from an address of their own
             assert (await sign_up(other, "ada")).status_code == 303
         yield app
-
-
-def _client(app: Any, host: str = "127.0.0.1") -> httpx.AsyncClient:
-    return httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=(host, 1)),
-                             base_url="http://testserver")
 
 
 async def _forms(client: httpx.AsyncClient, passwords: list[str], name: str = "ada") -> list[httpx.Request]:
@@ -100,7 +69,7 @@ async def test_a_bursts_tries_past_the_lock_never_reach_the_stack(roomy: Any, mo
     budget = roomy.state.parts.settings.account_lock_after
     passwords = [f"wrong guess {i}" for i in range(30)]
     passwords[14] = PASSWORD  # the right one, 15th: it comes after the lock
-    async with _client(roomy) as client:
+    async with client_at(roomy) as client:
         answers = await _send(client, passwords)
     codes = [r.status_code for r in answers]
     assert codes == [401] * budget + [429] * (30 - budget), codes
@@ -114,10 +83,10 @@ async def test_a_bursts_tries_past_the_lock_never_reach_the_stack(roomy: Any, mo
 
 
 async def test_a_known_lock_is_refused_in_front_for_every_name(roomy: Any, monkeypatch: Any) -> None:
-    async with _client(roomy, "10.7.0.2") as other:
+    async with client_at(roomy, "10.7.0.2") as other:
         assert (await sign_up(other, "bo")).status_code == 303
     budget = roomy.state.parts.settings.account_lock_after
-    async with _client(roomy) as client:
+    async with client_at(roomy) as client:
         assert [r.status_code for r in await _send(client, ["wrong guess"] * budget)] == [401] * budget
         checks = Checks()
         monkeypatch.setattr(service, "matches", checks)
@@ -125,7 +94,7 @@ async def test_a_known_lock_is_refused_in_front_for_every_name(roomy: Any, monke
         late = await _send(client, [PASSWORD] * 3, "bo")
     assert [r.status_code for r in late] == [429] * 3
     assert Reached.count == before and checks.calls == 0
-    async with _client(roomy, "10.7.0.3") as elsewhere:  # another address is not held
+    async with client_at(roomy, "10.7.0.3") as elsewhere:  # another address is not held
         assert (await _send(elsewhere, [PASSWORD], "bo"))[0].status_code == 303
 
 
@@ -133,7 +102,7 @@ async def test_what_the_front_does_not_read_goes_to_the_handler(roomy: Any) -> N
     """A wrong form token and a multipart form: the handler answers, as it
     always did (the lock refuses the multipart one there)."""
     budget = roomy.state.parts.settings.account_lock_after
-    async with _client(roomy) as client:
+    async with client_at(roomy) as client:
         await _send(client, ["wrong guess"] * budget)
         before = Reached.count
         forged = await client.post("/login", data={"username": "ada", "password": PASSWORD, "csrf_token": "forged"})
@@ -152,7 +121,7 @@ async def test_the_line_in_front_is_bounded(roomy: Any, monkeypatch: Any) -> Non
     gate = threading.Event()
     checks = Checks(gate)
     monkeypatch.setattr(service, "matches", checks)
-    async with _client(roomy) as client:
+    async with client_at(roomy) as client:
         sent = [asyncio.create_task(client.send(r)) for r in await _forms(client, [f"wrong {i}" for i in range(5)])]
         await until(lambda: checks.now == 1 and sum(t.done() for t in sent) == 2,
                     "one check running, two tries in line, two turned away")
@@ -171,11 +140,11 @@ async def test_a_names_lock_is_not_learnt_as_the_addresss(database_url: str) -> 
     app = create_app(make_settings(database_url, account_name_lock_after=2))
     async with app.router.lifespan_context(app):
         for name in ("ada", "bo"):
-            async with _client(app, "10.7.0.1") as other:
+            async with client_at(app, "10.7.0.1") as other:
                 assert (await sign_up(other, name)).status_code == 303
         for host in ("10.7.1.1", "10.7.1.2"):  # two outsiders, one failure each: the name locks
-            async with _client(app, host) as outsider:
+            async with client_at(app, host) as outsider:
                 assert (await _send(outsider, ["wrong guess"]))[0].status_code == 401
-        async with _client(app) as client:
+        async with client_at(app) as client:
             assert (await _send(client, [PASSWORD]))[0].status_code == 429  # ada's name is locked
             assert (await _send(client, [PASSWORD], "bo"))[0].status_code == 303  # this address is not
