@@ -115,7 +115,7 @@ def main() -> int:
     db = f"magery_count_{os.getpid()}"
     url = f"{PG.replace('postgresql://', 'postgresql+asyncpg://')}/{db}"
     env = {**os.environ, "DATABASE_URL": url, "RATE_LIMIT_WRITES": "1000000000",
-           "RATE_LIMIT_READS": "1000000000", "SWEEP_SECONDS": "1", "PYTHONPATH": str(ROOT)}
+           "RATE_LIMIT_READS": "1000000000", "SWEEP_SECONDS": "3600", "PYTHONPATH": str(ROOT)}
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.unlink(missing_ok=True)
     asyncio.run(_pg(f'CREATE DATABASE "{db}"'))
