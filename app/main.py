@@ -112,7 +112,7 @@ def build(settings: Settings) -> Parts:
         runner.metered = metrics.bot_searched
         runner.dropped = metrics.bot_dropped
     listeners.add(hub)
-    listeners.add(runner)
+    listeners.add(runner, reads_words=False)  # it reads an update's `match` only
     service.seats.returned = runner.seen  # a person back: a bot turn dropped while away is taken up
     share_claims(service, hub.nudges)  # a claimed seat seen as the account's on every process
     # The players' passwords are checked in a small argon2 pool of their own (app/auth/checks.py).

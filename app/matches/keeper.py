@@ -30,7 +30,7 @@ from . import store
 from .cache import Cache, Locks
 from .errors import Forbidden, MatchIsOver, NotFound, ServiceError
 from .ids import is_match_id
-from .publisher import Publisher
+from .publisher import Publisher, hears_words
 from .record import COLOURS, Entry, Record
 from .replay import ending
 
@@ -117,8 +117,9 @@ class MatchKeeper:
         await store.save(self.engine, rec.version, draft)
         self.cache.put(draft)
         updates, before = [], rec.engine_view()
+        told = hears_words(self.publisher, draft.id)  # no await from here to the publishing
         for entry in draft.entries:
-            updates.append(entry.update(before))
+            updates.append(entry.update(before, told))
             before = entry.public
         await self.publish(draft.id, updates)
 

@@ -99,13 +99,16 @@ class Entry:
             self.public_json = compact(self.public)
         return self.public_json
 
-    def update(self, before: dict[str, Any] | None) -> dict[str, Any]:
+    def update(self, before: dict[str, Any] | None, told: bool = True) -> dict[str, Any]:
         """The update message; `before` is the public state before this entry,
-        which its words are told from."""
-        return {"type": "update", "version": self.version, "action": self.action,
-                "player": self.player, "automatic": self.automatic,
-                "words": entry_words(before, self.player, self.action, self.automatic),
-                "at": stamp(self.at_ms), "match": self.public}
+        which its words are told from. Without `told`, no `"words"`: nobody
+        would read them (app/matches/publisher.py, `hears_words`)."""
+        update = {"type": "update", "version": self.version, "action": self.action,
+                  "player": self.player, "automatic": self.automatic}
+        if told:
+            update["words"] = entry_words(before, self.player, self.action, self.automatic)
+        update["at"], update["match"] = stamp(self.at_ms), self.public
+        return update
 
 
 @dataclass(slots=True)

@@ -121,6 +121,10 @@ class Hub:
 
     # -- the publisher the match service calls after each commit ------------------
 
+    def hears_words(self, match_id: str) -> bool:
+        """Only a room's sockets read an update's words (the bus carries a version)."""
+        return match_id in self.rooms
+
     async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
         if not updates or updates[-1]["type"] != "update":  # e.g. "created": nothing to show yet
             return

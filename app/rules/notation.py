@@ -31,6 +31,7 @@ Seventeen fields separated by single spaces (docs/notation.md has examples):
 
 from __future__ import annotations
 
+from typing import Final
 from urllib.parse import unquote
 
 from .colours import BLACK, COLOUR_LETTERS, WHITE
@@ -56,8 +57,13 @@ def _number(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
+# Each minion code's letter ("." for none), looked up rather than worked out: the
+# position text is written for every version of every match (issue 22).
+_OCC: Final = tuple(piece_letter(piece) if piece else "." for piece in range(17))
+
+
 def _occ(piece: int) -> str:
-    return piece_letter(piece) if piece else "."
+    return _OCC[piece]
 
 
 def _read_occ(char: str) -> int:
@@ -97,6 +103,8 @@ def _read_cards(text: str) -> tuple[int, ...]:
 def _seed(seed: str) -> str:
     # A custom match's seed is any text its creator chose: escape what would
     # split the field or read as the hidden marker, so the form round-trips.
+    if seed.isascii() and seed.isalnum():  # nothing to escape (the usual seed: hex digits)
+        return seed
     return "".join(
         c if c.isprintable() and not c.isspace() and c not in "%?"
         else "".join(f"%{b:02X}" for b in c.encode())
@@ -111,7 +119,7 @@ def _arena(arena: tuple[int, ...]) -> str:
         for file in range(8):
             piece = arena[square_at(file, rank)]
             if piece:
-                text += (str(gap) if gap else "") + piece_letter(piece)
+                text += (str(gap) if gap else "") + _OCC[piece]
                 gap = 0
             else:
                 gap += 1
@@ -140,7 +148,11 @@ def _read_arena(text: str) -> tuple[int, ...]:
 
 
 def _counts(counts: tuple[int, ...]) -> str:
-    return "".join(map(str, counts[:8])) + "/" + "".join(map(str, counts[8:]))
+    # Sixteen counts (a State's shape): one format, not sixteen str() calls.
+    return _COUNTS.format(*counts)
+
+
+_COUNTS: Final = "{}{}{}{}{}{}{}{}/{}{}{}{}{}{}{}{}"
 
 
 def _read_counts(text: str) -> tuple[int, ...]:

@@ -6,7 +6,7 @@ appears once it is over, or from the start in a custom match.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .colours import COLOURS, WHITE
 from .deck import commitment
@@ -17,7 +17,6 @@ from .minions import (
     TYPE_INDEX,
     TYPES,
     code,
-    counts_of,
     owner_of,
     type_of,
 )
@@ -26,15 +25,21 @@ from .start import new_match
 from .state import OVER, PHASES, State
 from .variants import VARIANTS
 
+# Each minion code's owner and type by name, looked up: a view is made for every
+# version of every match, some 30 minions each (issue 22).
+_OWNERS: Final = tuple(COLOURS[owner_of(piece)] if piece else "" for piece in range(17))
+_KINDS: Final = tuple(TYPES[type_of(piece)] if piece else "" for piece in range(17))
+
 
 def _minion(piece: int) -> dict[str, str] | None:
     if not piece:
         return None
-    return {"owner": COLOURS[owner_of(piece)], "minion": TYPES[type_of(piece)]}
+    return {"owner": _OWNERS[piece], "minion": _KINDS[piece]}
 
 
 def _counts(counts: tuple[int, ...], colour: int) -> dict[str, int]:
-    return dict(zip(TYPES, counts_of(counts, colour), strict=True))
+    first = 8 * colour
+    return {kind: counts[first + i] for i, kind in enumerate(TYPES)}
 
 
 def public_view(s: State) -> dict[str, Any]:

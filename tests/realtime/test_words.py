@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.matches import MatchService
+from app.matches.publisher import Fanout, NullPublisher, RecordingPublisher
 from app.matches.telling import entry_words
 from app.rules import apply, describe, new_match, public_view
 from app.rules.vocabulary import vocabulary
@@ -41,6 +43,38 @@ async def test_updates_and_states_carry_the_engines_words(api: Api, sockets: Any
         states = (await api.client.get(f"{api.base}/{game.id}/states", params={"from": first})).json()["states"]
         words = ["Black joins the match.", *expected]
         assert [e["words"] for e in states] == words[first - 1:]
+
+
+class Wordless(RecordingPublisher):
+    """A listener that says it reads no words (as the bot runner is added)."""
+
+    def hears_words(self, match_id: str) -> bool:
+        return False
+
+
+async def test_words_are_told_only_when_a_socket_here_reads_them(api: Api, service: MatchService,
+                                                                 sockets: Any) -> None:
+    """Issue 22: telling a removal rebuilds a position; with no socket of this
+    process on the match, nobody reads the words, and they are not told."""
+    recorder = Wordless()
+    service.keeper.publisher.add(recorder)
+    game = await api.start()
+    await api.setups(game)
+    assert recorder.updates[game.id] and all("words" not in u for u in recorder.updates[game.id])
+    watcher = await sockets(game.id)
+    assert (await watcher.receive())["type"] == "snapshot"
+    await api.act(game, "white", {"type": "place", "mage": "druid", "minion": "fey"})
+    assert recorder.updates[game.id][-1]["words"] == "White places a fey on the Druid."
+    assert (await watcher.receive_until(lambda m: m["type"] == "update"))[0]["words"] == \
+        "White places a fey on the Druid."
+
+
+def test_a_listener_reads_the_words_unless_it_says_not() -> None:
+    assert Fanout(RecordingPublisher()).hears_words("m")  # no `hears_words`: taken to read them
+    assert not Fanout(Wordless(), NullPublisher()).hears_words("m")
+    quiet = Fanout()
+    quiet.add(RecordingPublisher(), reads_words=False)
+    assert not quiet.hears_words("m")
 
 
 async def test_the_vocabulary_route_is_the_engines_document(api: Api) -> None:
