@@ -20,6 +20,8 @@ What counts, for each player:
 - a few chambers whose power is worth holding without a capture: the
   Magician (it can clear the opponent's best chamber), the Enchanter and the
   Shadow Mage (they take a minion out of the arena), summoning chambers;
+- mobility: every square a side attacks (its attack map, by the same
+  weights), a little each: room to capture later and to cover its own;
 - small things: the Orb (first turn of each phase), advanced minions.
 """
 
@@ -63,6 +65,7 @@ POTENTIAL: Final = 0.3  # weight of both sides' captures in the decision phase
 SECOND: Final = 0.3  # weight of the second-best capture (another chamber may make it)
 RECAPTURE: Final = 0.7  # how much of the attacker is counted lost to a recapture
 ORB: Final = 0.4
+MOBILITY: Final = 0.03  # per square attacked, by the weight of its attacker (issue 22)
 PRESENCE: Final = 0.3  # per minion in the arena
 ADVANCE: Final = 0.04  # per rank of a minor minion or pawn beyond its backrow
 
@@ -209,6 +212,9 @@ def score(s: State) -> float:
     weights = [mover_weights(s, 0), mover_weights(s, 1)]
     maps = [_attacks(s, 0, weights[0], pieces[0]), _attacks(s, 1, weights[1], pieces[1])]
     best_gain = [0.0, 0.0]
+    for colour in (0, 1):
+        # Mobility: the squares each side attacks, by how surely it moves there.
+        total[colour] += MOBILITY * sum(maps[colour][0].values())
     for colour in (0, 1):
         enemy = 1 - colour
         defended = maps[enemy][0]
