@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -107,7 +108,7 @@ async def hold(turns: dict[str, Turn], address: str) -> AsyncIterator[None]:
             del turns[address]
 
 
-class TriesInFront:
+class TriesInFront(ABC):
     """A plain ASGI wrapper: `POST path` passes through the address's line in
     `tries` (keyed by `key(client address)`); every other request goes straight
     on. A form's own front says how a refused try is answered (`answer`)."""
@@ -125,10 +126,10 @@ class TriesInFront:
             return self.app(scope, receive, send)
         return self._try(scope, receive, send)
 
+    @abstractmethod
     async def answer(self, request: Request, form: dict[str, str], locked: int) -> Response | None:
         """The form's refusal of this try: locked for `locked` seconds, or (0) no room in line;
-        None to let the handler answer it."""
-        raise NotImplementedError
+        None to let the handler answer it. Each wing's front says it in its own page."""
 
     async def _try(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         client = scope.get("client")
