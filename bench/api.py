@@ -262,7 +262,10 @@ def client_process(args: tuple) -> dict[str, object]:  # type: ignore[type-arg]
         uvloop.install()
     except ImportError:
         pass
-    return asyncio.run(_client_main(*args))
+    before = time.process_time()
+    out = asyncio.run(_client_main(*args))
+    out["cpu"] = time.process_time() - before  # the load generator's own share of the cores
+    return out
 
 
 def cpu_seconds(pid: int) -> float:
@@ -274,11 +277,27 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def postgres_cpu() -> dict[int, float]:
+    """CPU time so far of each PostgreSQL process on this machine (its backends,
+    WAL writer, checkpointer...): what the database spent is the sum of the
+    growth; a backend started meanwhile counts from zero. On a quiet machine
+    that is this bench's, since its two servers are the only clients."""
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "postgres":
+                    out[int(entry.name)] = cpu_seconds(int(entry.name))
+            except OSError:
+                continue
+    return out
+
+
 def run_load(pool: mp.pool.Pool, procs: int, kind: str, base: str, clients: int,
              rate: float | None, warm: float, measure: float, server_pid: int) -> dict[str, float]:
     """`clients` concurrent clients over `procs` processes; figures of the window,
     and the server's CPU time per request over the whole run."""
-    cpu0 = cpu_seconds(server_pid)
+    cpu0, db0 = cpu_seconds(server_pid), postgres_cpu()
     start = time.time() + 1.0 + warm  # 1 s for the workers to start their clients
     end = start + measure
     interval = clients / rate if rate else None
@@ -290,6 +309,9 @@ def run_load(pool: mp.pool.Pool, procs: int, kind: str, base: str, clients: int,
         first += n
     parts = pool.map(client_process, jobs)
     cpu = cpu_seconds(server_pid) - cpu0
+    db1 = postgres_cpu()
+    db_cpu = sum(t - db0.get(p, 0.0) for p, t in db1.items() if t == t)
+    clients_cpu = sum(part["cpu"] for part in parts)  # type: ignore[misc]
     total = sum(part["total"] + part["other"] for part in parts)  # type: ignore[operator]
     lat = sorted(x for part in parts for x in part["latencies"])  # type: ignore[union-attr]
     if not lat:
@@ -301,7 +323,13 @@ def run_load(pool: mp.pool.Pool, procs: int, kind: str, base: str, clients: int,
         "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))],
         "mean_ms": 1000 * statistics.fmean(lat),
         "server_cpu_ms_per_request": 1000 * cpu / max(1, total),
+        "postgres_cpu_ms_per_request": 1000 * db_cpu / max(1, total),
+        "clients_cpu_ms_per_request": 1000 * clients_cpu / max(1, total),
     }
+
+
+def cpu_split(run: dict[str, float]) -> str:
+    return "/".join(f"{run[k + '_cpu_ms_per_request']:.2f}" for k in ("server", "postgres", "clients"))
 
 
 # ---- the run -----------------------------------------------------------------
@@ -312,6 +340,8 @@ def main() -> int:
     ap.add_argument("--profile", action="store_true", help="run the server under cProfile")
     ap.add_argument("--clients", type=int, default=32)
     ap.add_argument("--procs", type=int, default=2, help="client processes")
+    ap.add_argument("--app-env", action="append", default=[], metavar="NAME=VALUE",
+                    help="a setting for the real server only (e.g. REALTIME_BUS=memory), to measure what it costs")
     ap.add_argument("--sweep", metavar="RATES", help="also measure p50/p99 of both servers at these "
                     "paced rates (comma-separated requests/s): where this machine's latency floor lies")
     args = ap.parse_args()
@@ -331,7 +361,8 @@ def main() -> int:
     mp_ctx = mp.get_context("spawn")
     try:
         app_port, yard_port = free_port(), free_port()
-        app_proc = start_server("app.main:create_app", app_port, env, profile)
+        app_env = dict(pair.split("=", 1) for pair in args.app_env)
+        app_proc = start_server("app.main:create_app", app_port, {**env, **app_env}, profile)
         yard_proc = start_server("bench.api_yardstick:app", yard_port, env, None)
         app_base, yard_base = f"http://127.0.0.1:{app_port}", f"http://127.0.0.1:{yard_port}"
         wait_ready(f"{app_base}/api/v1/matches?limit=1", app_proc)
@@ -352,7 +383,9 @@ def main() -> int:
                                          app_proc.pid))
                 print(f"  turn {turn + 1}: yardstick {yard_runs[-1]['per_second']:.0f} req/s, "
                       f"app {app_runs[-1]['per_second']:.0f} actions/s: "
-                      f"{app_runs[-1]['per_second'] / yard_runs[-1]['per_second']:.2f}x", flush=True)
+                      f"{app_runs[-1]['per_second'] / yard_runs[-1]['per_second']:.2f}x; CPU ms per request "
+                      f"(server/PostgreSQL/clients) yardstick {cpu_split(yard_runs[-1])}, app {cpu_split(app_runs[-1])}",
+                      flush=True)
             turns = sorted(zip(app_runs, yard_runs, strict=True), key=lambda t: t[0]["per_second"] / t[1]["per_second"])
             app_peak, yard_peak = turns[len(turns) // 2]
             turn_ratios = [a["per_second"] / y["per_second"] for a, y in turns]
@@ -375,7 +408,7 @@ def main() -> int:
             stop_server(yard_proc)
             yard_proc = None
             slow_port = free_port()
-            slow_proc = start_server("app.main:create_app", slow_port, {**env, "FAST_PATH": "false"}, None)
+            slow_proc = start_server("app.main:create_app", slow_port, {**env, **app_env, "FAST_PATH": "false"}, None)
             slow_base = f"http://127.0.0.1:{slow_port}"
             wait_ready(f"{slow_base}/api/v1/matches?limit=1", slow_proc)
             # With and without the fast path, twice each in turns, so drift falls on both.
@@ -430,6 +463,11 @@ def main() -> int:
     print(f"(server CPU per request, peak / half load: app {app_peak['server_cpu_ms_per_request']:.2f} / "
           f"{app_half['server_cpu_ms_per_request']:.2f} ms, yardstick "
           f"{yard_peak['server_cpu_ms_per_request']:.2f} / {yard_half['server_cpu_ms_per_request']:.2f} ms)")
+    print(f"(CPU per request at peak, server / PostgreSQL / clients: app "
+          f"{app_peak['server_cpu_ms_per_request']:.2f} / {app_peak['postgres_cpu_ms_per_request']:.2f} / "
+          f"{app_peak['clients_cpu_ms_per_request']:.2f} ms, yardstick "
+          f"{yard_peak['server_cpu_ms_per_request']:.2f} / {yard_peak['postgres_cpu_ms_per_request']:.2f} / "
+          f"{yard_peak['clients_cpu_ms_per_request']:.2f} ms)")
     RESULTS.write_text(json.dumps({
         "quick": args.quick, "clients": args.clients, "client_processes": args.procs,
         "window_seconds": measure, "cpus": os.cpu_count(),
