@@ -54,7 +54,8 @@ a stream (ndjson)"."""
 PERSON_TEXT = """\
 What concerns a person, pushed as it changes (`application/x-ndjson`): a
 `person` message first and whenever it changes, and a `ping` line (no answer
-needed) after PERSON_KEEPALIVE_SECONDS (7) of quiet. GET with an account's
+needed) after PERSON_KEEPALIVE_SECONDS (7) of quiet; a `closing` line when
+the server process stops (open the stream again). GET with an account's
 credential; POST `{"seats": [{"match", "token"}]}` adds the guest seats a
 browser holds. docs/api.md, "A person's channel"."""
 
@@ -125,7 +126,7 @@ def match_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
 
 def person_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
     return _channel("/api/v1/stream/person", "A person's channel (ndjson stream)", PERSON_TEXT, ["http"],
-                    sent=["person", "ping"], read=[])
+                    sent=["person", "ping", "closing"], read=[])
 
 
 def events_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:

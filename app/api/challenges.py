@@ -32,6 +32,7 @@ from .caller import Callers, bearer_of, still_holds
 from .deps import address_of
 from .errors import responses
 from .head import asked_head, no_lines
+from .match_stream import closing_line
 from .schemas import Strict, TimeControl, Timestamp
 
 CHALLENGE_ID = r"^[A-Za-z0-9_-]{1,16}$"
@@ -183,6 +184,8 @@ def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> 
             try:
                 async for message in channel.stream(who, still if who.account_id is not None else None):
                     yield json.dumps(message, separators=(",", ":")) + "\n"
+                if channel.closing():  # the server stops: the stream ended, not what it shows
+                    yield closing_line()
             finally:
                 channel.release(address)
 

@@ -213,11 +213,16 @@ async def test_every_message_of_a_played_match_fits_the_document(
                 break
         await white.close()
         await watcher.close()
-        # The server stopping: a stream still open ends with `closing` (its match goes on).
-        async with Stream(app, "GET", f"/api/v1/matches/{other.id}/stream") as watching:
+        # The server stopping: a stream still open ends with `closing` (its match goes on),
+        # and so does a person's channel.
+        held = {"seats": [{"match": other.id, "token": other.tokens["white"]}]}
+        async with Stream(app, "GET", f"/api/v1/matches/{other.id}/stream") as watching, \
+                Stream(app, "POST", "/api/v1/stream/person", body=held) as own:
             await stream.stream_until(watching, "snapshot")
+            await person.stream_until(own, "person")
             await app.state.parts.hub.close_sockets()
             await stream.stream_until(watching, "closing")
+            await person.stream_until(own, "closing")
     assert any("legal" in m for m in socket.messages) and any("legal" in m for m in stream.messages)
     assert any("retry_after" in m for m in socket.messages)
     channels = {"matchSocket": socket, "matchStream": stream, "personStream": person}
