@@ -345,6 +345,8 @@ def main() -> int:
     ap.add_argument("--sweep", metavar="RATES", help="also measure p50/p99 of both servers at these "
                     "paced rates (comma-separated requests/s): where this machine's latency floor lies")
     args = ap.parse_args()
+    if any("=" not in pair for pair in args.app_env):
+        ap.error("--app-env takes NAME=VALUE")
     warm, measure = (1.0, 3.0) if args.quick else (3.0, 12.0)
     budget = 120 if args.quick else 540
     signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError("bench over budget")))
