@@ -70,6 +70,9 @@ def play(white: Player, black: Player, seed: str, variant: str = "standard",
         action, info = choose_with_info(side.level, state.to_json(), _turn_seed(seed, turn), side.think,
                                         clock)
         spent, spent_cpu = time.perf_counter() - began, time.process_time() - began_cpu
+        # A player that chose in another process (bench/arena_old.py --old-engine pure)
+        # says what CPU it spent there; this process only waited.
+        spent_cpu = info.pop("cpu", spent_cpu)
         side.moves += 1
         side.thinking += spent
         side.cpu += spent_cpu

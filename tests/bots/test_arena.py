@@ -46,3 +46,22 @@ def test_balance_writes_the_page_and_its_charts(tmp_path: Path) -> None:
     (data / "white_win_rate.svg").unlink()
     balance("greedy", ["standard"], 2, 0.01, 1, str(doc), str(data), replay_only=True)
     assert (data / "white_win_rate.svg").exists() and doc.read_text() == text
+
+
+def test_a_player_choosing_in_another_process_is_charged_the_cpu_it_reports(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """bench/arena_old.py --old-engine pure: the old level thinks in a child
+    process, so this process's clock would charge it nothing; its own count is used."""
+    from app.bots import arena
+
+    real = arena.choose_with_info
+
+    def elsewhere(level, state, seed, think, clock):  # type: ignore[no-untyped-def]
+        action, info = real("random", state, seed, think, clock)
+        return action, {**info, "nodes": 10, "depth": 1, "cpu": 0.25} if level == "strong" else info
+
+    monkeypatch.setattr(arena, "choose_with_info", elsewhere)
+    match = arena.play(("strong", 0.01, "a"), ("random", 0.01, "b"), "arena-cpu-test", no_progress_rounds=1)
+    assert match.white.moves > 0
+    assert match.white.cpu == 0.25 * match.white.moves  # what the player said, not this process's clock
+    assert match.white.searched == match.white.cpu
+    assert match.black.cpu < 0.25 * match.black.moves
