@@ -68,6 +68,11 @@ ORB: Final = 0.4
 MOBILITY: Final = 0.03  # per square attacked, by the weight of its attacker (issue 22)
 PRESENCE: Final = 0.3  # per minion in the arena
 ADVANCE: Final = 0.04  # per rank of a minor minion or pawn beyond its backrow
+CROWD: Final = 1.5  # times the square of how many short of 4 minions a side has in the arena
+MAGICIAN_SHARE: Final = 0.5  # of the opponent's best capture, which the Magician may clear
+ENCHANT: Final = 0.35  # of the best minion the Enchanter could take out
+SHADOW: Final = 0.25  # of the best minion the Shadow Mage could take out
+SUMMON: Final = 0.15  # per undead of a minion a held summoning chamber could bring (at most 3)
 
 
 # danger, loss and _material are pure functions of a dead pile, which few
@@ -205,7 +210,7 @@ def score(s: State) -> float:
     total = [0.0, 0.0]
     for colour in (0, 1):
         n = counts[colour]
-        crowd = (4 - n) ** 2 * 1.5 if n < 4 else 0.0
+        crowd = (4 - n) ** 2 * CROWD if n < 4 else 0.0
         total[colour] = (_material(dead, colour) + PRESENCE * n - crowd
                          + ADVANCE * advance[colour] + (ORB if s.orb == colour else 0.0))
 
@@ -240,7 +245,7 @@ def score(s: State) -> float:
         # The Magician can clear the chamber of the opponent's best capture.
         magician = _holds(s, colour, MAGICIAN)
         if magician:
-            total[colour] += 0.5 * magician * factor * best_gain[1 - colour]
+            total[colour] += MAGICIAN_SHARE * magician * factor * best_gain[1 - colour]
     return total[0] - total[1]
 
 
@@ -271,7 +276,7 @@ def _chamber_potential(s: State, colour: int, counts: list[int], enemies: Pieces
             if shadow and any(arena[n] and (arena[n] - 1) >> 3 == colour for n in NEIGHBOURS[sq]):
                 value = WIN_GAIN if counts[enemy] <= 1 else VALUE[k]
                 best_shadow = max(best_shadow, value)
-        out += 0.35 * enchanter * best_enchant + 0.25 * shadow * best_shadow
+        out += ENCHANT * enchanter * best_enchant + SHADOW * shadow * best_shadow
     # Summoning chambers with a minion of their type to summon.
     reserve, occupant = s.reserve, s.occupant
     for m, k in _SUMMONERS:
@@ -283,7 +288,7 @@ def _chamber_potential(s: State, colour: int, counts: list[int], enemies: Pieces
 
 
 _SUMMONERS: Final = tuple(TYPE_OF_MAGE.items())
-_SUMMON_WORTH: Final = [0.15 * min(v, 3.0) for v in VALUE]
+_SUMMON_WORTH: Final = [SUMMON * min(v, 3.0) for v in VALUE]
 
 
 def evaluate(s: State) -> float:

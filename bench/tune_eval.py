@@ -1,0 +1,264 @@
+"""Fit the strong level's evaluation weights to how matches end (issue 22).
+
+    .venv/bin/python bench/tune_eval.py play --matches 600 --jobs 2 --out /tmp/positions.jsonl
+    .venv/bin/python bench/tune_eval.py fit /tmp/positions.jsonl
+
+`play` has the strong level play itself at a fixed shallow depth (with a few
+random actions, so matches differ beyond their deals) and writes, for a
+sample of the positions met, the evaluation's terms (White's minus Black's)
+and how the match ended for White (1, 0.5 or 0). `fit` finds the weights that
+best predict the ending through a logistic curve (the "Texel" method of chess
+engines): P(White wins) = 1 / (1 + exp(-score / SCALE)), with the material
+weight held at 1 so the undead stays the unit, and prints them beside the
+weights shipped. A weight is a guess until the arena confirms it
+(bench/arena_old.py): a better fit to shallow self-play need not play better.
+
+`terms(s)` takes `evaluate.score` apart into its weighted terms, and
+`SHIPPED` holds the weights that put it back together; a test
+(tests/bots/test_tune_eval.py) checks that they add up to `score` exactly,
+so this file cannot drift from the evaluation it tunes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from app.bots.board import ENCHANTER, MAGICIAN, NEIGHBOURS, OFF, SHADOW_MAGE, VALUE  # noqa: E402
+from app.bots.candidates import candidates  # noqa: E402
+from app.bots.search import Search  # noqa: E402
+from app.bots.setup import choose_setup  # noqa: E402
+from app.rules import ACTION, DECISION, OVER, SETUP, State, apply, new_match  # noqa: E402
+
+# The module, not app.bots' function of the same name.
+ev = importlib.import_module("app.bots.evaluate")
+
+# The terms of `evaluate.score`, each White's minus Black's, in this order.
+NAMES = ("material", "danger", "presence", "crowd", "advance", "orb", "mobility",
+         "gain_to_move", "gain_waiting", "gain_potential", "magician", "enchant", "shadow", "summon")
+
+
+def shipped() -> dict[str, float]:
+    """The weights `evaluate.score` uses today (read from the module, not copied)."""
+    return {"material": 1.0, "danger": -1.0, "presence": ev.PRESENCE, "crowd": -ev.CROWD,
+            "advance": ev.ADVANCE, "orb": ev.ORB, "mobility": ev.MOBILITY, "gain_to_move": ev.TO_MOVE,
+            "gain_waiting": ev.WAITING, "gain_potential": ev.POTENTIAL, "magician": ev.MAGICIAN_SHARE,
+            "enchant": ev.ENCHANT, "shadow": ev.SHADOW, "summon": ev.SUMMON}
+
+
+def _side_terms(s: State) -> list[list[float]]:
+    """Per colour, the unweighted terms of `score` (as it computes them)."""
+    arena, dead = s.arena, s.dead
+    pieces: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
+    advance = [0.0, 0.0]
+    for sq, piece in enumerate(arena):
+        if piece:
+            colour = (piece - 1) >> 3
+            pieces[colour].append((sq, piece))
+            if (piece - 1) & 7 >= 3:
+                rank = sq >> 3
+                advance[colour] += rank if colour == 0 else 7 - rank
+    counts = [len(pieces[0]), len(pieces[1])]
+    out = [dict.fromkeys(NAMES, 0.0), dict.fromkeys(NAMES, 0.0)]
+    for colour in (0, 1):
+        n = counts[colour]
+        t = out[colour]
+        t["danger"] = ev.danger(dead, colour)
+        t["material"] = ev._material(dead, colour) + t["danger"]
+        t["presence"] = n
+        t["crowd"] = (4 - n) ** 2 if n < 4 else 0.0
+        t["advance"] = advance[colour]
+        t["orb"] = 1.0 if s.orb == colour else 0.0
+    weights = [ev.mover_weights(s, 0), ev.mover_weights(s, 1)]
+    maps = [ev._attacks(s, 0, weights[0], pieces[0]), ev._attacks(s, 1, weights[1], pieces[1])]
+    best_gain = [0.0, 0.0]
+    for colour in (0, 1):
+        out[colour]["mobility"] = sum(maps[colour][0].values())
+        enemy = 1 - colour
+        defended = maps[enemy][0]
+        gains = []
+        for w, a, t in maps[colour][1]:
+            gain = ev.loss(dead, enemy, (arena[t] - 1) & 7, counts[enemy])
+            back = defended.get(t, 0.0)
+            if back and gain < ev.WIN_GAIN:
+                gain -= ev.RECAPTURE * back * ev.loss(dead, colour, (arena[a] - 1) & 7, counts[colour] + 1)
+            if gain > 0:
+                gains.append(w * gain)
+        gains.sort(reverse=True)
+        if gains:
+            best_gain[colour] = gains[0] + (ev.SECOND * gains[1] if len(gains) > 1 else 0.0)
+        enchant, shadow, summon = _chambers(s, colour, counts, pieces[enemy])
+        out[colour]["enchant"], out[colour]["shadow"], out[colour]["summon"] = enchant, shadow, summon
+    for colour in (0, 1):
+        if s.phase == ACTION:
+            name = "gain_to_move" if s.to_move == colour else "gain_waiting"
+            factor = ev.TO_MOVE if s.to_move == colour else ev.WAITING
+        else:
+            name, factor = "gain_potential", ev.POTENTIAL
+        out[colour][name] = best_gain[colour]
+        out[colour]["magician"] = ev._holds(s, colour, MAGICIAN) * factor * best_gain[1 - colour]
+    return [[t[name] for name in NAMES] for t in out]
+
+
+def _chambers(s: State, colour: int, counts: list[int], enemies: list[tuple[int, int]]) -> tuple[float, float, float]:
+    """`evaluate._chamber_potential`'s three parts, unweighted."""
+    arena, wards = s.arena, s.wards
+    enemy = 1 - colour
+    enchanter = ev._holds(s, colour, ENCHANTER) if s.seat[ENCHANTER] != OFF else 0.0
+    shadow = ev._holds(s, colour, SHADOW_MAGE) if s.seat[SHADOW_MAGE] != OFF else 0.0
+    best_enchant = best_shadow = 0.0
+    lo_e = 1 + 8 * enemy
+    for sq, piece in enemies:
+        if (wards >> sq) & 1:
+            continue
+        k = piece - lo_e
+        if enchanter and s.reserve[8 * colour + k]:
+            best_enchant = max(best_enchant, VALUE[k])
+        if shadow and any(arena[n] and (arena[n] - 1) >> 3 == colour for n in NEIGHBOURS[sq]):
+            best_shadow = max(best_shadow, ev.WIN_GAIN if counts[enemy] <= 1 else VALUE[k])
+    summon = 0.0
+    for m, k in ev._SUMMONERS:
+        if s.reserve[8 * colour + k] or s.occupant[m] == 1 + 8 * colour + k:
+            held = ev._holds(s, colour, m)
+            if held:
+                summon += min(VALUE[k], 3.0) * held
+    return enchanter * best_enchant, shadow * best_shadow, summon
+
+
+def terms(s: State) -> list[float]:
+    """The terms of `score(s)`, White's minus Black's (a position not over)."""
+    white, black = _side_terms(s)
+    return [w - b for w, b in zip(white, black, strict=True)]
+
+
+def weighted(values: list[float], weights: dict[str, float]) -> float:
+    return sum(weights[name] * v for name, v in zip(NAMES, values, strict=True))
+
+
+def play_one(job: tuple[int, int, float, float]) -> list[str]:
+    """One self-play match; its sampled positions as JSON lines."""
+    number, depth, explore, sample = job
+    rng = random.Random(number)
+    s = new_match(seed=f"{number:032x}")
+    rows: list[list[float]] = []
+    while s.phase != OVER:
+        if s.phase == SETUP:
+            s = apply(s, {"type": "setup", "backrow": choose_setup(s, rng)})[0]
+            continue
+        actions = candidates(s)
+        if s.phase in (ACTION, DECISION) and rng.random() < sample:
+            rows.append(terms(s))
+        if len(actions) == 1:
+            action = actions[0]
+        elif rng.random() < explore:
+            action = rng.choice(actions)
+        else:
+            action, _ = Search(1e9, time.process_time, max_depth=depth).root(s, actions)
+        s = apply(s, action)[0]
+    result = 1.0 if s.winner == 0 else 0.0 if s.winner == 1 else 0.5
+    return [json.dumps({"t": row, "r": result}) for row in rows]
+
+
+def play(args: argparse.Namespace) -> None:
+    jobs = [(args.first + i, args.depth, args.explore, args.sample) for i in range(args.matches)]
+    began = time.perf_counter()
+    done = positions = 0
+    with open(args.out, "a") as out, ProcessPoolExecutor(args.jobs) as pool:
+        for lines in pool.map(play_one, jobs):
+            done += 1
+            positions += len(lines)
+            out.write("".join(line + "\n" for line in lines))
+            out.flush()
+            if done % 20 == 0:
+                print(f"{done} matches, {positions} positions, {time.perf_counter() - began:.0f} s", flush=True)
+    print(f"{done} matches, {positions} positions, {time.perf_counter() - began:.0f} s")
+
+
+def _loss(rows: list[tuple[list[float], float]], w: list[float], scale: float) -> float:
+    total = 0.0
+    for x, r in rows:
+        z = sum(a * b for a, b in zip(w, x, strict=True)) / scale
+        p = 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, z))))
+        total += (r - p) ** 2
+    return total / len(rows)
+
+
+def fit_weights(rows: list[tuple[list[float], float]], rounds: int = 60,
+                verbose: bool = False) -> tuple[dict[str, float], float, float, float]:
+    """The weights that best predict the endings: (weights, scale, error with
+    the shipped weights, error with the fitted ones)."""
+    start = shipped()
+    w = [start[name] for name in NAMES]
+    # The scale that best fits the shipped weights first (Texel's K), then
+    # coordinate search on every weight but material's, halving a weight's step
+    # when neither way improves.
+    scale = min((_loss(rows, w, k), k) for k in (4, 6, 8, 10, 12, 14, 17, 20, 25, 30))[1]
+    best = first = _loss(rows, w, scale)
+    steps = [max(abs(v) * 0.25, 0.01) for v in w]
+    for _ in range(rounds):
+        improved = False
+        for i, name in enumerate(NAMES):
+            if name == "material":
+                continue
+            for sign in (1.0, -1.0):
+                trial = list(w)
+                trial[i] += sign * steps[i]
+                e = _loss(rows, trial, scale)
+                if e < best:
+                    w, best, improved = trial, e, True
+                    break
+            else:
+                steps[i] /= 2
+        if verbose:
+            print(f"error {best:.5f}: " + ", ".join(f"{n}={v:.3g}" for n, v in zip(NAMES, w, strict=True)),
+                  flush=True)
+        if not improved and max(steps) < 1e-3:
+            break
+    return dict(zip(NAMES, w, strict=True)), scale, first, best
+
+
+def fit(args: argparse.Namespace) -> None:
+    rows = []
+    with open(args.positions) as f:
+        for line in f:
+            row = json.loads(line)
+            rows.append((row["t"], row["r"]))
+    weights, scale, first, best = fit_weights(rows, args.rounds, verbose=True)
+    print(f"{len(rows)} positions; scale {scale}; mean squared error {first:.5f} shipped, {best:.5f} fitted")
+    start = shipped()
+    print("\nweight            shipped     fitted")
+    for name in NAMES:
+        print(f"{name:16} {start[name]:9.3f} {weights[name]:10.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("play")
+    p.add_argument("--matches", type=int, default=200)
+    p.add_argument("--first", type=int, default=0, help="the first match's number (its deal)")
+    p.add_argument("--depth", type=int, default=2)
+    p.add_argument("--explore", type=float, default=0.08, help="share of actions chosen at random")
+    p.add_argument("--sample", type=float, default=0.2, help="share of positions written")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--out", required=True)
+    f = sub.add_parser("fit")
+    f.add_argument("positions")
+    f.add_argument("--rounds", type=int, default=60)
+    args = parser.parse_args()
+    (play if args.command == "play" else fit)(args)
+
+
+if __name__ == "__main__":
+    main()
