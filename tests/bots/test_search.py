@@ -55,12 +55,15 @@ def test_the_key_ignores_the_seed_and_sees_a_ward_and_the_deck() -> None:
 
 
 def capture_position() -> State:
-    """An action-phase position where the player to move can kill a minion."""
+    """An action-phase position where the player to move can kill a minion, and
+    does better to (a capture worth less than standing would not show that
+    quiescence ran)."""
     for seed in range(40):
         rng = random.Random(seed)
         s = new_match(seed=f"{seed:032d}")
         while s.phase != OVER:
-            if s.phase == ACTION and any(apply(s, a)[0].dead != s.dead for a in legal_actions(s)):
+            if (s.phase == ACTION and any(apply(s, a)[0].dead != s.dead for a in legal_actions(s))
+                    and played_out(s, 1) != score(s)):
                 return s
             s, _ = apply(s, random_bot(s, rng))
     raise AssertionError("no capture found")
@@ -87,17 +90,35 @@ def test_a_leaf_plays_its_captures_out() -> None:
     assert Search(think_seconds=1e9, quiescence=0).value(s, 0, -INF, INF) == score(s)
 
 
+def action_positions(count: int) -> list[State]:
+    """Action-phase positions of round 2 or later, from random matches."""
+    out = []
+    for number in range(count):
+        rng = random.Random(number)
+        s = new_match(seed=f"{number:032x}")
+        while s.phase != OVER:
+            s, _ = apply(s, random_bot(s, rng))
+            if s.phase == ACTION and s.round >= 2 and len(legal_actions(s)) > 4:
+                out.append(s)
+                break
+    return out
+
+
 def test_actions_past_the_width_are_searched_a_ply_shallower() -> None:
-    s = action_position()
-    for late in (0, 2):
-        search = Search(think_seconds=1e9, width=1, late=late)
-        search.value(s, 3, -INF, INF)
-        ordered = search.table[position_key(s)].by_value
-        assert ordered is not None and len(ordered) > 3
-        depths = [search.table[position_key(child)].depth if position_key(child) in search.table else None
-                  for _, child in ordered[:4]]
-        # The first at full depth (two plies left); the next `late` with one
-        # ply left, again with two only where that made it the best; the rest pruned.
-        assert depths[0] == 2
-        assert all(d in (1, 2) for d in depths[1:1 + late]) and (late == 0 or 1 in depths[1:1 + late])
-        assert depths[1 + late:] == [None] * (3 - late)
+    shallower = 0
+    for s in action_positions(6):
+        for late in (0, 2):
+            search = Search(think_seconds=1e9, width=1, late=late)
+            search.value(s, 3, -INF, INF)
+            ordered = search.table[position_key(s)].by_value
+            assert ordered is not None and len(ordered) > 3
+            depths = [search.table[position_key(child)].depth if position_key(child) in search.table else None
+                      for _, child in ordered[:4]]
+            # The first at full depth (two plies left); the next `late` with one
+            # ply left, again with two only where that made it the best; the rest pruned.
+            assert depths[0] == 2
+            assert all(d in (1, 2) for d in depths[1:1 + late])
+            assert depths[1 + late:] == [None] * (3 - late)
+            shallower += depths[1:1 + late].count(1)
+    # Searched at full depth every time, the late actions would never stop at one ply.
+    assert shallower > 0
