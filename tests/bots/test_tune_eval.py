@@ -47,7 +47,7 @@ def test_a_term_left_out_is_noticed() -> None:
     assert abs(tune_eval.weighted(tune_eval.terms(s), weights) - score(s)) > 1e-3
 
 
-def test_a_self_play_match_writes_terms_and_its_ending(tmp_path: Path) -> None:
+def test_a_self_play_match_writes_terms_and_its_ending() -> None:
     lines = tune_eval.play_one((7, 1, 0.1, 0.5))
     assert lines
     for line in lines:
