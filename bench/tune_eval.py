@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app.bots.board import ENCHANTER, MAGICIAN, NEIGHBOURS, OFF, SHADOW_MAGE, VALUE  # noqa: E402
+from app.bots.board import MAGICIAN  # noqa: E402
 from app.bots.candidates import candidates  # noqa: E402
 from app.bots.search import Search  # noqa: E402
 from app.bots.setup import choose_setup  # noqa: E402
@@ -58,82 +58,33 @@ def shipped() -> dict[str, float]:
 
 
 def _side_terms(s: State) -> list[list[float]]:
-    """Per colour, the unweighted terms of `score` (as it computes them)."""
-    arena, dead = s.arena, s.dead
-    pieces: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
-    advance = [0.0, 0.0]
-    for sq, piece in enumerate(arena):
-        if piece:
-            colour = (piece - 1) >> 3
-            pieces[colour].append((sq, piece))
-            if (piece - 1) & 7 >= 3:
-                rank = sq >> 3
-                advance[colour] += rank if colour == 0 else 7 - rank
+    """Per colour, the unweighted terms of `score`, from the parts it adds up."""
+    dead = s.dead
+    pieces, advance = ev.arena_pieces(s)
     counts = [len(pieces[0]), len(pieces[1])]
-    out = [dict.fromkeys(NAMES, 0.0), dict.fromkeys(NAMES, 0.0)]
+    maps = ev.attack_maps(s, pieces)
+    best_gain = [ev.best_capture(s, 0, counts, maps), ev.best_capture(s, 1, counts, maps)]
+    out = []
     for colour in (0, 1):
         n = counts[colour]
-        t = out[colour]
+        t = dict.fromkeys(NAMES, 0.0)
         t["danger"] = ev.danger(dead, colour)
         t["material"] = ev._material(dead, colour) + ev.DANGER * t["danger"]
         t["presence"] = n
         t["crowd"] = (4 - n) ** 2 if n < 4 else 0.0
         t["advance"] = advance[colour]
         t["orb"] = 1.0 if s.orb == colour else 0.0
-    weights = [ev.mover_weights(s, 0), ev.mover_weights(s, 1)]
-    maps = [ev._attacks(s, 0, weights[0], pieces[0]), ev._attacks(s, 1, weights[1], pieces[1])]
-    best_gain = [0.0, 0.0]
-    for colour in (0, 1):
-        out[colour]["mobility"] = sum(maps[colour][0].values())
-        enemy = 1 - colour
-        defended = maps[enemy][0]
-        gains = []
-        for w, a, t in maps[colour][1]:
-            gain = ev.loss(dead, enemy, (arena[t] - 1) & 7, counts[enemy])
-            back = defended.get(t, 0.0)
-            if back and gain < ev.WIN_GAIN:
-                gain -= ev.RECAPTURE * back * ev.loss(dead, colour, (arena[a] - 1) & 7, counts[colour] + 1)
-            if gain > 0:
-                gains.append(w * gain)
-        gains.sort(reverse=True)
-        if gains:
-            best_gain[colour] = gains[0] + (ev.SECOND * gains[1] if len(gains) > 1 else 0.0)
-        enchant, shadow, summon = _chambers(s, colour, counts, pieces[enemy])
-        out[colour]["enchant"], out[colour]["shadow"], out[colour]["summon"] = enchant, shadow, summon
-    for colour in (0, 1):
+        t["mobility"] = sum(maps[colour][0].values())
+        t["enchant"], t["shadow"], t["summon"] = ev.chamber_parts(s, colour, counts, pieces[1 - colour])
         if s.phase == ACTION:
             name = "gain_to_move" if s.to_move == colour else "gain_waiting"
-            factor = ev.TO_MOVE if s.to_move == colour else ev.WAITING
         else:
-            name, factor = "gain_potential", ev.POTENTIAL
-        out[colour][name] = best_gain[colour]
-        out[colour]["magician"] = ev._holds(s, colour, MAGICIAN) * factor * best_gain[1 - colour]
-    return [[t[name] for name in NAMES] for t in out]
-
-
-def _chambers(s: State, colour: int, counts: list[int], enemies: list[tuple[int, int]]) -> tuple[float, float, float]:
-    """`evaluate._chamber_potential`'s three parts, unweighted."""
-    arena, wards = s.arena, s.wards
-    enemy = 1 - colour
-    enchanter = ev._holds(s, colour, ENCHANTER) if s.seat[ENCHANTER] != OFF else 0.0
-    shadow = ev._holds(s, colour, SHADOW_MAGE) if s.seat[SHADOW_MAGE] != OFF else 0.0
-    best_enchant = best_shadow = 0.0
-    lo_e = 1 + 8 * enemy
-    for sq, piece in enemies:
-        if (wards >> sq) & 1:
-            continue
-        k = piece - lo_e
-        if enchanter and s.reserve[8 * colour + k]:
-            best_enchant = max(best_enchant, VALUE[k])
-        if shadow and any(arena[n] and (arena[n] - 1) >> 3 == colour for n in NEIGHBOURS[sq]):
-            best_shadow = max(best_shadow, ev.WIN_GAIN if counts[enemy] <= 1 else VALUE[k])
-    summon = 0.0
-    for m, k in ev._SUMMONERS:
-        if s.reserve[8 * colour + k] or s.occupant[m] == 1 + 8 * colour + k:
-            held = ev._holds(s, colour, m)
-            if held:
-                summon += min(VALUE[k], 3.0) * held
-    return enchanter * best_enchant, shadow * best_shadow, summon
+            name = "gain_potential"
+        t[name] = best_gain[colour]
+        # The Magician's term as `score` weighs it, its own weight apart.
+        t["magician"] = ev._holds(s, colour, MAGICIAN) * ev.capture_factor(s, colour) * best_gain[1 - colour]
+        out.append([t[name] for name in NAMES])
+    return out
 
 
 def terms(s: State) -> list[float]:

@@ -60,7 +60,12 @@ from .board import (
 # Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
 WIN: Final = 1000.0  # a won position, for the search
 WIN_GAIN: Final = 60.0  # a capture that wins at once
-SCALE: Final = 14.0  # `evaluate` = tanh(score / SCALE)
+# `evaluate` = tanh(score / SCALE). The fit of issue 22 (bench/tune_eval.py)
+# found endings follow P(White wins) = 1 / (1 + exp(-score / k)) best with k
+# about 20, and tanh(x / 2k) = 2P - 1: so `evaluate` reads as White's expected
+# score. (It was 14, which overstated every lead and made the replay's graph
+# swing with the side to move.)
+SCALE: Final = 40.0
 
 DANGER_SUM: Final = (0.0, 0.5, 1.5, 4.0, 11.0)  # by greater minions in one's dead pile
 DANGER_TYPE: Final = (0.0, 1.0, 6.0)  # by the most of one greater type there
@@ -136,10 +141,11 @@ def mover_weights(s: State, colour: int) -> list[float]:
 
 
 Pieces = list[tuple[int, int]]  # (square, minion) of one colour
+Map = tuple[dict[int, float], list[tuple[float, int, int]]]  # attacked squares (best weight), captures
 
 
 def _attacks(s: State, colour: int, weights: list[float],
-             pieces: Pieces) -> tuple[dict[int, float], list[tuple[float, int, int]]]:
+             pieces: Pieces) -> Map:
     """Squares `colour` attacks (with the best weight) and its captures as
     (weight, from, to)."""
     # board.reach spelled out (slides, leaps, the Rune Master's knight leaps,
@@ -207,16 +213,8 @@ def score(s: State) -> float:
         if s.winner in (0, 1):
             return WIN if s.winner == 0 else -WIN
         return 0.0
-    arena, dead = s.arena, s.dead
-    pieces: tuple[Pieces, Pieces] = ([], [])
-    advance = [0.0, 0.0]
-    for sq, piece in enumerate(arena):
-        if piece:
-            colour = (piece - 1) >> 3
-            pieces[colour].append((sq, piece))
-            if (piece - 1) & 7 >= 3:
-                rank = sq >> 3
-                advance[colour] += rank if colour == 0 else 7 - rank
+    dead = s.dead
+    pieces, advance = arena_pieces(s)
     counts = [len(pieces[0]), len(pieces[1])]
     total = [0.0, 0.0]
     for colour in (0, 1):
@@ -225,39 +223,71 @@ def score(s: State) -> float:
         total[colour] = (_material(dead, colour) + PRESENCE * n - crowd
                          + ADVANCE * advance[colour] + (ORB if s.orb == colour else 0.0))
 
-    weights = [mover_weights(s, 0), mover_weights(s, 1)]
-    maps = [_attacks(s, 0, weights[0], pieces[0]), _attacks(s, 1, weights[1], pieces[1])]
+    maps = attack_maps(s, pieces)
     best_gain = [0.0, 0.0]
     for colour in (0, 1):
         # Mobility: the squares each side attacks, by how surely it moves there.
         total[colour] += MOBILITY * sum(maps[colour][0].values())
+        best_gain[colour] = best_capture(s, colour, counts, maps)
+        enchant, shadow, summon = chamber_parts(s, colour, counts, pieces[1 - colour])
+        total[colour] += ENCHANT * enchant + SHADOW * shadow + SUMMON * summon
     for colour in (0, 1):
-        enemy = 1 - colour
-        defended = maps[enemy][0]
-        gains = []
-        for w, a, t in maps[colour][1]:
-            victim = arena[t]
-            gain = loss(dead, enemy, (victim - 1) & 7, counts[enemy])
-            back = defended.get(t, 0.0)
-            if back and gain < WIN_GAIN:
-                gain -= RECAPTURE * back * loss(dead, colour, (arena[a] - 1) & 7, counts[colour] + 1)
-            if gain > 0:
-                gains.append(w * gain)
-        gains.sort(reverse=True)
-        if gains:
-            best_gain[colour] = gains[0] + (SECOND * gains[1] if len(gains) > 1 else 0.0)
-        total[colour] += _chamber_potential(s, colour, counts, pieces[enemy])
-    for colour in (0, 1):
-        if s.phase == ACTION:
-            factor = TO_MOVE if s.to_move == colour else WAITING
-        else:
-            factor = POTENTIAL
+        factor = capture_factor(s, colour)
         total[colour] += factor * best_gain[colour]
         # The Magician can clear the chamber of the opponent's best capture.
         magician = _holds(s, colour, MAGICIAN)
         if magician:
             total[colour] += MAGICIAN_SHARE * magician * factor * best_gain[1 - colour]
     return total[0] - total[1]
+
+
+# The parts of `score` below are named apart so bench/tune_eval.py can weigh
+# them itself (it fits the weights): the two cannot drift apart.
+
+def arena_pieces(s: State) -> tuple[tuple[Pieces, Pieces], list[float]]:
+    """Each colour's minions in the arena, and the ranks its minor minions and
+    pawns have advanced beyond their backrow, all told."""
+    pieces: tuple[Pieces, Pieces] = ([], [])
+    advance = [0.0, 0.0]
+    for sq, piece in enumerate(s.arena):
+        if piece:
+            colour = (piece - 1) >> 3
+            pieces[colour].append((sq, piece))
+            if (piece - 1) & 7 >= 3:
+                rank = sq >> 3
+                advance[colour] += rank if colour == 0 else 7 - rank
+    return pieces, advance
+
+
+def attack_maps(s: State, pieces: tuple[Pieces, Pieces]) -> list[Map]:
+    return [_attacks(s, 0, mover_weights(s, 0), pieces[0]), _attacks(s, 1, mover_weights(s, 1), pieces[1])]
+
+
+def best_capture(s: State, colour: int, counts: list[int], maps: list[Map]) -> float:
+    """The gain of `colour`'s best capture, less the recapture the opponent
+    holds on that square, plus SECOND of the next best."""
+    arena, dead = s.arena, s.dead
+    enemy = 1 - colour
+    defended = maps[enemy][0]
+    gains = []
+    for w, a, t in maps[colour][1]:
+        gain = loss(dead, enemy, (arena[t] - 1) & 7, counts[enemy])
+        back = defended.get(t, 0.0)
+        if back and gain < WIN_GAIN:
+            gain -= RECAPTURE * back * loss(dead, colour, (arena[a] - 1) & 7, counts[colour] + 1)
+        if gain > 0:
+            gains.append(w * gain)
+    if not gains:
+        return 0.0
+    gains.sort(reverse=True)
+    return gains[0] + (SECOND * gains[1] if len(gains) > 1 else 0.0)
+
+
+def capture_factor(s: State, colour: int) -> float:
+    """How much of `colour`'s best capture counts: who removes next matters."""
+    if s.phase == ACTION:
+        return TO_MOVE if s.to_move == colour else WAITING
+    return POTENTIAL
 
 
 @lru_cache(maxsize=4096)
@@ -268,11 +298,13 @@ def _material(dead: tuple[int, ...], colour: int) -> float:
     return material - DANGER * danger(dead, colour)
 
 
-def _chamber_potential(s: State, colour: int, counts: list[int], enemies: Pieces) -> float:
-    """Chambers worth holding for what they take out of the arena or add to it."""
+def chamber_parts(s: State, colour: int, counts: list[int], enemies: Pieces) -> tuple[float, float, float]:
+    """Chambers worth holding for what they take out of the arena or add to it,
+    unweighed: the Enchanter's best victim, the Shadow Mage's, and the summoning
+    chambers' minions (each at its value, at most 3), each by how surely held."""
     arena, wards = s.arena, s.wards
     enemy = 1 - colour
-    out = 0.0
+    enchant = shadow_part = 0.0
     enchanter = _holds(s, colour, ENCHANTER) if s.seat[ENCHANTER] != OFF else 0.0
     shadow = _holds(s, colour, SHADOW_MAGE) if s.seat[SHADOW_MAGE] != OFF else 0.0
     if enchanter or shadow:
@@ -287,19 +319,20 @@ def _chamber_potential(s: State, colour: int, counts: list[int], enemies: Pieces
             if shadow and any(arena[n] and (arena[n] - 1) >> 3 == colour for n in NEIGHBOURS[sq]):
                 value = WIN_GAIN if counts[enemy] <= 1 else VALUE[k]
                 best_shadow = max(best_shadow, value)
-        out += ENCHANT * enchanter * best_enchant + SHADOW * shadow * best_shadow
+        enchant, shadow_part = enchanter * best_enchant, shadow * best_shadow
     # Summoning chambers with a minion of their type to summon.
+    summon = 0.0
     reserve, occupant = s.reserve, s.occupant
     for m, k in _SUMMONERS:
         if reserve[8 * colour + k] or occupant[m] == 1 + 8 * colour + k:
             held = _holds(s, colour, m)
             if held:
-                out += _SUMMON_WORTH[k] * held
-    return out
+                summon += _SUMMON_VALUE[k] * held
+    return enchant, shadow_part, summon
 
 
 _SUMMONERS: Final = tuple(TYPE_OF_MAGE.items())
-_SUMMON_WORTH: Final = [SUMMON * min(v, 3.0) for v in VALUE]
+_SUMMON_VALUE: Final = [min(v, 3.0) for v in VALUE]  # a Dragon counts no more than 3
 
 
 def evaluate(s: State) -> float:
