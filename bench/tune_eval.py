@@ -8,15 +8,16 @@ random actions, so matches differ beyond their deals) and writes, for a
 sample of the positions met, the evaluation's terms (White's minus Black's)
 and how the match ended for White (1, 0.5 or 0). `fit` finds the weights that
 best predict the ending through a logistic curve (the "Texel" method of chess
-engines): P(White wins) = 1 / (1 + exp(-score / SCALE)), with the material
+engines): P(White wins) = 1 / (1 + exp(-score / k)), with the material
 weight held at 1 so the undead stays the unit, and prints them beside the
 weights shipped. A weight is a guess until the arena confirms it
 (bench/arena_old.py): a better fit to shallow self-play need not play better.
 
-`terms(s)` takes `evaluate.score` apart into its weighted terms, and
-`SHIPPED` holds the weights that put it back together; a test
-(tests/bots/test_tune_eval.py) checks that they add up to `score` exactly,
-so this file cannot drift from the evaluation it tunes.
+`terms(s)` takes `evaluate.score` apart into its terms, from the parts
+`score` itself adds up (arena_pieces, attack_maps, best_capture,
+chamber_parts...), and `shipped()` reads the weights that put them back
+together; a test (tests/bots/test_tune_eval.py) checks that they add up to
+`score` exactly, so this file cannot drift from the evaluation it tunes.
 """
 
 from __future__ import annotations
