@@ -14,7 +14,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Contexts, Server, assert_accessible, create_on_page, seat_token, wait_ready
+from .conftest import (
+    Contexts,
+    Server,
+    assert_accessible,
+    create_on_page,
+    page_width,
+    seat_token,
+    wait_ready,
+)
 
 PASSWORD = "correct horse battery"
 WIDTHS = [pytest.param(1280, id="desktop"), pytest.param(360, id="phone")]
@@ -32,7 +40,7 @@ def phone_or_desk(contexts: Contexts, width: int, axe: bool = False) -> Any:
 
 def fits(page: Any) -> None:
     """Nothing wider than the window: no sideways scrolling, the header included."""
-    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    overflow = page_width(page) - page.viewport_size["width"]
     assert overflow <= 0, f"{overflow}px wider than the window"
     nav = page.get_by_role("navigation", name="Account").bounding_box()
     assert nav["x"] >= 0 and nav["x"] + nav["width"] <= page.viewport_size["width"], nav

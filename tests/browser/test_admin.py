@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ROOT, ROW, Contexts, Server, assert_accessible, wait_ready
+from .conftest import ROOT, ROW, Contexts, Server, assert_accessible, page_width, wait_ready
 
 NAME = "keeper"
 PASSWORD = "a browser-test password"
@@ -201,5 +201,5 @@ def test_figures_pass_axe_and_history_and_figures_fit_a_phone(contexts: Contexts
         phone.goto(path)
         if "/matches/" in path:
             expect(phone.locator("#replay-board .arena")).to_be_visible()
-        wide = phone.evaluate("() => document.documentElement.scrollWidth")
+        wide = page_width(phone)
         assert wide <= 412, f"{path} is {wide} px wide on a phone"

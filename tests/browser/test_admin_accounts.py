@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from . import players
-from .conftest import ROOT, Contexts, Server, assert_accessible
+from .conftest import ROOT, Contexts, Server, assert_accessible, page_width
 
 ADMIN, PASSWORD = "warden", "a browser-test password"
 PLAYERS = ("Linnea", "Samira", "Otto")
@@ -80,7 +80,7 @@ def test_search_open_and_close_an_account(contexts: Contexts, server: Server, sc
     expect(facts).to_contain_text("Abusive chat, report 7")
     expect(facts).to_contain_text("Live API tokens0")
     expect(page.get_by_role("button", name="Reopen account")).to_be_visible()
-    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    wide = page_width(page)
     assert wide <= width, f"the account page is {wide} px wide at {width} px"
     assert_accessible(page)
     assert players.alive(server, scene["tokens"])[who] is False  # its token stopped at once

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Contexts, my_turn
+from .conftest import Contexts, my_turn, page_width
 from .scenes import seated, set_up, to_action_phase
 
 
@@ -81,10 +81,10 @@ def test_the_longest_unbroken_names_fit_a_phone(contexts: Contexts) -> None:
     for path, ready in [("/", "#open-list"), (f"/matches/{match_id}", "#player-black")]:
         page.goto(path)
         expect(page.locator(ready).get_by_text(LONG[1])).to_be_visible()  # the long name is shown
-        wide = page.evaluate("() => document.documentElement.scrollWidth")
+        wide = page_width(page)
         assert wide <= 360, f"{path} is {wide} px wide at 360"
     server.call("POST", f"/matches/{match_id}/resign", token=joined["token"])
     page.goto(f"/matches/{match_id}#seat=white.{made['token']}")
     expect(page.locator("#result")).to_be_visible()
-    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    wide = page_width(page)
     assert wide <= 360, f"the end panel is {wide} px wide at 360"

@@ -22,6 +22,7 @@ from .conftest import (
     assert_accessible,
     create_on_page,
     my_turn,
+    page_width,
     wait_ready,
 )
 
@@ -85,7 +86,7 @@ def test_a_phone_needs_no_sideways_scrolling(contexts: Contexts, where: str) -> 
         match_id, tokens = started(contexts.server, white="Ada Lovelace-Byron the Long-Named", black=name)
         page.goto(f"/matches/{match_id}#seat=white.{tokens['white']}")
         my_turn(page, 3)
-    wait = page.evaluate("() => document.documentElement.scrollWidth")
+    wait = page_width(page)
     assert wait <= 360, f"{where} is {wait} px wide"
     assert page.evaluate("() => document.documentElement.clientWidth") == 360
 

@@ -14,7 +14,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Contexts, Server, assert_accessible, database_url, run_server, wait_ready
+from .conftest import (
+    Contexts,
+    Server,
+    assert_accessible,
+    database_url,
+    page_width,
+    run_server,
+    wait_ready,
+)
 from .rated_scenes import Scene, players_with_history
 
 WIDTHS = [1280, 360]
@@ -38,7 +46,7 @@ def pages(browser: Any, scene_server: tuple[Server, Scene]) -> Iterator[Contexts
 
 
 def _fits(page: Any, width: int) -> None:
-    wide = page.evaluate("() => document.documentElement.scrollWidth")
+    wide = page_width(page)
     assert wide <= width, f"{page.url} is {wide} px wide at {width}"
 
 
