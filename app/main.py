@@ -172,7 +172,7 @@ def _lifespan(parts: Parts) -> Callable[[FastAPI], contextlib.AbstractAsyncConte
                  make_url(settings.database_url).render_as_string(hide_password=True),
                  await revision(parts.engine), head())
         await parts.hub.start()
-        close_sockets_on_signal(parts.hub)
+        restore_signals = close_sockets_on_signal(parts.hub)
         sweeper = asyncio.create_task(sweep_forever(parts.service.finisher, settings.sweep_seconds, parts.outage))
         await parts.bots.start()
         _freeze_startup_objects()
@@ -186,6 +186,7 @@ def _lifespan(parts: Parts) -> Callable[[FastAPI], contextlib.AbstractAsyncConte
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             await parts.hub.close(1001)
+            restore_signals()
             await parts.gateway.limiter.close()  # its last flush needs the engine
             await parts.engine.dispose()
 

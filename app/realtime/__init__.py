@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+from collections.abc import Callable
 from typing import Any
 
 from app.db.outage import OutageLog
@@ -43,7 +44,7 @@ def make_hub(source: MatchSource, settings: Any, bus: Bus | None = None, outage:
                open_files=OpenFiles(settings.open_files_warn_share), outage=outage)
 
 
-def close_sockets_on_signal(hub: Hub, wait_seconds: float = 3.0) -> None:
+def close_sockets_on_signal(hub: Hub, wait_seconds: float = 3.0) -> Callable[[], None]:
     """Say 1001 ("going away") to every socket as soon as the server is told to stop.
 
     uvicorn closes websockets with 1012 the moment it sees its exit flag, before
@@ -54,8 +55,13 @@ def close_sockets_on_signal(hub: Hub, wait_seconds: float = 3.0) -> None:
     the sockets close is passed on at once (a second Ctrl-C still forces exit).
     The bus stays open until the lifespan's end: requests still in flight may
     commit actions, and the other processes must hear of them.
+
+    Returns what puts the earlier handlers back, for the lifespan's end: a
+    process that runs many apps one after another (the tests do) would otherwise
+    chain one handler per app, and a signal would recurse through them all.
     """
     loop = asyncio.get_running_loop()
+    installed: dict[int, tuple[Any, Any]] = {}
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(ValueError, TypeError):  # not the main thread: no signals
             previous = signal.getsignal(signum)
@@ -69,6 +75,15 @@ def close_sockets_on_signal(hub: Hub, wait_seconds: float = 3.0) -> None:
                 loop.call_soon_threadsafe(_close_then, hub, wait_seconds, lambda: previous(sig, frame))
 
             signal.signal(signum, handler)
+            installed[signum] = (handler, previous)
+
+    def restore() -> None:
+        for signum, (handler, previous) in installed.items():
+            with contextlib.suppress(ValueError, TypeError):
+                if signal.getsignal(signum) is handler:  # someone else's since: leave theirs
+                    signal.signal(signum, previous)
+
+    return restore
 
 
 def _close_then(hub: Hub, wait_seconds: float, then: Any) -> None:
