@@ -53,6 +53,10 @@ class Settings(BaseSettings):
     sweep_seconds: float = 1.0
     # A seat's last_seen is written at most this often per seat and process.
     touch_seconds: float = 5.0
+    # On PostgreSQL, actions saved at most this many at a time per process; the
+    # saves that find them all busy are written together in one transaction by
+    # the next free one (app/matches/saves_together.py). 0: each alone.
+    save_writers: int = 2
     # Matches whose current state each process keeps in memory.
     state_cache_size: int = 4096
     # `updates_since` answers None (send a snapshot) when more are missed.

@@ -33,6 +33,7 @@ from .ids import is_match_id
 from .publisher import Publisher, hears_words
 from .record import COLOURS, Entry, Record
 from .replay import ending
+from .saves_together import SavesTogether
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -48,6 +49,8 @@ class MatchKeeper:
         # Seconds since the epoch; tests replace it to move time.
         self.clock: Callable[[], float] = time.time
         self.cache = Cache(settings.state_cache_size)
+        self.together = (SavesTogether(engine, settings.save_writers)
+                         if settings.save_writers > 0 and engine.dialect.name == "postgresql" else None)
         self.locks = Locks()
         # How long a seat counts as here after its last word (record.seat_here): as
         # long as a silent socket is given before it is closed as dead.
@@ -114,7 +117,7 @@ class MatchKeeper:
 
     async def _save(self, rec: Record, draft: Record) -> None:
         draft.updated_ms = draft.entries[-1].at_ms if draft.entries else self.now_ms()
-        await store.save(self.engine, rec.version, draft)
+        await store.save(self.engine, rec.version, draft, self.together)
         self.cache.put(draft)
         updates, before = [], rec.engine_view()
         told = hears_words(self.publisher, draft.id)  # no await from here to the publishing

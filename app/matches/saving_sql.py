@@ -7,7 +7,9 @@ bench/ab.py against the same tree with every save through _save_core measured
 1.6-2.3x the server CPU per action without it (bench/README.md). It writes the
 columns of `rec.row()` but the rematch pair (save sends a rematch's change the
 other way) and those of `_entry_row`: tests/db/test_save_paths.py fails when
-the two paths disagree.
+the two paths disagree. Each returns the match's id once per log row written,
+so saves of several matches written together (app/matches/saves_together.py)
+can tell whose rows landed.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ ACT = _MOVED + """
 SELECT moved.id, e.version, e.player, e.action::json, e.automatic, e.at, e.client_id, e.public::json
 FROM moved, unnest($15::int[], $16::text[], $17::text[], $18::bool[], $19::timestamptz[], $20::text[],
                    $21::text[]) AS e(version, player, action, automatic, at, client_id, public)
-RETURNING 1
+RETURNING match_id
 """
 # One log row, the usual case, as plain values: the driver encodes no arrays (it
 # checks each argument and element against the collection ABCs, some 30 checks an
@@ -35,5 +37,5 @@ RETURNING 1
 ACT_ONE = _MOVED + """
 SELECT moved.id, $15::int, $16::text, $17::json, $18::bool, $19::timestamptz, $20::text, $21::json
 FROM moved
-RETURNING 1
+RETURNING match_id
 """

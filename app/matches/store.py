@@ -20,6 +20,7 @@ from . import bot_store
 from .jsontext import compact
 from .record import Record, moment, record_from_rows
 from .replay import replay
+from .saves_together import Save, SavesTogether
 from .saving_sql import ACT as _PG_ACT
 from .saving_sql import ACT_ONE as _PG_ACT_ONE
 from .shown_ratings import show_changes
@@ -129,7 +130,8 @@ def _json(value: Any) -> str | None:
     return None if value is None else compact(value)
 
 
-async def _save_postgres(engine: AsyncEngine, before_version: int, rec: Record) -> None:
+async def _save_postgres(engine: AsyncEngine, before_version: int, rec: Record,
+                         together: SavesTogether | None = None) -> None:
     import asyncpg
 
     row = rec.row()
@@ -150,21 +152,26 @@ async def _save_postgres(engine: AsyncEngine, before_version: int, rec: Record) 
             [e.automatic for e in entries], [moment(e.at_ms) for e in entries], [e.client_id for e in entries],
             [e.public_text() for e in entries])
     try:
-        done = await raw.fetch(engine, sql, *args)
+        if together is None:
+            done = len(await raw.fetch(engine, sql, *args))
+        else:
+            done = await together.write(Save(rec.id, sql, args, len(entries)))
     except asyncpg.UniqueViolationError as error:
         if "client_id" in (error.constraint_name or ""):
             raise ClientIdTaken() from None
         raise Conflict() from None
-    if len(done) != len(entries):
+    if done != len(entries):
         raise Conflict()
 
 
-async def save(engine: AsyncEngine, before_version: int, rec: Record) -> None:
+async def save(engine: AsyncEngine, before_version: int, rec: Record,
+               together: SavesTogether | None = None) -> None:
     """Write `rec` if the stored version is still `before_version`; raises Conflict
-    (or ClientIdTaken) and writes nothing otherwise."""
+    (or ClientIdTaken) and writes nothing otherwise. On PostgreSQL's hot path,
+    `together` may write it in one transaction with other matches' saves."""
     if (rec.entries and not rec.new_seats and not rec.draw_ops and not rec.rematch_changed
             and not rec.rates_now and engine.dialect.name == "postgresql"):
-        await _save_postgres(engine, before_version, rec)
+        await _save_postgres(engine, before_version, rec, together)
     else:
         await _save_core(engine, before_version, rec)
 

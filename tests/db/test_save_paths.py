@@ -70,9 +70,9 @@ async def _play_twins(api: Api, app: Any, monkeypatch: pytest.MonkeyPatch) -> tu
     paths["one row"] = paths["rows"] = 0
     monkeypatch.setattr(store.raw, "fetch", noted)
 
-    async def through_core(*args: Any) -> None:
-        paths["core"] += 1
-        await core(*args)
+    async def through_core(engine: Any, before: int, rec: Any, together: Any = None) -> None:
+        paths["core"] += 1  # the Core path writes alone: no `together`
+        await core(engine, before, rec)
 
     for _ in range(12):
         for twin, rng, path in zip(twins, rngs, (through_raw, through_core), strict=True):
