@@ -109,6 +109,8 @@ def build(settings: Settings) -> Parts:
     runner = BotRunner(gateway, service, settings, outage)
     if metrics is not None:
         metrics.watch(hub)
+        if service.keeper.together is not None:
+            metrics.watch_saves(service.keeper.together)
         runner.metered = metrics.bot_searched
         runner.dropped = metrics.bot_dropped
     listeners.add(hub)

@@ -363,6 +363,19 @@ async def settle(watchers: list[Watcher], versions: dict[str, int], timeout: flo
             await asyncio.gather(*(w.done.wait() for w in watchers))
 
 
+async def saves_together(ports: list[int]) -> dict[str, float]:
+    """What /metrics says of the saves written together in one transaction, summed
+    over the processes (a restarted process counts from its restart)."""
+    found: dict[str, float] = {"magery_save_batches_total": 0.0, "magery_saves_batched_total": 0.0}
+    for port in ports:
+        async with Connection("127.0.0.1", port) as http:
+            for line in (await http.get("/metrics")).text.splitlines():
+                name, _, value = line.partition(" ")
+                if name in found:
+                    found[name] += float(value)
+    return found
+
+
 async def server_versions(port: int, ids: list[str]) -> dict[str, int]:
     async with Connection("127.0.0.1", port) as http:
         return {i: (await http.get(f"{API}/{i}")).json()["version"] for i in ids}
@@ -804,6 +817,7 @@ async def run_chaos(pair: Pair, args: argparse.Namespace, cluster: Cluster | Non
     await asyncio.gather(*players, return_exceptions=True)
     took = now() - started
     versions = await server_versions(pair.ports[0], chaos.matches)
+    together = await saves_together(pair.ports)
     await settle(chaos.watchers, versions, 20.0)
     give_up.set()
     await asyncio.sleep(1.0)
@@ -835,7 +849,9 @@ async def run_chaos(pair: Pair, args: argparse.Namespace, cluster: Cluster | Non
               f"(median {ev['recovery_median_s']} s) of its end; the longest stretch with no success from any "
               f"client: {ev['longest_without_success_s']} s", flush=True)
     print(f"  {len(chaos.acks)} actions acknowledged in {took:.0f} s ({len(chaos.acks) / took:.1f}/s) on "
-          f"{len(chaos.matches)} matches; failures seen and retried: {dict(chaos.failures)}", flush=True)
+          f"{len(chaos.matches)} matches; failures seen and retried: {dict(chaos.failures)}; saved together "
+          f"(both processes' /metrics): {together['magery_saves_batched_total']:.0f} actions in "
+          f"{together['magery_save_batches_total']:.0f} shared transactions", flush=True)
     print(f"  logs: lost {len(logs['acknowledged_lost'])}, misplaced {len(logs['acknowledged_misplaced'])}, "
           f"ids twice {len(logs['ids_twice'])}, gaps {len(logs['version_gaps'])}, replay mismatches "
           f"{len(logs['replay_mismatches'])}; sockets on the survivor at the server's version, each version "
@@ -851,7 +867,7 @@ async def run_chaos(pair: Pair, args: argparse.Namespace, cluster: Cluster | Non
                     k.startswith("action 5") for k in chaos.failures)}
     return {"seconds": round(took, 1), "rate_goal": args.rate, "matches": len(chaos.matches),
             "acknowledged": len(chaos.acks), "actions_per_second": round(len(chaos.acks) / took, 1),
-            "failures_retried": dict(chaos.failures), "events": events,
+            "failures_retried": dict(chaos.failures), "events": events, "saves_together": together,
             "postgresql_restart": cluster is not None, "logs": logs,
             "sockets_survivor": {"ok": sum(s["ok"] for s in survivor), "of": len(survivor),
                                  "bad": [s for s in survivor if not s["ok"]][:10]},

@@ -70,7 +70,10 @@ class SavesTogether:
         self.queue: list[Save] = []
         self.busy = 0
         self.tasks: set[asyncio.Task[None]] = set()
-        self.batches = 0  # written together (two saves or more), for tests and benches
+        # Batches of two saves or more, the saves in them and the largest: for
+        # tests, benches and /metrics (magery_save_batches, magery_saves_batched).
+        self.batches = 0
+        self.batched = 0
         self.largest = 0
 
     async def write(self, save: Save) -> int:
@@ -112,6 +115,7 @@ class SavesTogether:
             await _alone(self.engine, batch[0])
             return
         self.batches += 1
+        self.batched += len(batch)
         self.largest = max(self.largest, len(batch))
         batch.sort(key=lambda save: save.match_id)
         try:

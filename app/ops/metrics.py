@@ -25,10 +25,11 @@ from prometheus_client import (
     disable_created_metrics,
     generate_latest,
 )
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.matches.saves_together import SavesTogether
 from app.realtime import Hub
 
 log = logging.getLogger(__name__)
@@ -104,6 +105,10 @@ class Metrics:
         """Open sockets, read from `hub` at each scrape."""
         self.registry.register(_Sockets(hub))
 
+    def watch_saves(self, together: SavesTogether) -> None:
+        """Saves written together in one transaction (PostgreSQL), read at each scrape."""
+        self.registry.register(_SavesTogether(together))
+
     async def count_matches(self, engine: AsyncEngine) -> None:
         """Matches by status, from the database (kept as they were if it does not answer)."""
         try:
@@ -118,6 +123,18 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+class _SavesTogether:
+    def __init__(self, together: SavesTogether) -> None:
+        self.together = together
+
+    def collect(self) -> Iterable[Metric]:
+        yield CounterMetricFamily("magery_save_batches", "Transactions of this process that saved two "
+                                  "matches' actions or more at once (app/matches/saves_together.py).",
+                                  value=self.together.batches)
+        yield CounterMetricFamily("magery_saves_batched", "Saves of actions written in such a shared "
+                                  "transaction (the rest were written alone).", value=self.together.batched)
 
 
 class _Sockets:

@@ -24,6 +24,7 @@ from app.matches.record import Entry, Record
 from app.matches.saves_together import SavesTogether
 
 from ..conftest import Api, Game, make_settings
+from ..ops.conftest import metric
 
 pytestmark = pytest.mark.usefixtures("postgres_only")
 
@@ -98,6 +99,9 @@ async def test_actions_arriving_together_land_in_one_transaction_each_with_its_o
              for i, (game, mover, move) in enumerate(zip(games, movers, moves, strict=True))]
     answers = await HeldFirst(monkeypatch, together).run(posts[0], posts[1:])
     assert together.batches == 1 and together.largest == 5  # the first alone, the five behind it together
+    scraped = (await api.client.get("/metrics")).text  # what an operator sees of it
+    assert metric(scraped, "magery_save_batches_total") == 1
+    assert metric(scraped, "magery_saves_batched_total") == 5
     for game, answer in zip(games, answers, strict=True):
         before = game.version
         assert answer.status_code == 200, answer.text

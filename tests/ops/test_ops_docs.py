@@ -8,6 +8,7 @@ import re
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.config import Settings
+from app.matches.saves_together import SavesTogether
 from app.ops import Metrics
 from app.realtime import Hub
 from tests.ops.conftest import ROOT
@@ -35,11 +36,12 @@ def test_every_setting_is_documented_with_its_default_and_an_example() -> None:
 def test_every_metric_is_explained() -> None:
     metrics = Metrics()
     metrics.watch(Hub(source=None))  # type: ignore[arg-type]  # only its rooms are read
+    metrics.watch_saves(SavesTogether(engine=None, writers=2))  # type: ignore[arg-type]  # only counts are read
     text = metrics.render().decode()
     ours = {family.name for family in text_string_to_metric_families(text) if family.name.startswith("magery_")}
     assert ours >= {"magery_matches", "magery_open_sockets", "magery_actions_applied", "magery_action_seconds",
                     "magery_http_responses", "magery_bus_lag_seconds", "magery_bus_reconnects",
-                    "magery_bot_think_seconds"}
+                    "magery_bot_think_seconds", "magery_save_batches", "magery_saves_batched"}
     table = OPERATIONS[OPERATIONS.index("## Metrics"):OPERATIONS.index("## Logs")]
     for name in ours:
         exported = name + ("_total" if f"# TYPE {name} counter" in text else "")
