@@ -42,15 +42,14 @@ from app.db import raw
 
 
 class Save:
-    """One match's statement, and what it should return: one row per log entry."""
+    """One match's statement and its arguments; `done` holds the rows it returned."""
 
-    __slots__ = ("args", "done", "match_id", "rows", "sql")
+    __slots__ = ("args", "done", "match_id", "sql")
 
-    def __init__(self, match_id: str, sql: str, args: tuple[Any, ...], rows: int) -> None:
+    def __init__(self, match_id: str, sql: str, args: tuple[Any, ...]) -> None:
         self.match_id = match_id
         self.sql = sql
         self.args = args
-        self.rows = rows
         self.done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
     def answer(self, rows: int) -> None:
@@ -69,7 +68,7 @@ class SavesTogether:
         self.most = most
         self.queue: list[Save] = []
         self.busy = 0
-        self.tasks: set[asyncio.Task[None]] = set()
+        self.tasks: set[asyncio.Task[None]] = set()  # the loop holds its tasks only weakly
         # Batches of two saves or more, the saves in them and the largest: for
         # tests, benches and /metrics (magery_save_batches, magery_saves_batched).
         self.batches = 0
@@ -152,7 +151,8 @@ async def _together(engine: AsyncEngine, batch: list[Save]) -> Counter[str]:
     """Every save of `batch` in one transaction, in the batch's order; the rows
     each match's statement returned. Runs of the same statement go through the
     driver's pipeline (one round trip for the run). Raises _RolledBack when
-    nothing landed; anything else raised came from the COMMIT itself."""
+    nothing landed; anything else (no connection to be had, or the COMMIT's
+    answer lost) is every save's error, never a reason to write it again."""
     landed: Counter[str] = Counter()
     async with raw.raw_asyncpg(engine) as conn:
         transaction = conn.transaction()

@@ -155,7 +155,7 @@ async def _save_postgres(engine: AsyncEngine, before_version: int, rec: Record,
         if together is None:
             done = len(await raw.fetch(engine, sql, *args))
         else:
-            done = await together.write(Save(rec.id, sql, args, len(entries)))
+            done = await together.write(Save(rec.id, sql, args))
     except asyncpg.UniqueViolationError as error:
         if "client_id" in (error.constraint_name or ""):
             raise ClientIdTaken() from None
