@@ -69,11 +69,10 @@ class SavesTogether:
         self.queue: list[Save] = []
         self.busy = 0
         self.tasks: set[asyncio.Task[None]] = set()  # the loop holds its tasks only weakly
-        # Batches of two saves or more, the saves in them and the largest: for
-        # tests, benches and /metrics (magery_save_batches, magery_saves_batched).
+        # Batches of two saves or more, and the saves in them: for /metrics
+        # (magery_save_batches, magery_saves_batched), benches and tests.
         self.batches = 0
         self.batched = 0
-        self.largest = 0
 
     async def write(self, save: Save) -> int:
         """The rows `save`'s statement returned; raises what writing it raised."""
@@ -115,7 +114,6 @@ class SavesTogether:
             return
         self.batches += 1
         self.batched += len(batch)
-        self.largest = max(self.largest, len(batch))
         batch.sort(key=lambda save: save.match_id)
         try:
             landed = await _together(self.engine, batch)

@@ -98,7 +98,7 @@ async def test_actions_arriving_together_land_in_one_transaction_each_with_its_o
     posts = [api.post(game, mover, move, id=f"c-{i}")
              for i, (game, mover, move) in enumerate(zip(games, movers, moves, strict=True))]
     answers = await HeldFirst(monkeypatch, together).run(posts[0], posts[1:])
-    assert together.batches == 1 and together.largest == 5  # the first alone, the five behind it together
+    assert together.batches == 1 and together.batched == 5  # the first alone, the five behind it together
     scraped = (await api.client.get("/metrics")).text  # what an operator sees of it
     assert metric(scraped, "magery_save_batches_total") == 1
     assert metric(scraped, "magery_saves_batched_total") == 5
@@ -153,7 +153,7 @@ async def test_a_match_saved_twice_waits_for_the_next_batch(
     drafts = [await drafted(engine, games[0], "g-0"), await drafted(engine, games[1], "g-1"),
               await drafted(engine, games[1], "g-1 again"), await drafted(engine, games[2], "g-2")]
     saved = await save_all(monkeypatch, engine, together, drafts)
-    assert together.batches == 1 and together.largest == 2  # games[1]'s first and games[2]'s; then the second alone
+    assert together.batches == 1 and together.batched == 2  # games[1]'s first and games[2]'s; then the second alone
     assert [type(result).__name__ for result in saved] == ["NoneType", "NoneType", "Conflict", "NoneType"]
     assert await log_rows(engine, games[1].id, drafts[1][1].version) == 1
 
