@@ -254,7 +254,7 @@ def main(argv: Sequence[str]) -> int:
     required = "--require-compiled" in argv or os.environ.get(REQUIRE_ENV, "") not in ("", "0")
     try:
         said = build(root)
-    except Exception as error:  # never fail the install: the sources always run
+    except Exception as error:  # the sources always run: never fail the install (unless required)
         import shutil
 
         shutil.rmtree(_build_dir(), ignore_errors=True)
@@ -262,8 +262,14 @@ def main(argv: Sequence[str]) -> int:
     print("magery engine:", said)
     if not required:
         return 0
-    # Whatever the build said, what counts is what a new process of this venv runs.
-    problem = "pure Python" if "pure Python" in said else loads_compiled(root)
+    # Whatever the build said, what counts is what a new process of this venv runs
+    # (a fresh build has just asked one).
+    if "pure Python" in said:
+        problem: str | None = "pure Python"
+    elif said.startswith("compiled the engine"):
+        problem = None
+    else:
+        problem = loads_compiled(root)
     if problem is None:
         return 0
     sys.stderr.write(f"magery engine: {REQUIRE_ENV}=1 and the engine would run as {problem}: "
