@@ -25,7 +25,7 @@ class Settings(BaseSettings):
     allowed_origins: list[str] = []
     # Writes allowed per token and per address in `rate_window_seconds`: shared
     # by every process through the database on PostgreSQL (fixed windows,
-    # app/matches/limits.py), in this process's memory on SQLite.
+    # app/kernel/limits.py), in this process's memory on SQLite.
     rate_limit_writes: int = 120
     rate_window_seconds: float = 10.0
     # A write over the limit waits this long (at most its Retry-After) before its

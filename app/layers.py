@@ -14,6 +14,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "app.security", "app.charts",         # the wings' security headers; SVG charts;
      "app.auth"),                          # argon2 and secret tokens, for every wing that signs in
     ("app.db",),                           # tables, engine, migrations
+    ("app.kernel",),                       # what every wing shares: errors, the write budget,
+                                           # ids, text checks, JSON text, moments, cursors
     ("app.accounts",),                     # players, their sign-ins, tokens and ratings
     ("app.matches",),                      # the match service and its one gateway
     ("app.realtime",),                     # hub and bus: committed actions, live
@@ -21,6 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "app.challenges",                     # challenges, and a person's live channel (issue 20)
      "app.chat",                           # the match chat (issue 20)
      "app.pools"),                         # quick pairing (issue 20): a client of the gateway
+    ("app.people",),                       # a person's live channel and events: their challenges, matches
     ("app.api", "app.web", "app.admin", "app.ops"),  # the wings, and operations
     ("app.main",),                         # builds and wires every part
 )

@@ -45,14 +45,16 @@ from app.api.resends import Resends
 from app.api.response_docs import install as install_response_docs
 from app.auth import PasswordChecks, use_password_costs
 from app.bots.runner import BotRunner
-from app.challenges import Challenges, Person, PersonChannel
+from app.challenges import Challenges
 from app.chat import Chat, Relay
 from app.config import Settings, get_settings
 from app.db import head, make_engine, revision, upgrade
 from app.db.outage import OutageLog
-from app.matches import Fanout, Gateway, MatchService, SlidingWindow, make_limiter
+from app.kernel.limits import SlidingWindow, make_limiter
+from app.matches import Fanout, Gateway, MatchService
 from app.matches.sweeper import sweep_forever
 from app.ops import MeteredGateway, Metrics, Ops, OpsOutermost, configure_logs, metered_bus
+from app.people import Person, PersonChannel
 from app.pools import Pools
 from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_bus, make_hub
 from app.realtime.service import share_claims

@@ -42,8 +42,9 @@ from sqlalchemy.engine import make_url
 from app.auth import use_password_costs
 from app.config import Settings
 from app.db import make_engine, upgrade
+from app.kernel.limits import SharedWindow
 from app.main import create_app
-from app.matches import MatchService, SharedWindow
+from app.matches import MatchService
 from tests import model_fields
 
 model_fields.install()  # each test's app shares the pydantic fields of the others (tests/model_fields.py)

@@ -115,8 +115,8 @@ def test_a_stamp_is_of_its_own_second_whatever_was_stamped_before() -> None:
     and what it keeps stays bounded."""
     from datetime import UTC, datetime
 
-    from app.matches import record
-    from app.matches.record import stamp
+    from app.kernel import moments as kept
+    from app.kernel.moments import stamp
 
     moments = [1_764_230_000_999, 1_764_230_001_000, 1_764_230_000_999, 0, -1, -1_000, -1_001,
                1_764_287_999_999, 1_764_288_000_000, 1_764_230_001_001]
@@ -124,9 +124,9 @@ def test_a_stamp_is_of_its_own_second_whatever_was_stamped_before() -> None:
         plain = datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
         assert stamp(ms) == plain, ms
         assert TIMESTAMP.fullmatch(stamp(ms))
-    for second in range(3 * record._MOST_SECONDS):
+    for second in range(3 * kept._MOST_SECONDS):
         stamp(second * 1000)
-    assert len(record._SECONDS) <= record._MOST_SECONDS
+    assert len(kept._SECONDS) <= kept._MOST_SECONDS
 
 
 async def test_create_needs_no_body(client: httpx.AsyncClient) -> None:

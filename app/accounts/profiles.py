@@ -207,7 +207,7 @@ class Profiles:
     async def matches(self, account_id: int, limit: int = 20,
                       after: tuple[datetime, str] | None = None) -> tuple[list[Played], bool]:
         """The account's matches newest first, `limit` at a time from `after`
-        (the (created_at, id) of the last one shown: app.matches.cursor's keyset),
+        (the (created_at, id) of the last one shown: app.kernel.cursor's keyset),
         and whether more follow."""
         limit = max(1, min(limit, MAX_PAGE))
         mine = seats.alias("mine")

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict
 
-from app.matches.errors import BadRequest
+from app.kernel.errors import BadRequest
 
 from . import audit, csv_export, detail, figures, match_search
 from .context import Admin, address

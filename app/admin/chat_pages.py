@@ -13,8 +13,8 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.chat import Chat
-from app.matches.errors import BadRequest, ServiceError
-from app.matches.ids import is_match_id
+from app.kernel.errors import BadRequest, ServiceError
+from app.kernel.ids import is_match_id
 
 from . import audit, sessions
 from .context import Admin, address

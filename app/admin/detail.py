@@ -17,8 +17,8 @@ from app.chat.service import admin_view
 from app.db.account_models import accounts
 from app.db.chat_models import chat_lines
 from app.db.models import actions, matches, seats
-from app.matches.errors import NotFound
-from app.matches.ids import is_match_id
+from app.kernel.errors import NotFound
+from app.kernel.ids import is_match_id
 from app.matches.replay import initial_state
 from app.matches.telling import told
 from app.rules import State, public_view

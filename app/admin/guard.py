@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 
 from fastapi import Request
 
-from app.matches.errors import Forbidden, Unauthorized
+from app.kernel.errors import Forbidden, Unauthorized
 
 from . import sessions
 from .context import Admin

@@ -29,9 +29,9 @@ from sqlalchemy.sql.elements import ColumnClause
 from app.accounts.names import NAME as ACCOUNT_NAME
 from app.db.account_models import accounts, rating_changes, ratings
 from app.db.models import matches, seats
-from app.matches import text
-from app.matches.errors import BadRequest
-from app.matches.ids import is_match_id
+from app.kernel import text
+from app.kernel.errors import BadRequest
+from app.kernel.ids import is_match_id
 from app.matches.record import RATING_COLUMNS, seat_rating
 from app.rules import VARIANTS
 from app.rules.state import REASONS

@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from app.auth import Busy
 from app.charts import page as charts
-from app.matches.errors import ServiceError
+from app.kernel.errors import ServiceError
 from app.rules import VARIANTS
 from app.rules.state import REASONS
 

@@ -13,8 +13,8 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.matches import text
-from app.matches.errors import ServiceError
+from app.kernel import text
+from app.kernel.errors import ServiceError
 
 from . import players, sessions
 from .context import Admin, address

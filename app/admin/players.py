@@ -25,8 +25,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.accounts import AccountError, Accounts, ratings_of
 from app.accounts.names import NAME
 from app.db.account_models import account_sessions, account_tokens, accounts
-from app.matches import text
-from app.matches.errors import BadRequest, NotFound, ServiceError
+from app.kernel import text
+from app.kernel.errors import BadRequest, NotFound, ServiceError
 from app.ratings import as_of
 from app.rules import VARIANTS
 

@@ -4,10 +4,11 @@ from fastapi import APIRouter
 
 from app.accounts import Accounts
 from app.accounts.profiles import Profiles
-from app.challenges import Challenges, PersonChannel
+from app.challenges import Challenges
 from app.chat import Chat
 from app.matches import Gateway
 from app.matches.reads import Reads
+from app.people import PersonChannel
 from app.pools import Pools
 
 from . import account, challenges, chat, match_stream, matches, pools, replays, users, vocabulary

@@ -16,8 +16,8 @@ from app.accounts import Accounts
 from app.accounts.bots import make_bot
 from app.accounts.errors import AccountError
 from app.accounts.titles import BOT
-from app.matches.errors import Forbidden, ServiceError
-from app.matches.record import ms_of, stamp
+from app.kernel.errors import Forbidden, ServiceError
+from app.kernel.moments import ms_of, stamp
 
 from .caller import Callers, MissingScope, NotSignedIn, Signed
 from .errors import responses

@@ -7,7 +7,7 @@ from the app's OpenAPI description (made from the pydantic models of
 app/api/schemas.py, chat.py, challenges.py), so the two cannot drift apart. What is
 written here is the envelope each message is sent in (app/realtime/hub.py's
 `hello`, room.py's snapshot and presence, ws.py's ack and error, ws_chat.py and
-app/chat/relay.py's chat messages, app/challenges/person.py's `person`).
+app/chat/relay.py's chat messages, app/people/person.py's `person`).
 """
 
 from __future__ import annotations

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.kernel.errors import RateLimited
+from app.kernel.limits import SlidingWindow
 from app.matches import Caller, Gateway
-from app.matches.errors import RateLimited
-from app.matches.limits import SlidingWindow
 
 from .errors import error_response, service_error_response
 

@@ -35,8 +35,8 @@ from app.accounts import Accounts
 from app.accounts.bots import is_bot
 from app.accounts.sessions import COOKIE
 from app.accounts.tokens import PREFIX, SCOPES
+from app.kernel.errors import ServiceError
 from app.matches import Caller
-from app.matches.errors import ServiceError
 
 from .budget import COUNTED
 from .deps import address_of

@@ -22,10 +22,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts.names import NAME
 from app.accounts.sessions import COOKIE
-from app.challenges import DECLINE_REASONS, Challenges, PersonChannel
-from app.challenges.person import Who
+from app.challenges import DECLINE_REASONS, Challenges
+from app.kernel.errors import Unauthorized
 from app.matches import Caller
-from app.matches.errors import Unauthorized
+from app.people import PersonChannel
+from app.people.person import Who
 from app.rules import VARIANTS
 
 from .caller import Callers, bearer_of, still_holds

@@ -55,7 +55,7 @@ class ChatPost(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"text": "Good luck"}]})
 
     # What the server refuses is in the schema too (a control character, nothing but spaces, over
-    # 140), but checked by app/chat/words.py, whose refusals say what is wrong in words.
+    # 140), but checked by app/chat/flood.py, whose refusals say what is wrong in words.
     text: str = Field(json_schema_extra={"maxLength": MAX_LENGTH, "pattern": TEXT_PATTERN},
                       description="1 to 140 characters, not all spaces, no control character; "
                                   "a guest sends one of the stock phrases")

@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from app.db.outage import DATABASE_ERRORS, RETRY_AFTER_SECONDS, OutageLog, database_unavailable
-from app.matches.errors import RateLimited, ServiceError, printable
+from app.kernel.errors import RateLimited, ServiceError, printable
 
 from .head import ASKED_HEAD
 from .schemas import ErrorBody

@@ -2,7 +2,7 @@
 (issue 21), for a bot or any client that is not a browser: its matches starting
 and finishing, challenges made, declined and canceled, one HTTP request read line
 by line. The person channel does the listening (nudges on every process, a
-recheck, the keep-alive); app/challenges/events.py turns its pictures into lines.
+recheck, the keep-alive); app/people/events.py turns its pictures into lines.
 
 See docs/api.md, "Your events, as a stream (ndjson)". No `from __future__ import
 annotations`: FastAPI reads the route's annotations as evaluated objects.
@@ -17,10 +17,11 @@ from fastapi.responses import StreamingResponse
 
 from app.accounts.sessions import COOKIE
 from app.auth import digest
-from app.challenges import Challenges, PersonChannel
-from app.challenges.channel import Quiet
-from app.challenges.events import Events, OneEach, seen
-from app.challenges.person import Who
+from app.challenges import Challenges
+from app.people import PersonChannel
+from app.people.channel import Quiet
+from app.people.events import Events, OneEach, seen
+from app.people.person import Who
 
 from .caller import Callers, Signed, bearer_of, still_holds
 from .deps import address_of

@@ -26,8 +26,8 @@ from pydantic import ValidationError
 
 from app.accounts.tokens import PREFIX
 from app.db.outage import OutageLog
+from app.kernel.errors import ServiceError
 from app.matches import Caller, Gateway
-from app.matches.errors import ServiceError
 
 from .budget import COUNTED
 from .errors import service_error_response, unexpected_error_response

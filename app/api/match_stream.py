@@ -31,8 +31,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import StreamingResponse
 
+from app.kernel.errors import BadRequest, ServiceError
 from app.matches import Caller, Gateway
-from app.matches.errors import BadRequest, ServiceError
 from app.realtime.hub import Hub, Subscriber
 
 from .caller import Callers

@@ -12,8 +12,9 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
-from app.matches import Caller, Gateway, ids
-from app.matches.cursor import CURSOR, CURSOR_MAX
+from app.kernel import ids
+from app.kernel.cursor import CURSOR, CURSOR_MAX
+from app.matches import Caller, Gateway
 from app.matches.reads import Reads
 from app.rules import VARIANTS
 

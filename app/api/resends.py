@@ -46,8 +46,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.resend_models import kept_answers
+from app.kernel.errors import BadRequest, ServiceError
 from app.matches import Caller
-from app.matches.errors import BadRequest, ServiceError
 
 HEADER = "Idempotency-Key"
 KEPT_FOR = timedelta(days=1)

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from app.bots import LEVELS
-from app.matches import ids
+from app.kernel import ids
 from app.matches.ranges import RANGE_MAX, RANGE_MIN
 from app.rules import VARIANTS
 from app.rules.mages import CHAOS_MAGES, MAGES

@@ -15,9 +15,9 @@ from pydantic import BaseModel, Field
 
 from app.accounts.names import NAME
 from app.accounts.profiles import Played, Profile, Profiles, Shown
-from app.matches.cursor import CURSOR, CURSOR_MAX, make_cursor, read_cursor
-from app.matches.errors import NotFound
-from app.matches.record import ms_of, stamp
+from app.kernel.cursor import CURSOR, CURSOR_MAX, make_cursor, read_cursor
+from app.kernel.errors import NotFound
+from app.kernel.moments import ms_of, stamp
 
 from .errors import responses
 from .schemas import Timestamp

@@ -32,9 +32,9 @@ from app.accounts.sessions import COOKIE
 from app.accounts.tokens import PREFIX
 from app.config import Settings
 from app.db.outage import OutageLog, database_unavailable
+from app.kernel.errors import ServiceError
+from app.kernel.ids import is_client_id, is_match_id
 from app.matches import Caller, Gateway
-from app.matches.errors import ServiceError
-from app.matches.ids import is_client_id, is_match_id
 from app.realtime.hub import Hub, Subscriber
 
 from .caller import refused_to_act

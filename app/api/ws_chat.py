@@ -18,8 +18,8 @@ from typing import Any, Protocol
 from app.accounts import Accounts
 from app.chat import PHRASES, Chat, Relay
 from app.db.outage import OutageLog, database_unavailable
+from app.kernel.errors import ServiceError
 from app.matches import Caller
-from app.matches.errors import ServiceError
 from app.realtime.hub import Hub, Subscriber
 
 from .caller import refused_to_act

@@ -42,8 +42,9 @@ from typing import Any
 
 from app.config import Settings
 from app.db.outage import OutageLog, database_unavailable
+from app.kernel.errors import NotFound
 from app.matches import Caller, Gateway, MatchService, bot_store
-from app.matches.errors import MatchIsOver, NotFound, NotYourTurn, StaleVersion
+from app.matches.errors import MatchIsOver, NotYourTurn, StaleVersion
 from app.matches.record import Record, other
 
 from .fair import FairShare

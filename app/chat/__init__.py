@@ -1,6 +1,6 @@
 """The match chat (issue 20): a players' room and a spectators' room per match.
 
-`Chat` (service.py) stores and reads the lines, holding the rules of words.py
+`Chat` (service.py) stores and reads the lines, holding the rules of flood.py
 (length, stock phrases for guests, flood limits) and the mutes; `Relay`
 (relay.py) carries new and hidden lines to this process's sockets of a match,
 woken by a nudge (`chat:<match id>`) from whichever process wrote. The
@@ -11,8 +11,8 @@ these; nothing here knows HTTP.
 
 from __future__ import annotations
 
+from .flood import MAX_LENGTH, PHRASES, ROOMS
 from .relay import Relay
 from .service import Chat, Writer
-from .words import MAX_LENGTH, PHRASES, ROOMS
 
 __all__ = ["MAX_LENGTH", "PHRASES", "ROOMS", "Chat", "Relay", "Writer"]

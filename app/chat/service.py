@@ -25,14 +25,14 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db.account_models import accounts
 from app.db.chat_models import chat_lines, chat_mutes, chat_reports
 from app.db.turns import one_at_a_time
+from app.kernel import text as stored_text
+from app.kernel.errors import BadRequest, NotFound
+from app.kernel.moments import stamp
 from app.matches import Caller, Gateway
-from app.matches import text as stored_text
-from app.matches.errors import BadRequest, NotFound
-from app.matches.record import stamp
 from app.realtime.nudges import Nudges
 
 from .errors import Muted, WrongRoom
-from .words import FLOOD_SECONDS, ROOMS, Earlier, checked, not_flooding
+from .flood import FLOOD_SECONDS, ROOMS, Earlier, checked, not_flooding
 
 SHOWN = 100  # lines a reader is sent at once: the last of the room
 MAX_MUTE_DAYS = 366
@@ -79,15 +79,8 @@ class Chat:
 
     async def writer(self, match_id: str, caller: Caller) -> Writer:
         """The caller's room and name in this match (NotFound, Unauthorized for a bad seat token)."""
-        seats = self.gateway.service.seats
-        rec = await self.gateway.service.keeper.get(match_id)
-        colour = None
-        if caller.token is not None:
-            colour = await seats.authenticate(match_id, caller.token)
-        elif caller.account_id is not None:
-            colour = await seats.held_by(match_id, caller.account_id)
-        if colour is not None:
-            seat = rec.seats[colour]
+        colour, seat = await self.gateway.seat_of(match_id, caller)
+        if colour is not None and seat is not None:
             if seat.account_id is not None:
                 return Writer("players", seat.account or seat.name, f"account:{seat.account_id}",
                               seat.account_id, colour)

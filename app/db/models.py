@@ -163,7 +163,7 @@ class DrawOffer(Base):
 
 class RateCounter(Base):
     """Writes counted for one limited key in one fixed window, by every process
-    together (app/matches/limits.py, SharedWindow)."""
+    together (app/kernel/limits.py, SharedWindow)."""
 
     __tablename__ = "rate_counters"
 

@@ -3,9 +3,7 @@
     the gateway (gateway.py) → guard → rules (app.rules) → save (app.db) → publish (publisher.py)
 """
 
-from .errors import ServiceError
 from .gateway import Caller, Gateway
-from .limits import SharedWindow, SlidingWindow, make_limiter
 from .lobby import Seated
 from .mover import Acted
 from .publisher import Fanout, NullPublisher, Publisher, RecordingPublisher
@@ -13,5 +11,4 @@ from .seats import hash_token
 from .service import MatchService
 
 __all__ = ["Acted", "Caller", "Gateway", "Fanout", "MatchService", "NullPublisher", "Publisher",
-           "RecordingPublisher", "Seated", "ServiceError", "SharedWindow", "SlidingWindow", "hash_token",
-           "make_limiter"]
+           "RecordingPublisher", "Seated", "hash_token"]

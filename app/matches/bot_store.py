@@ -18,9 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.orm import aliased
 
 from app.db.models import bot_matches, matches, seats
+from app.kernel.moments import moment
 
 from .errors import TooManyBotMatches
-from .record import moment
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from sqlalchemy import and_, exists, select
 
 from app.db.models import matches, seats
+from app.kernel.errors import NotFound
+from app.kernel.ids import is_match_id
 
-from .errors import NotFound
-from .ids import is_match_id
 from .keeper import MatchKeeper
 from .seats import hash_token
 

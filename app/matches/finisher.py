@@ -6,12 +6,15 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from app.kernel import text
+from app.kernel.errors import BadRequest, Forbidden, ServiceError
+from app.kernel.moments import ms_of
 from app.rules import SETUP
 
-from . import bot_store, store, text
-from .errors import BadRequest, Forbidden, MatchIsOver, ServiceError
+from . import bot_store, store
+from .errors import MatchIsOver
 from .keeper import MatchKeeper, nothing
-from .record import Record, ms_of, other
+from .record import Record, other
 
 VERDICTS = ("abort", "white", "black", "draw")
 MAX_REASON = 500

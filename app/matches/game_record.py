@@ -12,10 +12,11 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from app.kernel.moments import stamp
 from app.rules import COLOURS
 from app.rules.game_record import LogLine, write_record
 
-from .record import Record, stamp
+from .record import Record
 
 
 def _time_control(tc: dict[str, Any] | None) -> str:

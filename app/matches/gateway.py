@@ -17,13 +17,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app.kernel.errors import Forbidden, RateLimited, Unauthorized
+from app.kernel.limits import Limiter
+
 from .bot_store import Owner
 from .claims import Claimed
-from .errors import Forbidden, RateLimited, Unauthorized
-from .limits import Limiter
 from .lobby import RATED_RULE, Seated
 from .mover import Acted
 from .pairing import Paired, Player, Then, pair
+from .record import SeatInfo
 from .rematch import Rematched
 from .seats import hash_token
 from .service import MatchService
@@ -94,6 +96,23 @@ class Gateway:
             colour = await seats.authenticate(match_id, caller.token)
         await seats.touch(match_id, colour)
         return colour
+
+    async def seat_of(self, match_id: str, caller: Caller) -> tuple[str | None, SeatInfo | None]:
+        """The seat the caller holds in the match: its colour and what the match
+        holds of it, or (None, None) for a watcher. A seat token that proves no
+        seat is refused (Unauthorized) as every seated call's is; nothing is
+        counted nor noted present: a question about the caller, not an act."""
+        keeper, seats = self.service.keeper, self.service.seats
+        await keeper.get(match_id)  # NotFound for no such match, whoever asks
+        colour = None
+        if caller.token is not None:
+            colour = await seats.authenticate(match_id, caller.token)
+        elif caller.account_id is not None:
+            colour = await seats.held_by(match_id, caller.account_id)
+        if colour is None:
+            return None, None
+        # Read after the proof: a seat taken on another process was read afresh by it.
+        return colour, (await keeper.get(match_id)).seats[colour]
 
     # ---- what a caller may do -----------------------------------------------------
 

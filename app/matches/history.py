@@ -10,11 +10,12 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.kernel.errors import BadRequest, NotFound
+from app.kernel.moments import ms_of, stamp
 from app.rules import State
 
 from . import stored_states
-from .errors import BadRequest, MatchRunning, NotFound
-from .record import ms_of, stamp
+from .errors import MatchRunning
 from .replay import initial_state, steps
 from .telling import told
 

@@ -24,12 +24,13 @@ from typing import Any, TypeVar
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
+from app.kernel.errors import Forbidden, NotFound, ServiceError
+from app.kernel.ids import is_match_id
 from app.rules import SETUP, MatchOver, conclude
 
 from . import store
 from .cache import Cache, Locks
-from .errors import Forbidden, MatchIsOver, NotFound, ServiceError
-from .ids import is_match_id
+from .errors import MatchIsOver
 from .publisher import Publisher, hears_words
 from .record import COLOURS, Entry, Record
 from .replay import ending

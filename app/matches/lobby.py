@@ -12,16 +12,19 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from app.accounts import COMPUTER_LEVELS, computer_account
 from app.accounts.profiles import ratings_in
+from app.kernel import ids, text
+from app.kernel.errors import BadRequest, Forbidden
+from app.kernel.moments import moment
 from app.ratings import may_play_rated
 from app.rules import BadPosition, MalformedAction, State, commitment, playable, to_text
 
-from . import bot_store, ids, store, text
+from . import bot_store, store
 from .bot_store import Owner
 from .clock import Clock
-from .errors import BadRequest, Forbidden, IllegalPosition, MatchIsOver, SeatTaken
+from .errors import IllegalPosition, MatchIsOver, SeatTaken
 from .keeper import MatchKeeper, setup_seconds
 from .ranges import checked_range, guard_join
-from .record import COLOURS, Record, SeatInfo, moment, other
+from .record import COLOURS, Record, SeatInfo, other
 from .replay import initial_state
 from .seats import Seats, hash_token, new_seat_token
 

@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+from app.kernel.errors import BadRequest
 from app.rules import (
     IllegalAction,
     MalformedAction,
@@ -21,7 +22,7 @@ from app.rules import (
 )
 
 from . import store
-from .errors import BadRequest, IdTaken, Illegal, MatchIsOver, NotYourTurn, StaleVersion
+from .errors import IdTaken, Illegal, MatchIsOver, NotYourTurn, StaleVersion
 from .keeper import MatchKeeper
 from .reads import Reads
 from .record import COLOURS, Record, other

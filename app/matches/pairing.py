@@ -18,11 +18,12 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.kernel import text
+from app.kernel.errors import BadRequest
 from app.rules import commitment
 
-from . import store, text
+from . import store
 from .clock import Clock
-from .errors import BadRequest
 from .keeper import MatchKeeper
 from .lobby import RATED_RULE, Lobby, new_match_id, rated_seats
 from .record import COLOURS, Record, SeatInfo, other

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import BadRequest, Forbidden, OutOfRange
+from app.kernel.errors import BadRequest, Forbidden
+
+from .errors import OutOfRange
 from .record import COLOURS, Record, SeatInfo
 
 RANGE_MIN, RANGE_MAX = 50, 1000  # the ranges a creator may ask for, in rating points

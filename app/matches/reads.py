@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.kernel.cursor import make_cursor, read_cursor
+from app.kernel.errors import NotFound
+from app.kernel.ids import is_match_id
+from app.kernel.moments import ms_of, stamp
 from app.rules import State, action_json, legal_actions, setup_choices
 
 from . import bot_store, history, store, stored_states
-from .cursor import make_cursor, read_cursor
-from .errors import NotFound
 from .game_record import record_text
-from .ids import is_match_id
 from .keeper import MatchKeeper
-from .record import ms_of, record_from_rows, stamp
+from .record import record_from_rows
 from .telling import told
 
 

@@ -22,10 +22,11 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from app.kernel.errors import Forbidden
 from app.rules import commitment, from_text
 
 from .clock import Clock
-from .errors import Forbidden, MatchRunning
+from .errors import MatchRunning
 from .keeper import MatchKeeper
 from .lobby import new_match_id, rated_seats
 from .record import Record, SeatInfo, other

@@ -8,10 +8,12 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from app.kernel.errors import Forbidden, Unauthorized
+from app.kernel.moments import ms_of
+
 from . import store
-from .errors import Forbidden, Unauthorized
 from .keeper import MatchKeeper
-from .record import ms_of, seat_here
+from .record import seat_here
 
 
 def _nobody(match_id: str) -> None:

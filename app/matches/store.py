@@ -14,11 +14,12 @@ from app.accounts import rate_ending
 from app.db import raw
 from app.db.account_models import accounts, rating_changes, ratings
 from app.db.models import actions, draw_offers, matches, seats
+from app.kernel.jsontext import compact
+from app.kernel.moments import moment
 from app.rules import State
 
 from . import bot_store
-from .jsontext import compact
-from .record import Record, moment, record_from_rows
+from .record import Record, record_from_rows
 from .replay import replay
 from .saves_together import Save, SavesTogether
 from .saving_sql import ACT as _PG_ACT

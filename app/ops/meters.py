@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from app.kernel.errors import ServiceError
 from app.matches import Acted, Caller, Gateway
-from app.matches.errors import ServiceError
 from app.realtime.bus import Announcement, Bus, Message
 
 from .logs import REQUEST_ID

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.matches.errors import ServiceError
+from app.kernel.errors import ServiceError
 
 
 class NoSuchPool(ServiceError):

@@ -25,10 +25,10 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.accounts.bots import is_bot
 from app.config import Settings
+from app.kernel.text import check as check_text
 from app.matches import Gateway, hash_token
 from app.matches.pairing import Paired, Player
 from app.matches.seats import new_seat_token
-from app.matches.text import check as check_text
 from app.ratings import NEW
 from app.realtime.nudges import Nudges
 

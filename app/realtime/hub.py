@@ -26,7 +26,7 @@ import uuid
 from typing import Any, NamedTuple
 
 from app.db.outage import OutageLog
-from app.matches.record import now_stamp
+from app.kernel.moments import now_stamp
 from app.rules import COLOURS
 
 from .bus import Announcement, Bus, MemoryBus, Message, Nudge
@@ -44,7 +44,7 @@ CLOSE_WAIT_SECONDS = 5.0  # how long a socket closed for cause waits for its clo
 
 
 # The nudge key a commit of a match rings on every process, no extra bus message:
-# the page channels of its players listen to it (issue 20, app/challenges/channel.py).
+# the page channels of its players listen to it (issue 20, app/people/channel.py).
 MATCH_CHANGED = "person:m:"
 
 

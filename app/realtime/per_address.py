@@ -1,5 +1,5 @@
 """Long-lived connections counted per client address, up to a cap: the match
-sockets (hub.py) and the pages' person channels (app/challenges/channel.py)
+sockets (hub.py) and the pages' person channels (app/people/channel.py)
 each keep one, with their own cap, so that one address cannot hold a process's
 connections (or its open files) all to itself."""
 

@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from app.db.outage import OutageLog, database_unavailable
-from app.matches.record import now_stamp
+from app.kernel.moments import now_stamp
 from app.rules import COLOURS
 
 from .bus import Bus, Presence

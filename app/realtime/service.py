@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from app.kernel.errors import NotFound
 from app.matches import MatchService
-from app.matches.errors import NotFound
 
 from .nudges import Nudges
 

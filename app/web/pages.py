@@ -14,8 +14,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from app.accounts import Accounts
-from app.matches.errors import NotFound
-from app.matches.ids import is_match_id
+from app.kernel.errors import NotFound
+from app.kernel.ids import is_match_id
 from app.pools import POOLS
 from app.rules import VARIANTS
 from app.rules.vocabulary import move_table

@@ -14,8 +14,8 @@ from fastapi.responses import HTMLResponse
 from app.accounts import Accounts
 from app.accounts.profiles import Profiles
 from app.charts import page as charts
-from app.matches.cursor import make_cursor, read_cursor
-from app.matches.errors import BadRequest
+from app.kernel.cursor import make_cursor, read_cursor
+from app.kernel.errors import BadRequest
 from app.rules import VARIANTS
 
 from . import render

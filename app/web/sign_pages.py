@@ -23,7 +23,8 @@ from app.accounts import AccountClosed, AccountError, Accounts, SignInFailed, To
 from app.accounts.names import NAME_RULE
 from app.accounts.passwords import MIN_PASSWORD
 from app.auth import Busy
-from app.matches import Caller, Gateway, ServiceError
+from app.kernel.errors import ServiceError
+from app.matches import Caller, Gateway
 from app.matches.claims import MOST_SEATS
 
 from . import signed

@@ -17,8 +17,8 @@ from app.accounts.rated import changes_of
 from app.db import make_engine
 from app.db.account_models import accounts as accounts_table
 from app.db.account_models import rating_changes
+from app.kernel.errors import BadRequest, Forbidden, ServiceError
 from app.matches import MatchService
-from app.matches.errors import BadRequest, Forbidden, ServiceError
 from app.ratings import NEW
 from tests.conftest import ROW
 

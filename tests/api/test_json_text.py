@@ -1,4 +1,4 @@
-"""app/matches/jsontext.py writes what the standard library's compact encoder
+"""app/kernel/jsontext.py writes what the standard library's compact encoder
 writes (issue 22: orjson instead, for speed): on the public states of a played
 match, on the answer's other parts (names in any script, nested lists, the
 clock's integers), and, through the standard library, on what orjson refuses."""
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from app.matches import jsontext
+from app.kernel import jsontext
 from app.rules import apply_steps, legal_actions, new_match, public_view
 from app.rules.minions import TYPES
 from app.rules.state import OVER, SETUP

@@ -80,7 +80,7 @@ def test_the_seed_pattern_admits_exactly_what_may_be_stored() -> None:
     and refused by the server)."""
     import re
 
-    from app.matches import ids, text
+    from app.kernel import ids, text
 
     for code in [*range(0x00, 0xA1), 0x2028, 0xFFFD]:
         char = chr(code)

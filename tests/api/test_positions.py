@@ -91,7 +91,7 @@ async def test_rated_seed_chaos_and_a_contrary_variant_are_refused(api: Api, ser
         assert r.status_code == 422 and says in r.json()["detail"], r.text
     ok = await create(api, MID, options={"variant": "rotating"})  # agreeing is fine
     assert ok.status_code == 201, ok.text
-    from app.matches.errors import BadRequest
+    from app.kernel.errors import BadRequest
 
     with pytest.raises(BadRequest, match="casual"):
         await service.lobby.create({"position": MID}, seat="white", rated=True, account_id=1)

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from app.bots import LEVELS
-from app.matches.cursor import CURSOR
+from app.kernel.cursor import CURSOR
 
 from ..conftest import Api
 from ..realtime.conftest import Closed, Socket, ws_path

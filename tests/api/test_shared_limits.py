@@ -1,7 +1,7 @@
 """Issue 12, defect 6: the write limits hold across processes, and behind a proxy.
 
 Two app instances on one PostgreSQL database (two server processes) share one
-budget per token and per address (app/matches/limits.py, SharedWindow); on
+budget per token and per address (app/kernel/limits.py, SharedWindow); on
 SQLite one process counts in memory. X-Forwarded-For is believed only from an
 address in TRUSTED_PROXIES, and then the address it names is the one counted.
 """
@@ -15,9 +15,9 @@ from typing import Any
 import httpx
 import pytest
 
+from app.kernel.errors import RateLimited
+from app.kernel.limits import SharedWindow, SlidingWindow
 from app.main import create_app
-from app.matches import SharedWindow, SlidingWindow
-from app.matches.errors import RateLimited
 
 from ..conftest import Api, make_settings
 

@@ -8,9 +8,9 @@ from typing import Any
 import httpx
 import pytest
 
+from app.kernel.errors import RateLimited
 from app.main import create_app
 from app.matches import Caller
-from app.matches.errors import RateLimited
 
 from ..conftest import ROW, Api, make_settings
 from .conftest import Socket, ws_path

@@ -3,7 +3,7 @@ used by both the match sockets (the hub) and the pages' person channels."""
 
 from __future__ import annotations
 
-from app.challenges.channel import PersonChannel, TooManyChannels
+from app.people.channel import PersonChannel, TooManyChannels
 from app.realtime.hub import Hub
 from app.realtime.per_address import PerAddress
 

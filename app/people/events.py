@@ -29,7 +29,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from app.matches.errors import NotFound
+from app.kernel.errors import NotFound
 from app.realtime.nudges import Nudges
 
 STARTED = "active"

@@ -19,11 +19,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.challenges.service import Challenges
 from app.db.models import matches, seats
-from app.matches.errors import NotFound
+from app.kernel.errors import NotFound
 from app.matches.seats import hash_token
-
-from .service import Challenges
 
 MOST_MATCHES = 50  # a person's running matches shown at once (and seats a guest may name)
 RUNNING = ("waiting", "active")

@@ -21,13 +21,13 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from app.matches.errors import ServiceError
+from app.challenges.service import person_key
+from app.kernel.errors import ServiceError
 from app.realtime.hub import MATCH_CHANGED
 from app.realtime.nudges import Nudges
 from app.realtime.per_address import PerAddress
 
 from .person import Person, Who
-from .service import person_key
 
 
 class TooManyChannels(ServiceError):

@@ -13,7 +13,7 @@ MATCH_ID = r"^[A-Za-z0-9_-]{1,32}$"
 # A client's action id: 1-64 printable ASCII characters, no spaces (a UUID fits).
 CLIENT_ID = r"^[\x21-\x7e]{1,64}$"
 # A chosen seed is written in the position text: printable, no NUL or control
-# character (C0, DEL, C1: what app/matches/text.py refuses to store).
+# character (C0, DEL, C1: what app/kernel/text.py refuses to store).
 SEED = r"^[^\x00-\x1f\x7f-\x9f]{1,128}$"
 # A display name (issue 17, item 10): no control character (C0, DEL, C1), no
 # bidirectional control (U+202E would show the rest of a line reversed), and

@@ -1,4 +1,4 @@
-"""What a chat line may say, and how often: pure checks, no I/O.
+"""What a chat line may say, and how often (the flood check): pure checks, no I/O.
 
 A line is 1-140 characters of text (shown as text, never markup); a guest (a
 seat or a spectator with no account) picks one of the stock phrases; the
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from app.matches import text as stored_text
+from app.kernel import text as stored_text
 
 from .errors import Flooded, GuestPhrasesOnly, Repeated, TooLong
 

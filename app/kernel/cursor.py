@@ -12,7 +12,7 @@ import re
 from datetime import datetime
 
 from .errors import BadRequest
-from .record import moment, ms_of
+from .moments import moment, ms_of
 
 CURSOR = r"^[0-9]{1,14}\.[A-Za-z0-9_-]{1,32}$"  # 14 digits of ms: to the year 5138
 CURSOR_MAX = 14 + 1 + 32
