@@ -1,11 +1,13 @@
 # The server image, in two stages.
 #
-#   build:   installs the project and its runtime dependencies into .venv with
-#            scripts/install "" (no dev, no bench extras): the same script the
-#            README's scripts/serve runs, so the image starts the way a
-#            newcomer's checkout does.
-#   runtime: a slim Python with that .venv and the code, run by a user that is
-#            not root and can write only /srv/magery/var.
+#   build:   a C compiler, then scripts/install-image: the runtime dependencies
+#            of uv.lock into .venv and the engine compiled with mypyc (the build
+#            extra's mypy), then the build's tools removed again. A build of the
+#            engine that breaks fails the image (MAGERY_REQUIRE_COMPILED=1): it
+#            never falls back to the pure-Python engine, ~2x slower.
+#   runtime: a slim Python with that .venv (the built modules in
+#            .venv/magery-engine, no compiler, no mypy) and the code, run by a
+#            user that is not root and can write only /srv/magery/var.
 #
 # docker-compose.yml runs two of these behind Caddy on PostgreSQL; alone,
 # `docker run -p 8000:8000 IMAGE` serves from an SQLite file in /srv/magery/var.
@@ -13,21 +15,27 @@ ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 
 FROM ${PYTHON_IMAGE} AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 PYTHONDONTWRITEBYTECODE=1
+# mypyc's output is C: gcc and libc's headers (the image has Python's own).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /srv/magery
-COPY pyproject.toml README.md ./
+COPY pyproject.toml uv.lock README.md ./
 COPY scripts ./scripts
 COPY app ./app
-RUN bash scripts/install ""
+RUN bash scripts/install-image
 
 FROM ${PYTHON_IMAGE} AS runtime
 RUN useradd --system --uid 10001 --user-group --home-dir /srv/magery/var --no-create-home \
         --shell /usr/sbin/nologin magery \
     && mkdir -p /srv/magery/var && chown magery:magery /srv/magery/var
 WORKDIR /srv/magery
-# The .venv (with its install stamp, so scripts/serve installs nothing at start)
-# and the files the server reads; tests, bench and docs stay out.
+# The .venv (with its install stamp, so scripts/serve installs nothing at start,
+# and the compiled engine, which serves app/rules while the sources copied below
+# are the ones it was built from) and the files the server reads; tests, bench
+# and docs stay out. uv (.tools) stays in the build stage.
 COPY --from=build /srv/magery/.venv ./.venv
-COPY pyproject.toml README.md alembic.ini ./
+COPY pyproject.toml uv.lock README.md alembic.ini ./
 COPY scripts ./scripts
 COPY app ./app
 COPY migrations ./migrations

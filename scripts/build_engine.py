@@ -13,6 +13,10 @@ Two jobs in one file, so the build and the loader cannot drift apart:
   MAGERY_PURE_PYTHON=1 in the environment, gives the pure-Python engine: the
   sources themselves are never shadowed by a stale build.
 
+Run with MAGERY_REQUIRE_COMPILED=1 (or --require-compiled), as the Docker
+image's build does (scripts/install-image), it fails - exit status 1 - whenever
+the venv would not end up running the compiled engine, instead of falling back.
+
 Why compiled, and why this way: mypyc makes the engine ~1.5-2x faster (perft,
 legal actions) and the search ~2x (docs/bots.md, bench/rules.py); the sources
 stay plain typed Python, the same files in both engines, and the pure-Python
@@ -42,6 +46,8 @@ BUILD_NAME = "magery-engine"  # the build's directory, in the venv (sys.prefix)
 # __file__, which mypyc derives from its place, name the right files.
 GROUP = "magery_engine"
 PURE_ENV = "MAGERY_PURE_PYTHON"
+# Production must run the engine that was measured: the image's build sets it.
+REQUIRE_ENV = "MAGERY_REQUIRE_COMPILED"
 # The strong level's modules that run per node searched; the rest of app/bots
 # (the runner, greedy, setup) is not worth a build.
 BOT_MODULES = ("board", "candidates", "evaluate", "search")
@@ -115,7 +121,7 @@ def compiled_sources(root: str) -> list[str]:
 
 
 def _wanted(root: str) -> dict[str, Any]:
-    import mypy.version  # the dev extra's; without it, build() says so
+    import mypy.version  # the build extra's; without it, build() says so
 
     sources = compiled_sources(root)
     return {"root": root, "ext_suffix": sysconfig.get_config_var("EXT_SUFFIX"),
@@ -156,8 +162,12 @@ def build(root: str) -> str:
     try:
         wanted = _wanted(root)
     except ImportError:
+        # The image drops the build's tools once the engine is built: a build that
+        # still matches the sources is kept (and this venv may be read-only).
+        if _Finder(target)._check():
+            return "the compiled engine built before matches the sources (no mypy here to rebuild it)"
         shutil.rmtree(target, ignore_errors=True)
-        return "mypy is not installed (the dev extra): the engine runs as pure Python"
+        return "mypy is not installed (the build extra): the engine runs as pure Python"
     try:
         with open(os.path.join(target, "manifest.json")) as f:
             have = json.load(f)
@@ -208,21 +218,64 @@ def build(root: str) -> str:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     _install_loader()
-    check = subprocess.run([sys.executable, "-c", "import _magery_engine as m; print(m.active())"],
-                           cwd=root, capture_output=True, text=True)
-    if check.stdout.strip() != "True":
+    if loads_compiled(root) is not None:
         shutil.rmtree(target, ignore_errors=True)
-        sys.stderr.write(check.stdout + check.stderr)
         return "the compiled engine did not load (above): the engine runs as pure Python"
     return f"compiled the engine with mypyc ({len(modules)} modules)"
 
 
-if __name__ == "__main__":
+def loads_compiled(root: str) -> str | None:
+    """None when a new process of this venv runs the compiled engine, else what it said."""
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != PURE_ENV}
+    check = subprocess.run(
+        [sys.executable, "-c", "import _magery_engine as m; print(m.active(), m.compiled_modules())"],
+        cwd=root, capture_output=True, text=True, env=env)
+    if check.stdout.startswith("True ") and int(check.stdout.split()[1]) > 0:
+        print("magery engine: a new process loads", check.stdout.split()[1], "compiled modules")
+        return None
+    if check.returncode == 0:
+        return "pure Python (a new process of this venv loads no compiled module)"
+    said = (check.stdout + check.stderr).strip()[-4000:]
+    sys.stderr.write(said + "\n")
+    return f"pure Python (a new process of this venv failed: exit status {check.returncode}, above)"
+
+
+def compiled_modules() -> int:
+    """How many of this process's loaded modules come from the build (for the checks)."""
+    build = _build_dir()
+    return sum(1 for module in list(sys.modules.values())
+               if (getattr(module, "__file__", None) or "").startswith(build + os.sep))
+
+
+def main(argv: Sequence[str]) -> int:
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    required = "--require-compiled" in argv or os.environ.get(REQUIRE_ENV, "") not in ("", "0")
     try:
-        said = build(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    except Exception as error:  # never fail the install: the sources always run
+        said = build(root)
+    except Exception as error:  # the sources always run: never fail the install (unless required)
         import shutil
 
         shutil.rmtree(_build_dir(), ignore_errors=True)
         said = f"the build stopped ({error!r}): the engine runs as pure Python"
     print("magery engine:", said)
+    if not required:
+        return 0
+    # Whatever the build said, what counts is what a new process of this venv runs
+    # (a fresh build has just asked one).
+    if "pure Python" in said:
+        problem: str | None = "pure Python"
+    elif said.startswith("compiled the engine"):
+        problem = None
+    else:
+        problem = loads_compiled(root)
+    if problem is None:
+        return 0
+    sys.stderr.write(f"magery engine: {REQUIRE_ENV}=1 and the engine would run as {problem}: "
+                     "failing rather than shipping the slow engine\n")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

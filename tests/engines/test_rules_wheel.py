@@ -3,7 +3,7 @@ app/rules, named magery_rules, that installs into a fresh venv with no server
 dependency, carries its py.typed marker there, and plays a whole random game.
 
 One test, a few seconds: the build is most of it. It is made offline, with this
-venv's own setuptools (the dev extra's, >=77) and no package index at all: pip's
+venv's own setuptools (the build extra's, >=77, which dev includes) and no package index at all: pip's
 isolated build environment would fetch setuptools from the network at each run.
 The venv is made without pip (fast); this venv's pip installs into it.
 """
