@@ -29,6 +29,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import admin, api, bots, web
 from app.accounts import Accounts
+from app.accounts.limits import address_key
 from app.accounts.profiles import Profiles
 from app.api import ws, ws_chat
 from app.api.asyncapi import install as install_asyncapi
@@ -44,6 +45,7 @@ from app.api.operation_ids import operation_id
 from app.api.resends import Resends
 from app.api.response_docs import install as install_response_docs
 from app.auth import PasswordChecks, use_password_costs
+from app.auth.tries_in_front import SignInsInFront
 from app.bots.runner import BotRunner
 from app.challenges import Challenges
 from app.chat import Chat, Relay
@@ -59,7 +61,8 @@ from app.pools import Pools
 from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_bus, make_hub
 from app.realtime.service import share_claims
 from app.redact import install as install_redaction
-from app.web.sign_in_front import PlayersSignInsInFront
+from app.security import security_headers
+from app.web import sign_in_front
 
 DESCRIPTION = """Magery Online: play Magery, the chess variant with worker placement, over HTTP.
 
@@ -120,8 +123,7 @@ def build(settings: Settings) -> Parts:
     service.seats.returned = runner.seen  # a person back: a bot turn dropped while away is taken up
     share_claims(service, hub.nudges)  # a claimed seat seen as the account's on every process
     # The players' passwords are checked in a small argon2 pool of their own (app/auth/checks.py).
-    accounts = Accounts(engine, settings, PasswordChecks(settings.admin_password_workers,
-                                                         settings.admin_password_waiting))
+    accounts = Accounts(engine, settings, PasswordChecks(settings.password_workers, settings.password_waiting))
     # The chat writes through the gateway's write budget and wakes every process by a nudge.
     chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)
     relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)
@@ -249,10 +251,11 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     wing = admin.Admin(parts.engine, parts.service, parts.gateway, settings, parts.accounts, chat=parts.chat)
     app.state.admin = wing  # for tests (its clock), as app.state.parts
     # Sign-in tries of a locked address refused ahead of the whole stack, one try per
-    # address let in at a time (app/admin/front.py); inside the request ids and metrics.
-    app.add_front(admin.SignInsInFront, wing)
-    # The same for the players' sign-in (app/web/sign_in_front.py), the locks learnt by the account service.
-    app.add_front(PlayersSignInsInFront, parts.accounts, settings.body_timeout_seconds)
+    # address let in at a time, at every sign-in form, the locks learnt by the account
+    # service (app/auth/tries_in_front.py); inside the request ids and metrics.
+    app.add_front(SignInsInFront, parts.accounts.sign_ins, address_key, parts.accounts.now,
+                  settings.body_timeout_seconds, {sign_in_front.PATH: sign_in_front.answer,
+                                                  admin.front.PATH: admin.front.answer(wing)}, security_headers())
     app.add_front(OpsOutermost, ops)
     app.add_front(ws.SocketsInFront, socket)
     admin.install(app, wing)

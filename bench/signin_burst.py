@@ -74,7 +74,7 @@ PLAYERS = Form("/login", 303, "benchplayer")
 
 def add_admin(pair: Pair) -> None:
     env = {**os.environ, **pair.env, "MAGERY_ADMIN_PASSWORD": PASSWORD}
-    subprocess.run([sys.executable, "-m", "app.admin", "add-user", "root"], cwd=ROOT, env=env, check=True,
+    subprocess.run([sys.executable, "-m", "app.accounts", "add-admin", "root"], cwd=ROOT, env=env, check=True,
                    capture_output=True, timeout=60)
 
 

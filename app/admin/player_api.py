@@ -11,11 +11,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict
 
+from app.accounts.sessions import Session
+
 from . import players
 from .context import Admin, address
 from .guard import Guard
 from .routing import AdminRoute
-from .sessions import Session
 
 
 class Reason(BaseModel):
