@@ -40,7 +40,7 @@ class Account(Base):
     last_seen: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     closed_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
-    # A bot account (issue 21, migration 0013): a program plays it; when it became one, for good.
+    # A bot account (migration 0013): a program plays it; when it became one, for good.
     bot_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     # An admin (migration 0015): the dashboard's role, since when; null: none. An
     # admin is an account like any other, signed in by the same machinery.
