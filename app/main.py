@@ -222,7 +222,7 @@ def create_app(settings: Settings | None = None) -> MageryApp:
                             settings.person_channels_per_address, settings.person_recheck_seconds,
                             settings.person_keepalive_seconds, closing=lambda: parts.hub.closed)
     app.state.challenges, app.state.channel = challenges, channel  # for tests (their clocks), as app.state.parts
-    resends = Resends(parts.engine)  # the answers kept for Idempotency-Key (issue 21)
+    resends = Resends(parts.engine, settings.idempotency_wait_seconds)  # the answers kept for Idempotency-Key (issue 21)
     app.state.resends = resends  # for tests (its clock), as app.state.parts
     streams = MatchStreams(parts.hub, parts.gateway, settings.match_stream_keepalive_seconds)
     app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles, (challenges, channel),

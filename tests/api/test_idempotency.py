@@ -12,7 +12,6 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from app.api import resends as resends_module
 from app.db.models import Match
 from app.db.resend_models import kept_answers
 
@@ -125,7 +124,7 @@ async def test_a_first_request_still_at_work(client: httpx.AsyncClient, app: Any
         return await create(*args, **kwargs)
 
     monkeypatch.setattr(gateway, "create", held)
-    monkeypatch.setattr(resends_module, "WAIT_SECONDS", 0.0)
+    monkeypatch.setattr(resends, "wait_seconds", 0.0)
     first = asyncio.create_task(client.post(BASE, json=BODY, headers=_key()))
     await entered.wait()
     busy = await client.post(BASE, json=BODY, headers=_key())
