@@ -45,10 +45,7 @@ from app.db import make_engine, upgrade
 from app.kernel.limits import SharedWindow
 from app.main import create_app
 from app.matches import MatchService
-from tests import model_fields
 from tests.waiting import DEADLINE
-
-model_fields.install()  # each test's app shares the pydantic fields of the others (tests/model_fields.py)
 
 PG_SERVER = os.environ.get("TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 ROW = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"]

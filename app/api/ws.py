@@ -25,8 +25,6 @@ from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from starlette.routing import WebSocketRoute
-
 from app.accounts import Accounts
 from app.accounts.sessions import COOKIE
 from app.accounts.tokens import PREFIX
@@ -371,11 +369,6 @@ class MatchSocket:
 
 
 PATH_RE = re.compile(r"/api/v1/matches/([^/]+)/ws")
-
-
-def route(socket: MatchSocket) -> WebSocketRoute:
-    """The declared route (what the router would answer, and what lists the path)."""
-    return WebSocketRoute(PATH, socket, name="match_socket")
 
 
 class SocketsInFront:
