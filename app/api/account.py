@@ -1,4 +1,4 @@
-"""`/api/v1/account`: who the caller's account credential speaks for (issue 19).
+"""`/api/v1/account`: who the caller's account credential speaks for.
 
 The other account calls of the API (public profiles, /api/v1/users) live in
 their own router; the pages (sign up, sign in, tokens) are the web wing's. No

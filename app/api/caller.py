@@ -1,4 +1,4 @@
-"""Who is calling the REST API, and what they may do (issue 19).
+"""Who is calling the REST API, and what they may do.
 
 Three credentials, read in this order:
 
@@ -79,7 +79,7 @@ class MissingScope(ServiceError):
 
 
 class BotOnThePages(ServiceError):
-    """A bot account's program plays with a token (issue 21): the pages are for people."""
+    """A bot account's program plays with a token: the pages are for people."""
 
     status, code = 403, "bot_account"
 

@@ -1,4 +1,4 @@
-"""`/api/v1/challenges`: one account challenges another (issue 20), and
+"""`/api/v1/challenges`: one account challenges another, and
 `/api/v1/stream/person`: a person's live channel, the stream every page opens.
 
 Only accounts challenge and are challenged (an account token with `play`, or a

@@ -1,5 +1,5 @@
-"""`GET /api/v1/stream/events`: an account's events as newline-delimited JSON
-(issue 21), for a bot or any client that is not a browser: its matches starting
+"""`GET /api/v1/stream/events`: an account's events as newline-delimited JSON,
+for a bot or any client that is not a browser: its matches starting
 and finishing, challenges made, declined and canceled, one HTTP request read line
 by line. The person channel does the listening (nudges on every process, a
 recheck, the keep-alive); app/people/events.py turns its pictures into lines.

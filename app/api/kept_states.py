@@ -1,5 +1,5 @@
 """The answers of `GET /matches/{id}/states` that can no longer change, kept in
-memory (issue 17, item 7: eight readers of 100 states a call slowed every
+memory (eight readers of 100 states a call slowed every
 other match twentyfold).
 
 A version's entry and the public state after it are written once, at its

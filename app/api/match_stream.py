@@ -1,5 +1,5 @@
 """`GET /api/v1/matches/{match_id}/stream`: a match, live, as newline-delimited
-JSON (issue 21), for a client that is not a browser: one HTTP request, read
+JSON, for a client that is not a browser: one HTTP request, read
 line by line, no websocket library.
 
 It is the websocket's feed, not a copy of it: the stream joins the hub as a

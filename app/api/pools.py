@@ -1,4 +1,4 @@
-"""`/api/v1/pools`: quick pairing (issue 20). List the pools, join one (or
+"""`/api/v1/pools`: quick pairing. List the pools, join one (or
 several), wait for the pairing in a long-held request, leave.
 
 A guest is known by the ticket its first join hands it (shown once), sent

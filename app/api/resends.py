@@ -1,4 +1,4 @@
-"""`Idempotency-Key` on create, join and rematch (issue 21, item 1): a resend is
+"""`Idempotency-Key` on create, join and rematch: a resend is
 answered as the first request was, and two requests racing with one key make one
 match.
 

@@ -375,7 +375,7 @@ class SocketsInFront:
     """Sends this route's sockets straight to the endpoint, past the HTTP
     middleware and the router: a socket lives long, and every frame of the stack
     above it is memory held per socket. bench/ws.py's idle measure (10,000
-    sockets, issue 18) found 21.7 KiB per socket with this bypass and 27.6 KiB
+    sockets) found 21.7 KiB per socket with this bypass and 27.6 KiB
     without it (+27%). The HTTP middleware has nothing to do for them: what a
     socket's action needs (limits, the seat, presence) happens in the gateway."""
 

@@ -1,6 +1,6 @@
 """The browser's wing: the home and match pages (templates/), their scripts and
 pictures (static/), and the security headers every answer carries; and the
-players' account pages (issue 19): signing up, in and out (sign_pages.py),
+players' account pages: signing up, in and out (sign_pages.py),
 the account's own page (account_page.py), who a page is for (signed.py).
 
 The pages are clients of the public API like any other: they draw the states the

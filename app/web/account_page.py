@@ -1,4 +1,4 @@
-"""The signed-in player's own page, `/account` (issue 19): API tokens for
+"""The signed-in player's own page, `/account`: API tokens for
 third-party clients (made with a name and scopes, shown once in a read-only
 field, listed with their last use, revoked one by one) and closing the
 account, after a page that asks to confirm it.

@@ -1,4 +1,4 @@
-"""The players' pages (issue 19): a profile at `/@/{name}` and the
+"""The players' pages: a profile at `/@/{name}` and the
 `/leaderboard`. Drawn on the server from app.accounts.profiles: a profile
 needs no script; its rating charts are app/charts' SVG, which the pages'
 content security policy allows (no script, no inline style in them).

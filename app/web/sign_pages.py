@@ -1,4 +1,4 @@
-"""Signing up, in and out (issue 19): `/signup`, `/login`, `POST /logout`, and
+"""Signing up, in and out: `/signup`, `/login`, `POST /logout`, and
 `/account/claim`, where a guest's seats are brought into the account.
 
 Plain HTML forms that work without a script; the one script is the claim's
