@@ -1,4 +1,4 @@
-"""The dashboard's side of the match chat (issue 20): the queue of reported
+"""The dashboard's side of the match chat: the queue of reported
 lines, and the forms that hide a line, dismiss its reports and mute an account
 for a while. Each carries the session's CSRF token and is written to the
 audit log; a match's page (templates/admin/match.html) shows its chat with

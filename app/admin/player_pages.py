@@ -1,4 +1,4 @@
-"""The dashboard's pages of the players' accounts (issue 19): the list with its
+"""The dashboard's pages of the players' accounts: the list with its
 search, one account, and its "Close account" / "Reopen account" forms, each
 with a required reason and the session's CSRF token. A password is reset on
 the command line only (`python -m app.accounts reset-password NAME`): the
