@@ -15,6 +15,7 @@ from . import account, challenges, chat, match_stream, matches, pools, replays, 
 from .caller import Callers
 from .events_stream import router as events_router
 from .match_stream import MatchStreams
+from .offers import router as offers_router
 from .resends import Resends
 
 
@@ -27,6 +28,7 @@ def router(gateway: Gateway, reads: Reads, accounts: Accounts, profiles: Profile
     # The answers kept for Idempotency-Key on create and join (issue 21, item 1).
     resends = resends or Resends(gateway.service.engine)
     api.include_router(matches.router(gateway, reads, callers, resends))
+    api.include_router(offers_router(gateway, callers))  # issue 29: takeback, give time
     if live is not None:  # issue 21: a match as a stream of JSON lines
         api.include_router(match_stream.router(live, callers))
     api.include_router(replays.router(reads))

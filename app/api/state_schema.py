@@ -226,6 +226,9 @@ class MatchState(Exactly):
                              ge=0)
     clock: Clock | None
     draw_offer: Colour | None
+    # Issue 29: not required, as states logged before takebacks were made carry none.
+    takeback_offer: Colour | None = Field(None, description="who asks for a takeback now (casual matches only)",
+                                          examples=[None])
     rematch: Rematch | None = None
     rematch_of: str | None = None
     created_at: Stamp
