@@ -35,8 +35,9 @@ async def play_first(api: Api, game: Game) -> dict[str, Any]:
     return await api.act(game, colour, await first_action(api, game, colour))
 
 
-def position(match: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in match.items() if k not in UNCOMPARED}
+def position(match: dict[str, Any], also: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The match but what a takeback may change besides the position (and `also`)."""
+    return {k: v for k, v in match.items() if k not in UNCOMPARED and k not in also}
 
 
 async def log_of(api: Api, game: Game) -> list[dict[str, Any]]:
