@@ -15,7 +15,7 @@ LIVE = ("players", "spectators")  # what the socket patches as people come and g
 
 
 def is_update(m: dict[str, Any]) -> bool:
-    return m["type"] == "update"
+    return bool(m["type"] == "update")
 
 
 async def test_a_takeback_and_time_given_reach_the_socket_and_the_stream(app: Any, api: Api, sockets: Any) -> None:
