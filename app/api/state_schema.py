@@ -226,7 +226,8 @@ class MatchState(Exactly):
                              ge=0)
     clock: Clock | None
     draw_offer: Colour | None
-    # Issue 29: not required, as states logged before takebacks were made carry none.
+    # Not required, as states logged before these were kept carry none.
+    rated: bool = Field(False, description="a rated match (its ending moves ratings); false: casual")
     takeback_offer: Colour | None = Field(None, description="who asks for a takeback now (casual matches only)",
                                           examples=[None])
     rematch: Rematch | None = None

@@ -176,6 +176,7 @@ class Record:
         out["clock"] = clock
         out["draw_offer"] = self.draw_offer
         out["takeback_offer"] = self.takeback_offer
+        out["rated"] = self.rated  # a page offers takebacks only in a casual match
         out["result"] = self.result
         out["rematch"] = self.rematch
         out["rematch_of"] = self.rematch_of
