@@ -1,4 +1,4 @@
-"""The linters hold: ruff everywhere and mypy on app/ (strict on app/rules), as
+"""The linters hold: ruff everywhere and mypy on app/ (strict on the core: the rules, ratings, matches and realtime), as
 pyproject.toml configures them, and ESLint on the pages' scripts. A finding
 fails the suite like any other test."""
 
@@ -21,12 +21,13 @@ def test_ruff_finds_nothing() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_mypy_finds_nothing_and_is_strict_on_the_rules() -> None:
+def test_mypy_finds_nothing_and_is_strict_on_the_core() -> None:
     done = _run("mypy", "app")
     assert done.returncode == 0, done.stdout + done.stderr
     # A cache of its own: with other options it would void the plain run's cache
     # (and the plain run its), so each run of the suite would type-check cold.
-    strict = _run("mypy", "--strict", "--cache-dir", ".mypy_cache/strict", "app/rules")
+    strict = _run("mypy", "--strict", "--cache-dir", ".mypy_cache/strict",
+                  "app/rules", "app/ratings", "app/matches", "app/realtime")
     assert strict.returncode == 0, strict.stdout + strict.stderr
 
 

@@ -241,3 +241,4 @@ class MatchState(Exactly):
         examples=["2026-11-21T15:04:12.250Z"])
     finished_at: Stamp | None = Field(None, description="when the match finished; null until then",
                                       examples=[None])
+

@@ -37,7 +37,7 @@ import random
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from app.config import Settings
@@ -109,7 +109,7 @@ class BotRunner:
 
     # ---- hearing (the service's Publisher; the seats' return) --------------------
 
-    async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
+    async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:
         if updates and _bot_in(updates[-1]["match"]):
             self._wake(match_id)
 

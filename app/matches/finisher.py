@@ -16,6 +16,7 @@ from . import bot_store, store
 from .errors import MatchIsOver
 from .keeper import MatchKeeper, nothing
 from .record import Record, other
+from .shapes import MatchState
 
 VERDICTS = ("abort", "white", "black", "draw")
 MAX_REASON = 500
@@ -32,7 +33,7 @@ class Finisher:
         self.keeper = keeper
         self.computer_answers_draw: DrawAnswer | None = None
 
-    async def resign(self, match_id: str, colour: str) -> dict[str, Any]:
+    async def resign(self, match_id: str, colour: str) -> MatchState:
         keeper = self.keeper
 
         async def decide(rec: Record, now: int) -> None:
@@ -42,7 +43,7 @@ class Finisher:
         rec, _ = await keeper.mutate(match_id, decide)
         return keeper.present(rec)
 
-    async def draw(self, match_id: str, colour: str, offer: bool) -> dict[str, Any]:
+    async def draw(self, match_id: str, colour: str, offer: bool) -> MatchState:
         """Offer or accept (`offer`), decline or withdraw (not `offer`) a draw (R16)."""
         keeper = self.keeper
 
@@ -80,7 +81,7 @@ class Finisher:
             rec.draw_ops.append(("declined", None))
             self.keeper.log(rec, seat, {"type": "draw_decline"}, False, now)
 
-    async def claim(self, match_id: str, colour: str, result: str) -> dict[str, Any]:
+    async def claim(self, match_id: str, colour: str, result: str) -> MatchState:
         """Claim a win or a draw once the opponent's seat has been gone longer than
         the match's abandon_seconds."""
         keeper = self.keeper
@@ -104,7 +105,7 @@ class Finisher:
         rec, _ = await keeper.mutate(match_id, decide, fresh=True)
         return keeper.present(rec)
 
-    async def abort(self, match_id: str, colour: str | None) -> dict[str, Any]:
+    async def abort(self, match_id: str, colour: str | None) -> MatchState:
         """Call the match off before both setups are done; `colour` None is the server."""
         keeper = self.keeper
 
@@ -118,7 +119,7 @@ class Finisher:
         rec, _ = await keeper.mutate(match_id, decide)
         return keeper.present(rec)
 
-    async def moderate(self, match_id: str, verdict: str, reason: str) -> dict[str, Any]:
+    async def moderate(self, match_id: str, verdict: str, reason: str) -> MatchState:
         """A server admin ends the match: "abort", or adjudicates it to "white",
         "black" or a "draw", for `reason`. Logged as an action with player null
         (the server) and published like any ending; unlike a player's abort, an

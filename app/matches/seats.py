@@ -6,7 +6,6 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable
-from typing import Any
 
 from app.kernel.errors import Forbidden, Unauthorized
 from app.kernel.moments import ms_of
@@ -14,6 +13,7 @@ from app.kernel.moments import ms_of
 from . import store
 from .keeper import MatchKeeper
 from .record import seat_here
+from .shapes import MatchState
 
 
 def _nobody(match_id: str) -> None:
@@ -120,7 +120,7 @@ class Seats:
                 row.bot, row.connected, ms_of(row.last_seen), now, keeper.presence_ttl_ms)
         return found
 
-    async def set_connected(self, match_id: str, colour: str, connected: bool) -> dict[str, Any]:
+    async def set_connected(self, match_id: str, colour: str, connected: bool) -> MatchState:
         """The realtime layer says a seat's socket came or went; answers the public
         state (players.*.connected). While connected, call `touch` at least every
         ws_ping_seconds: a seat counts as connected only if seen within

@@ -24,6 +24,7 @@ from .replay import replay
 from .saves_together import Save, SavesTogether
 from .saving_sql import ACT as _PG_ACT
 from .saving_sql import ACT_ONE as _PG_ACT_ONE
+from .shapes import MatchState
 from .shown_ratings import show_changes
 
 _ROW_COLUMNS = [c for c in matches.c if c.name != "state"]
@@ -257,9 +258,10 @@ async def entry_by_client_id(engine: AsyncEngine, match_id: str, client_id: str)
             .where(actions.c.match_id == match_id, actions.c.client_id == client_id))).first()
 
 
-async def answer_of(engine: AsyncEngine, match_id: str, version: int) -> tuple[int, dict[str, Any]]:
+async def answer_of(engine: AsyncEngine, match_id: str, version: int) -> tuple[int, MatchState]:
     """What the action logged at `version` was answered: the version and public
-    state after it and the automatic entries that followed it at once."""
+    state after it and the automatic entries that followed it at once (the state
+    as `Record.present` made it when that entry was saved)."""
     async with engine.connect() as conn:
         rows = await conn.execute(
             select(actions.c.version, actions.c.automatic, actions.c.public)

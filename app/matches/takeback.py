@@ -25,6 +25,7 @@ from .errors import NoTakeback
 from .keeper import MatchKeeper
 from .record import Record, other
 from .replay import ENGINE_ACTIONS, initial_state, steps
+from .shapes import MatchState
 
 DOINGS = ("ask", "accept", "decline", "withdraw")
 
@@ -47,7 +48,7 @@ class Takebacks:
     def __init__(self, keeper: MatchKeeper) -> None:
         self.keeper = keeper
 
-    async def take(self, match_id: str, colour: str, doing: str) -> dict[str, Any]:
+    async def take(self, match_id: str, colour: str, doing: str) -> MatchState:
         """Ask for a takeback, accept or decline the opponent's ask, or withdraw your own."""
         if doing not in DOINGS:
             raise BadRequest(f"do is one of {', '.join(DOINGS)}")

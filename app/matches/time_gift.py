@@ -8,12 +8,11 @@ whose turn it is (an action chosen before it still lands, mover.py's TALK).
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.kernel.errors import BadRequest, Forbidden
 
 from .keeper import MatchKeeper
 from .record import COLOURS, Record, other
+from .shapes import MatchState
 
 GIFT_SECONDS = 15
 
@@ -22,7 +21,7 @@ class TimeGifts:
     def __init__(self, keeper: MatchKeeper) -> None:
         self.keeper = keeper
 
-    async def give(self, match_id: str, colour: str, to: str | None = None) -> dict[str, Any]:
+    async def give(self, match_id: str, colour: str, to: str | None = None) -> MatchState:
         """GIFT_SECONDS more on the clock of `to` (the opponent when None)."""
         if to is not None and to not in COLOURS:
             raise BadRequest('to is "white" or "black"')

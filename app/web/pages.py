@@ -7,7 +7,7 @@ so the arena shows at once, before the websocket has said anything.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -39,7 +39,7 @@ HOME_MODULES = ["home.js", "api.js", "seat.js", "fields.js", "results.js", "firs
 LEARN_MODULES = ["learn.js", "mages.js", "pieces.js", "first-match.js", "guide.js", "api.js", "seat.js", "session.js"]
 
 
-ReadMatch = Callable[[str], Awaitable[dict[str, Any]]]
+ReadMatch = Callable[[str], Awaitable[Mapping[str, Any]]]
 
 
 def make_router(bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch, accounts: Accounts) -> APIRouter:
