@@ -233,7 +233,7 @@ class MatchState(Exactly):
     rematch: Rematch | None = None
     rematch_of: str | None = None
     created_at: Stamp
-    # Issue 21, item 4: enough to draw a clock exactly. Not required: a state
+    # Enough to draw a clock exactly. Not required: a state
     # logged before they were kept carries them only where the server adds them.
     server_time: Stamp = absent(
         "the server's time when this state was read or made: the moment its `clock` holds "

@@ -1,4 +1,4 @@
-"""The computer's answer to a draw offer, given at once (issue 29): it accepts
+"""The computer's answer to a draw offer, given at once: it accepts
 when its own evaluation of the position says it is losing, and declines
 otherwise. A draw is half a point: the side that stands worse gains by it, the
 side that stands level or better would give away its chances. evaluate.py reads

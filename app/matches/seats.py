@@ -15,11 +15,6 @@ from .keeper import MatchKeeper
 from .record import seat_here
 from .shapes import MatchState
 
-
-def _nobody(match_id: str) -> None:
-    return None
-
-
 ACCOUNT_TOKEN_PREFIX = "mgo_"  # app.accounts.tokens.PREFIX: an account's API token, never a seat's
 
 
@@ -41,8 +36,16 @@ class Seats:
         self.keeper = keeper
         self._touched: dict[tuple[str, str], int] = {}
         # Told the match whenever one of its seats is noted present (the bot
-        # runner takes up a turn it dropped while nobody watched).
-        self.returned: Callable[[str], None] = _nobody
+        # runner takes up a turn it dropped while nobody watched): `on_return`.
+        self._returned: list[Callable[[str], None]] = []
+
+    def on_return(self, heard: Callable[[str], None]) -> None:
+        """Tell `heard` each match one of whose seats is noted present, once written."""
+        self._returned.append(heard)
+
+    def _back(self, match_id: str) -> None:
+        for heard in self._returned:
+            heard(match_id)
 
     async def authenticate(self, match_id: str, token: str | None) -> str:
         """The colour whose seat `token` proves; raises Unauthorized or NotFound."""
@@ -94,7 +97,7 @@ class Seats:
             rec.seats[colour].last_seen_ms = now
         # Only once written: a bot's turn taken up now reads the seat as here
         # (told before, its check could read the old last_seen and drop it again).
-        self.returned(match_id)
+        self._back(match_id)
 
     async def held(self, pairs: list[tuple[str, str]]) -> None:
         """These seats (match id, colour) hold a socket of this process now: written
@@ -134,5 +137,5 @@ class Seats:
             seat = rec.seats[colour]
             seat.connected, seat.last_seen_ms = connected, now
         if connected:  # once written, as in `touch`
-            self.returned(match_id)
+            self._back(match_id)
         return keeper.present(await keeper.current(match_id))

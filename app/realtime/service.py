@@ -65,7 +65,7 @@ def share_claims(service: MatchService, nudges: Nudges) -> None:
     on every process: the claim nudges `seats:<match id>`, and each process that
     hears it (or lost the bus meanwhile) forgets its cached record of the match,
     which a claim leaves at the same version (app.matches.claims)."""
-    service.claims.told = lambda match_id: nudges.nudge(f"{SEATS}{match_id}")
+    service.claims.on_claim(lambda match_id: nudges.nudge(f"{SEATS}{match_id}"))
     nudges.on(SEATS, service.keeper.cache.drop)
 
 
