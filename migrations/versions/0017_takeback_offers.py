@@ -1,4 +1,4 @@
-"""Takebacks in casual matches (issue 29): who asks for one now, beside the
+"""Takebacks in casual matches: who asks for one now, beside the
 draw offer. Empty on every match made before.
 
 Revision ID: 0017
