@@ -25,6 +25,7 @@ from app.api.kept_states import Replays
 from app.api.match_stream import MatchStreams
 from app.api.resends import Resends
 from app.auth import PasswordChecks
+from app.bots.draw_answer import accepts_draw
 from app.bots.runner import BotRunner
 from app.challenges import Challenges
 from app.chat import Chat, Relay
@@ -74,6 +75,7 @@ def build(settings: Settings) -> Parts:
     outage = OutageLog()  # one for the app: one line when the database goes, one when it is back
     listeners = Fanout()  # who hears each commit: the hub, then the bot runner
     service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS)
+    service.finisher.computer_answers_draw = accepts_draw  # the computer answers an offer at once
     limiter = make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds, outage)
     # Operations: the gateway and the bus metered (app/ops/meters.py): the gateway is
     # built as a counting one, the bus is wrapped.

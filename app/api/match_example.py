@@ -100,6 +100,8 @@ MATCH_EXAMPLE: dict[str, Any] = {
         "setup": 50739,
     },
     "draw_offer": None,
+    "takeback_offer": None,
+    "rated": False,
     "rematch": None,
     "rematch_of": None,
     "created_at": "2026-11-21T15:00:00.000Z",

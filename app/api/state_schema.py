@@ -226,6 +226,10 @@ class MatchState(Exactly):
                              ge=0)
     clock: Clock | None
     draw_offer: Colour | None
+    # Not required, as states logged before these were kept carry none.
+    rated: bool = Field(False, description="a rated match (its ending moves ratings); false: casual")
+    takeback_offer: Colour | None = Field(None, description="who asks for a takeback now (casual matches only)",
+                                          examples=[None])
     rematch: Rematch | None = None
     rematch_of: str | None = None
     created_at: Stamp

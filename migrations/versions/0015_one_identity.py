@@ -16,7 +16,7 @@ if need be, a number. Every renamed admin has a line in the admin audit log
 (`admin_renamed`, the old name and the new) saying so.
 
 Revision ID: 0015
-Revises: 0014
+Revises: 0017 (after the takeback offers, which main had first)
 Create Date: 2026-11-29
 """
 
@@ -30,7 +30,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0015"
-down_revision: str | None = "0014"
+down_revision: str | None = "0017"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -38,11 +38,11 @@ SESSION_TOKEN = "an admin's cookie from before the upgrade"
 
 
 async def _old_database(database_url: str) -> None:
-    """The database as 0014 left it, holding both kinds of people."""
+    """The database as 0017 left it (the revision before 0015), holding both kinds of people."""
     engine = make_engine(database_url)
     now = datetime.now(UTC)
     try:
-        await downgrade(engine, "0014")
+        await downgrade(engine, "0017")
         async with engine.begin() as conn:
             for name, (password, admin) in PEOPLE.items():
                 if admin:
