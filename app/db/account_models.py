@@ -1,4 +1,4 @@
-"""The accounts' tables (migration 0007; admins joined in 0015): accounts, their signed-in
+"""The accounts' tables (migration 0007; admins joined in 0016): accounts, their signed-in
 browsers and API tokens, a rating per account and variant, and each rated
 match's change of rating.
 
@@ -42,7 +42,7 @@ class Account(Base):
     closed_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
     # A bot account (migration 0013): a program plays it; when it became one, for good.
     bot_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
-    # An admin (migration 0015): the dashboard's role, since when; null: none. An
+    # An admin (migration 0016): the dashboard's role, since when; null: none. An
     # admin is an account like any other, signed in by the same machinery.
     admin_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 

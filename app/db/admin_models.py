@@ -1,6 +1,6 @@
 """The admin dashboard's tables (migration 0003): the audit log, and the
 figures' per-match summaries and their sums per day and month. Admins are
-accounts with the admin role (app/db/account_models.py, since migration 0015):
+accounts with the admin role (app/db/account_models.py, since migration 0016):
 their sessions and failed sign-ins are kept with every account's.
 
 The summaries are derived from finished matches (app/admin/figures.py), never

@@ -1,4 +1,4 @@
-"""Migration 0015: a database with admins of the old kind (`admin_users`,
+"""Migration 0016: a database with admins of the old kind (`admin_users`,
 `admin_sessions`) and players upgrades to one identity, and everyone still
 signs in with the password they had: the admins, as accounts with the admin
 role, at the dashboard; the players where they always did. An admin whose
@@ -38,11 +38,11 @@ SESSION_TOKEN = "an admin's cookie from before the upgrade"
 
 
 async def _old_database(database_url: str) -> None:
-    """The database as 0017 left it (the revision before 0015), holding both kinds of people."""
+    """The database as 0015 left it (the revision before 0016), holding both kinds of people."""
     engine = make_engine(database_url)
     now = datetime.now(UTC)
     try:
-        await downgrade(engine, "0017")
+        await downgrade(engine, "0015")
         async with engine.begin() as conn:
             for name, (password, admin) in PEOPLE.items():
                 if admin:
