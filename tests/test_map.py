@@ -1,6 +1,6 @@
 """The README's map ("What is where") is how a maintainer finds their way: it must
-name every package and top-level module of app/, and the code must not send a
-reader to issue numbers they cannot see."""
+name every package and top-level module of app/. And a comment gives the reason
+itself, never an issue number that a reader of the code cannot look up."""
 
 from __future__ import annotations
 
@@ -24,3 +24,11 @@ def test_the_map_names_every_package_and_module_of_app() -> None:
     missing = sorted(part for part in parts if part not in named)
     assert not missing, f"README.md's 'What is where' does not name {missing}"
 
+
+
+def test_no_comment_in_app_points_to_an_issue_number() -> None:
+    found = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+             for path in sorted(APP.rglob("*.py"))
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if re.search(r"\b[Ii]ssues? ?#?\d+", line)]
+    assert not found, "issue numbers mean nothing to a reader of the code:\n" + "\n".join(found)
