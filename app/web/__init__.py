@@ -12,37 +12,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from starlette.middleware.gzip import GZipMiddleware
-
 from app.accounts import Accounts
 from app.accounts.profiles import Profiles
 from app.matches import Gateway
 
 from . import account_page, profile_pages, sign_pages
+from .compression import Compressed
 from .headers import SecurityHeaders
 from .pages import ROOT, VARIANT_NAMES, ReadMatch, make_router
+from .render import ASSETS
 from .static import StaticFiles
-
-
-class _PagesCompressed:
-    """gzip for the wing's pages, which are text sent once per visit (static files
-    come compressed already; the API's JSON keeps its own way)."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.gzip = GZipMiddleware(app, minimum_size=1024, compresslevel=6)
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        path = scope.get("path", "")
-        if scope["type"] == "http" and (path == "/" or path.startswith("/matches/")):
-            await self.gzip(scope, receive, send)
-        else:
-            await self.app(scope, receive, send)
 
 
 def install(app: Any, bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch, accounts: Accounts,
             gateway: Gateway, profiles: Profiles) -> None:
-    """Add the pages, /static, gzip for them, and the security headers to `app`.
+    """Add the pages, /static, gzip for pages and JSON reads (compression.py), and the security headers to `app`.
     `bot_levels` names the computer opponent's levels (asked at each home page);
     `read_match` gives a match's public state, for the match page's first drawing;
     `accounts` signs players up, in and out; `gateway` claims a guest's seats;
@@ -52,8 +36,8 @@ def install(app: Any, bot_levels: Callable[[], Iterable[str]], read_match: ReadM
     app.include_router(account_page.make_router(accounts))
     app.include_router(profile_pages.make_router(accounts, profiles, VARIANT_NAMES))
     app.add_exception_handler(account_page.SignInFirst, account_page.to_sign_in)
-    app.mount("/static", StaticFiles(ROOT / "static"), name="static")
-    app.add_middleware(_PagesCompressed)
+    app.mount("/static", StaticFiles(ROOT / "static", ASSETS), name="static")
+    app.add_middleware(Compressed)
     app.add_middleware(SecurityHeaders)
 
 
