@@ -40,6 +40,13 @@ LEARN_MODULES = ["learn.js", "mages.js", "pieces.js", "first-match.js", "guide.j
 
 
 ReadMatch = Callable[[str], Awaitable[dict[str, Any]]]
+SEEN_COOKIE = "magery_seen"  # set by the first home page: the guided match is offered first until then
+SEEN_SECONDS = 365 * 86400
+
+
+def _easy(levels: list[str]) -> str:
+    """The level "Play the computer" starts at: one that plays back, without a long think."""
+    return "greedy" if "greedy" in levels else (levels[0] if levels else "")
 
 
 def make_router(bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch, accounts: Accounts) -> APIRouter:
@@ -54,8 +61,16 @@ def make_router(bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch, 
 
     @router.get("/", response_class=HTMLResponse)
     async def home(request: Request) -> HTMLResponse:
-        return await _page(request, "home.html", variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
-                           levels=list(bot_levels()), modules=HOME_MODULES, pools=list(POOLS.values()))
+        # A first visit is offered the guided match up front; drawn by the server, so
+        # nothing moves once the page is shown (a script deciding it would shift the page).
+        first_visit = SEEN_COOKIE not in request.cookies
+        levels = list(bot_levels())
+        answer = await _page(request, "home.html", variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
+                             levels=levels, easy_level=_easy(levels), modules=HOME_MODULES,
+                             pools=list(POOLS.values()), first_visit=first_visit)
+        if first_visit:
+            answer.set_cookie(SEEN_COOKIE, "1", max_age=SEEN_SECONDS, samesite="lax", httponly=True)
+        return answer
 
     @router.get("/learn", response_class=HTMLResponse)
     async def learn(request: Request) -> HTMLResponse:
