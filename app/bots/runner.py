@@ -6,7 +6,7 @@ brain (`app.bots.choose`) in a worker process (pool.py), then plays the answer
 through the gateway like any seat. Nothing starts a bot from a read or a save, and
 a search, which may take seconds, never holds the event loop.
 
-Bot work is a shared resource (issue 17), so a turn goes, in order:
+Bot work is a shared resource, so a turn goes, in order:
 
 1. **waits its turn fairly** (fair.py): the search slots (BOT_WORKERS) go round
    the owners (the addresses that made the matches), not first come, first

@@ -1,4 +1,4 @@
-"""A guest's seats become an account's (issue 19): after signing up or in, a
+"""A guest's seats become an account's: after signing up or in, a
 browser hands over the seat tokens it kept, and each seat whose token proves it
 is written as the account's.
 

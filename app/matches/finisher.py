@@ -109,7 +109,7 @@ class Finisher:
         note = reason.strip() if isinstance(reason, str) else ""
         if not note:
             raise BadRequest("a moderation needs a reason, for the players and the audit log")
-        text.check("reason", note)  # it goes into the log, the updates and the audit (issue 17, item 4)
+        text.check("reason", note)  # it goes into the log, the updates and the audit
         if len(note) > MAX_REASON:
             raise BadRequest(f"the reason is at most {MAX_REASON} characters")
 

@@ -1,4 +1,4 @@
-"""A match as a game record (issue 21, `GET /matches/{id}/record`): the headers
+"""A match as a game record (`GET /matches/{id}/record`): the headers
 the server knows of it, and its log, written by app/rules/game_record.py.
 
 Nothing secret: the seed appears when the public state shows it (once the

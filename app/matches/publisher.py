@@ -14,7 +14,7 @@ swallows what it does raise (the commit has happened either way).
 An update's `"words"` (its sentence, told by the engine) is written only when
 `hears_words(match_id)` says someone will read them, asked just before
 `publish` with no await between: telling a removal rebuilds a position, work
-wasted on the many matches no socket of this process watches (issue 22). A
+wasted on the many matches no socket of this process watches. A
 publisher without the method is taken to read them.
 """
 

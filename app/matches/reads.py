@@ -20,7 +20,7 @@ from .telling import told
 
 def timed(public: dict[str, Any], at: Any) -> dict[str, Any]:
     """A logged state with its `server_time`: states logged before it was kept in
-    them (issue 21, item 4) take their action's time, the moment they held."""
+    them take their action's time, the moment they held."""
     if "server_time" in public:
         return public
     return {**public, "server_time": stamp(ms_of(at))}

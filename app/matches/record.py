@@ -18,8 +18,8 @@ from .telling import entry_words
 __all__ = ["COLOURS", "Entry", "Record", "SeatInfo", "other", "record_from_rows"]
 
 def seat_here(bot: str | None, connected: bool, last_seen_ms: int, now_ms: int, ttl_ms: int) -> bool:
-    """The one rule of presence, for REST and the sockets of every process alike
-    (issue 12, defect 7): a bot is always here; a player is while a socket of
+    """The one rule of presence, for REST and the sockets of every process alike:
+    a bot is always here; a player is while a socket of
     theirs is open (`connected`) and a process holding it has said so within
     `ttl_ms` (`last_seen`, refreshed at every heartbeat). A process that dies
     stops refreshing: its seats count as gone `ttl_ms` after its last word."""
@@ -36,7 +36,7 @@ class SeatInfo:
     joined_ms: int
     account_id: int | None = None  # the account playing it (a computer level's, for a rated bot); None: a guest
     account: str | None = None  # that account's name (read with the seat: names never change); never its id
-    # Issue 19, profiles: the account's rating in the match's variant, as the
+    # Profiles: the account's rating in the match's variant, as the
     # public state shows it ({"rating", "rd", "provisional"}; None for a guest),
     # and, once a rated match has moved it, by how much (whole points).
     rating: dict[str, Any] | None = None
@@ -177,7 +177,7 @@ class Record:
         out["rematch_of"] = self.rematch_of
         out["created_at"] = stamp(self.created_ms)
         out["finished_at"] = stamp(self.finished_ms) if self.finished_ms is not None else None
-        # The moment the clock above holds (issue 21, item 4); a finished match's
+        # The moment the clock above holds; a finished match's
         # clock stopped at its end, and its answer never changes again.
         out["server_time"] = out["finished_at"] or stamp(now_ms)
         return out

@@ -113,7 +113,7 @@ class Rematches:
         chaos = old.chaos
         seed = secrets.token_hex(16)  # 128 bits (R20)
         options = dict(old.options)
-        # A match from a position is played again from it, with its seed (issue 21).
+        # A match from a position is played again from it, with its seed.
         start = from_text(options["position"]) if "position" in options else None
         if start is not None:
             seed = start.seed

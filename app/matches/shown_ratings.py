@@ -1,4 +1,4 @@
-"""A rated ending's change of ratings, shown (issue 19): each seat's rating as
+"""A rated ending's change of ratings, shown: each seat's rating as
 the match began and its change, on the record and in the ending's public
 state, written in the transaction that ends the match (store.save), so the
 end panel's "+12" and "−12" reach every client with the ending itself.
@@ -20,7 +20,7 @@ async def show_changes(conn: AsyncConnection, rec: Record, changes: list[Change]
     """A rated ending's changes, shown: each seat's rating as the match began and
     its change, on the draft's seats (copies: the cached record stays as it was
     should the transaction fail) and in the ending's public state, whose log row
-    is written again with them (issue 19: the end panel's "+12")."""
+    is written again with them (the end panel's "+12")."""
     if not changes or not rec.entries:
         return
     last = rec.entries[-1]

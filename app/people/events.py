@@ -1,4 +1,4 @@
-"""An account's events, for a client that is not a browser (issue 21): what the
+"""An account's events, for a client that is not a browser: what the
 person channel reads, told as happenings instead of pictures.
 
 The person channel (channel.py) yields the whole picture (your challenges, your

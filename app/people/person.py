@@ -1,5 +1,5 @@
 """What concerns a person, read from the database: their challenges and "your
-matches" (issue 20), for their page channel and the home page.
+matches", for their page channel and the home page.
 
 A person is a signed-in account, or a guest known by the seats this browser
 holds (each proved by its token: only a seat whose token hashes to the kept
@@ -82,7 +82,7 @@ class Person:
                 "id": match_id, "colour": colour, "status": state["status"],
                 "variant": state["options"].get("variant", "standard"),
                 "opponent": other["name"], "opponent_computer": bool(other.get("computer")),
-                "opponent_title": other.get("title"),  # "BOT": a bot account (issue 21)
+                "opponent_title": other.get("title"),  # "BOT": a bot account
                 "awaiting": state["status"] == "active" and state.get("to_move") == colour,
                 "phase": state.get("phase"), "clock": state.get("clock"),
                 "time_control": state["options"].get("time_control"), "version": state["version"],

@@ -67,7 +67,7 @@ class _Resume:
 
     A shortcut kept for its measure: sending at once by hand, a task only when the
     send suspends, against a task per recipient (on the send, or on a writer) cost
-    22-24 us per recipient instead of 18 in bench/ws.py (issue 18, three runs each,
+    22-24 us per recipient instead of 18 in bench/ws.py (three runs each,
     interleaved on a loaded machine), some 25-30% more."""
 
     __slots__ = ("coro", "future")

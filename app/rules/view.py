@@ -26,7 +26,7 @@ from .state import OVER, PHASES, State
 from .variants import VARIANTS
 
 # Each minion code's owner and type by name, looked up: a view is made for every
-# version of every match, some 30 minions each (issue 22).
+# version of every match, some 30 minions each.
 _OWNERS: Final = tuple(COLOURS[owner_of(piece)] if piece else "" for piece in range(17))
 _KINDS: Final = tuple(TYPES[type_of(piece)] if piece else "" for piece in range(17))
 
