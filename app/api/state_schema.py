@@ -222,6 +222,7 @@ class MatchState(Exactly):
     seed: str | None
     position: str = Field(description="the state as one line of the position text form (docs/notation.md); "
                                       "the deck, and the seed of a match that is not custom, are `?` while it runs")
+    rated: bool = Field(False, description="the match moves ratings (chosen at create)")
     players: Players
     spectators: int = absent("only in the states the websocket and the match stream send: how many watch now",
                              ge=0)

@@ -165,6 +165,7 @@ class Record:
         out = {"id": self.id, "version": self.version, "status": self.status}
         out.update(view)
         out["options"] = self.options
+        out["rated"] = self.rated  # every list says "Rated" or "Casual" from this
         out["players"] = players
         clock = self.clock.public(now_ms) if self.clock else None
         if clock is not None and self.status == "active" and self.state.phase == SETUP \

@@ -131,7 +131,7 @@ function row(m, button) {
   const meta = document.createElement("span");
   meta.className = "meta";
   const result = m.result ? ` · ${resultWords(m.result)}` : ""; // as the match page says it
-  meta.textContent = ` · ${VARIANT[m.options.variant] || m.options.variant}, ${timeWords(m.options.time_control)}${m.status === "active" ? `, round ${m.round}` : ""}${rangeWords(m)}${result}`;
+  meta.textContent = ` · ${m.rated ? "Rated" : "Casual"} · ${VARIANT[m.options.variant] || m.options.variant}, ${timeWords(m.options.time_control)}${m.status === "active" ? `, round ${m.round}` : ""}${rangeWords(m)}${result}`;
   who.append(title, meta);
   li.append(who, button);
   return li;

@@ -93,6 +93,7 @@ def test_play_a_friend_is_not_listed_and_a_seek_is(contexts: Contexts) -> None:
     bo = contexts.page()
     bo.goto("/")
     expect(bo.locator("#open-list")).to_contain_text("Grace")
+    expect(bo.locator("#open-list li", has_text="Grace")).to_contain_text("Casual")  # rated or not, said in every list
     assert friend_id not in bo.locator("#open-list").inner_html()
     assert seek_id != friend_id and "Ada" not in bo.locator("#open-list").inner_text()
     bo.goto(f"/matches/{friend_id}")  # the link still opens it, to join
