@@ -80,3 +80,4 @@ async def test_each_public_page_has_a_description(client: httpx.AsyncClient) -> 
         page = (await client.get(url)).text
         found = re.findall(r'<meta name="description" content="([^"]{50,})">', page)
         assert len(found) == 1, url
+
