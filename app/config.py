@@ -205,6 +205,9 @@ class Settings(BaseSettings):
     # A match as a stream of JSON lines (GET /matches/{id}/stream): a
     # `ping` line when nothing else went out for this long.
     match_stream_keepalive_seconds: float = 7.0
+    # A create, join or rematch resent with the Idempotency-Key of one still being
+    # answered waits this long for that answer before it is told 409 request_in_flight.
+    idempotency_wait_seconds: float = 10.0
 
     @property
     def password_costs(self) -> tuple[int, int, int]:

@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "app.pools"),                         # quick pairing: a client of the gateway
     ("app.people",),                       # a person's live channel and events: their challenges, matches
     ("app.api", "app.web", "app.admin", "app.ops"),  # the wings, and operations
+    ("app.wiring",),                       # makes every part, in order
     ("app.main",),                         # builds and wires every part
 )
 

@@ -1,4 +1,4 @@
-"""A real match state, as the server made it (issue 21, item 2): White to set up
+"""A real match state, as the server made it: White to set up
 at version 1 of a joined real-time match, Black's seat taken by a guest. The
 OpenAPI description's example of `MatchState`; tests/api/test_schema_honest.py
 checks it against the schema."""
@@ -100,9 +100,10 @@ MATCH_EXAMPLE: dict[str, Any] = {
         "setup": 50739,
     },
     "draw_offer": None,
+    "takeback_offer": None,
+    "rated": False,
     "rematch": None,
     "rematch_of": None,
-    "rated": False,
     "created_at": "2026-11-21T15:00:00.000Z",
     "finished_at": None,
     "server_time": "2026-11-21T15:00:09.250Z",

@@ -222,16 +222,19 @@ class MatchState(Exactly):
     seed: str | None
     position: str = Field(description="the state as one line of the position text form (docs/notation.md); "
                                       "the deck, and the seed of a match that is not custom, are `?` while it runs")
-    rated: bool = Field(False, description="the match moves ratings (chosen at create)")
     players: Players
     spectators: int = absent("only in the states the websocket and the match stream send: how many watch now",
                              ge=0)
     clock: Clock | None
     draw_offer: Colour | None
+    # Not required, as states logged before these were kept carry none.
+    rated: bool = Field(False, description="a rated match (its ending moves ratings); false: casual")
+    takeback_offer: Colour | None = Field(None, description="who asks for a takeback now (casual matches only)",
+                                          examples=[None])
     rematch: Rematch | None = None
     rematch_of: str | None = None
     created_at: Stamp
-    # Issue 21, item 4: enough to draw a clock exactly. Not required: a state
+    # Enough to draw a clock exactly. Not required: a state
     # logged before they were kept carries them only where the server adds them.
     server_time: Stamp = absent(
         "the server's time when this state was read or made: the moment its `clock` holds "
@@ -239,3 +242,4 @@ class MatchState(Exactly):
         examples=["2026-11-21T15:04:12.250Z"])
     finished_at: Stamp | None = Field(None, description="when the match finished; null until then",
                                       examples=[None])
+

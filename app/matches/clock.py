@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .shapes import ClockView
+
 DAY_MS = 86_400_000
 
 
@@ -75,12 +77,17 @@ class Clock:
         self._set(colour, left)
         self.running, self.since_ms = None, None
 
+    def give(self, colour: str, ms: int) -> None:
+        """`ms` more for `colour` (time given by the opponent); a running clock's
+        deadline moves with it."""
+        self._set(colour, (self.white_ms if colour == "white" else self.black_ms) + ms)
+
     def start(self, colour: str | None, now_ms: int) -> None:
         self.running = colour
         self.since_ms = now_ms if colour else None
 
-    def public(self, now_ms: int) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def public(self, now_ms: int) -> ClockView:
+        out: ClockView = {
             "type": self.kind,
             "white": max(0, self.left("white", now_ms)),
             "black": max(0, self.left("black", now_ms)),

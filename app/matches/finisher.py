@@ -4,28 +4,36 @@ claim against an absent opponent, an abort, and what falls due by itself (R16)."
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 from app.kernel import text
 from app.kernel.errors import BadRequest, Forbidden, ServiceError
 from app.kernel.moments import ms_of
-from app.rules import SETUP
+from app.rules import SETUP, State
 
 from . import bot_store, store
 from .errors import MatchIsOver
 from .keeper import MatchKeeper, nothing
 from .record import Record, other
+from .shapes import MatchState
 
 VERDICTS = ("abort", "white", "black", "draw")
 MAX_REASON = 500
 MIN_ABANDON_MS = 10_000  # the smallest abandon_seconds a match may choose
 
 
+# Whether the computer in seat `colour` accepts a draw in `state`: app/bots
+# answers (a layer above this one), wired in by app/main.py.
+DrawAnswer = Callable[[State, str], bool]
+
+
 class Finisher:
     def __init__(self, keeper: MatchKeeper) -> None:
         self.keeper = keeper
+        self.computer_answers_draw: DrawAnswer | None = None
 
-    async def resign(self, match_id: str, colour: str) -> dict[str, Any]:
+    async def resign(self, match_id: str, colour: str) -> MatchState:
         keeper = self.keeper
 
         async def decide(rec: Record, now: int) -> None:
@@ -35,7 +43,7 @@ class Finisher:
         rec, _ = await keeper.mutate(match_id, decide)
         return keeper.present(rec)
 
-    async def draw(self, match_id: str, colour: str, offer: bool) -> dict[str, Any]:
+    async def draw(self, match_id: str, colour: str, offer: bool) -> MatchState:
         """Offer or accept (`offer`), decline or withdraw (not `offer`) a draw (R16)."""
         keeper = self.keeper
 
@@ -49,6 +57,7 @@ class Finisher:
                 rec.draw_offer = colour
                 rec.draw_ops.append(("offer", colour))
                 keeper.log(rec, colour, {"type": "draw_offer"}, False, now)
+                self._computer_answers(rec, other(colour), now)
             elif not offer and pending is not None:
                 mine = pending == colour
                 rec.draw_offer = None
@@ -59,7 +68,20 @@ class Finisher:
         rec, _ = await keeper.mutate(match_id, decide)
         return keeper.present(rec)
 
-    async def claim(self, match_id: str, colour: str, result: str) -> dict[str, Any]:
+    def _computer_answers(self, rec: Record, seat: str, now: int) -> None:
+        """A computer in `seat` answers an offer at once, by its evaluation."""
+        answer = self.computer_answers_draw
+        if answer is None or rec.seats[seat].bot is None:
+            return
+        if answer(rec.state, seat):
+            rec.draw_ops.append(("accepted", None))
+            self.keeper.end(rec, seat, {"type": "draw_accept"}, now)
+        else:
+            rec.draw_offer = None
+            rec.draw_ops.append(("declined", None))
+            self.keeper.log(rec, seat, {"type": "draw_decline"}, False, now)
+
+    async def claim(self, match_id: str, colour: str, result: str) -> MatchState:
         """Claim a win or a draw once the opponent's seat has been gone longer than
         the match's abandon_seconds."""
         keeper = self.keeper
@@ -83,7 +105,7 @@ class Finisher:
         rec, _ = await keeper.mutate(match_id, decide, fresh=True)
         return keeper.present(rec)
 
-    async def abort(self, match_id: str, colour: str | None) -> dict[str, Any]:
+    async def abort(self, match_id: str, colour: str | None) -> MatchState:
         """Call the match off before both setups are done; `colour` None is the server."""
         keeper = self.keeper
 
@@ -97,7 +119,7 @@ class Finisher:
         rec, _ = await keeper.mutate(match_id, decide)
         return keeper.present(rec)
 
-    async def moderate(self, match_id: str, verdict: str, reason: str) -> dict[str, Any]:
+    async def moderate(self, match_id: str, verdict: str, reason: str) -> MatchState:
         """A server admin ends the match: "abort", or adjudicates it to "white",
         "black" or a "draw", for `reason`. Logged as an action with player null
         (the server) and published like any ending; unlike a player's abort, an

@@ -9,7 +9,7 @@ only for a match started from one (whose creator wrote it, deck and all).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from app.kernel.moments import stamp
@@ -27,7 +27,7 @@ def _time_control(tc: dict[str, Any] | None) -> str:
     return f"correspondence {tc['days']:g} days a move"
 
 
-def _rating(rating: dict[str, Any] | None) -> str | None:
+def _rating(rating: Mapping[str, Any] | None) -> str | None:
     if not rating:
         return None
     return f"{rating['rating']}" + ("?" if rating.get("provisional") else "")

@@ -27,6 +27,7 @@ from .ranges import checked_range, guard_join
 from .record import COLOURS, Record, SeatInfo, other
 from .replay import initial_state
 from .seats import Seats, hash_token, new_seat_token
+from .shapes import MatchState
 
 RATED_RULE = "a rated match is played by two accounts, or an account and a computer level"
 
@@ -35,7 +36,7 @@ RATED_RULE = "a rated match is played by two accounts, or an account and a compu
 class Seated:
     """What create and join answer: the match, the seat taken and its token (shown once)."""
 
-    match: dict[str, Any]
+    match: MatchState
     seat: str
     token: str
 

@@ -7,6 +7,7 @@ end panel's "+12" and "−12" reach every client with the ending itself.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Literal
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -24,12 +25,12 @@ async def show_changes(conn: AsyncConnection, rec: Record, changes: list[Change]
     if not changes or not rec.entries:
         return
     last = rec.entries[-1]
-    players = last.public.get("players", {})
+    players = last.public["players"]
     for change in changes:
         rating, moved = seat_rating(None, None, change.before.rating, change.before.rd, change.after.rating)
         rec.seats[change.colour] = replace(rec.seats[change.colour], rating=rating, rating_change=moved)
-        if change.colour in players:
-            players[change.colour] = {**players[change.colour], "rating": rating, "rating_change": moved}
+        colour: Literal["white", "black"] = "white" if change.colour == "white" else "black"
+        players[colour] = {**players[colour], "rating": rating, "rating_change": moved}
     last.public_json = None
     await conn.execute(actions.update().where(actions.c.match_id == rec.id, actions.c.version == last.version)
                        .values(public=last.public))

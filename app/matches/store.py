@@ -24,6 +24,7 @@ from .replay import replay
 from .saves_together import Save, SavesTogether
 from .saving_sql import ACT as _PG_ACT
 from .saving_sql import ACT_ONE as _PG_ACT_ONE
+from .shapes import MatchState
 from .shown_ratings import show_changes
 
 _ROW_COLUMNS = [c for c in matches.c if c.name != "state"]
@@ -171,7 +172,7 @@ async def save(engine: AsyncEngine, before_version: int, rec: Record,
     (or ClientIdTaken) and writes nothing otherwise. On PostgreSQL's hot path,
     `together` may write it in one transaction with other matches' saves."""
     if (rec.entries and not rec.new_seats and not rec.draw_ops and not rec.rematch_changed
-            and not rec.rates_now and engine.dialect.name == "postgresql"):
+            and not rec.takeback_changed and not rec.rates_now and engine.dialect.name == "postgresql"):
         await _save_postgres(engine, before_version, rec, together)
     else:
         await _save_core(engine, before_version, rec)
@@ -257,9 +258,10 @@ async def entry_by_client_id(engine: AsyncEngine, match_id: str, client_id: str)
             .where(actions.c.match_id == match_id, actions.c.client_id == client_id))).first()
 
 
-async def answer_of(engine: AsyncEngine, match_id: str, version: int) -> tuple[int, dict[str, Any]]:
+async def answer_of(engine: AsyncEngine, match_id: str, version: int) -> tuple[int, MatchState]:
     """What the action logged at `version` was answered: the version and public
-    state after it and the automatic entries that followed it at once."""
+    state after it and the automatic entries that followed it at once (the state
+    as `Record.present` made it when that entry was saved)."""
     async with engine.connect() as conn:
         rows = await conn.execute(
             select(actions.c.version, actions.c.automatic, actions.c.public)

@@ -9,7 +9,7 @@ game's. The page draws these words; it has no teller of its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from app.rules import MageryError
@@ -23,6 +23,10 @@ EVENTS = {
     "draw_withdraw": "{who} withdraws the draw offer.",
     "draw_accept": "{who} accepts the draw.",
     "resign": "{who} resigns.",
+    "takeback_offer": "{who} asks for a takeback.",
+    "takeback_decline": "{who} declines the takeback.",
+    "takeback_withdraw": "{who} withdraws the takeback ask.",
+    "takeback_accept": "{who} accepts the takeback: the match goes back.",
     "rematch_offer": "{who} offers a rematch.",
     "rematch_withdraw": "{who} withdraws the rematch offer.",
     "rematch_decline": "{who} declines the rematch.",
@@ -38,7 +42,7 @@ def _other(colour: str | None) -> str:
     return "Black" if colour == "white" else "White"
 
 
-def entry_words(before: dict[str, Any] | None, player: str | None, action: dict[str, Any],
+def entry_words(before: Mapping[str, Any] | None, player: str | None, action: dict[str, Any],
                 automatic: bool = False) -> str:
     """One log entry in a sentence. `before` is the public match state before
     it (the one after the previous version; None for the first)."""
@@ -65,6 +69,8 @@ def entry_words(before: dict[str, Any] | None, player: str | None, action: dict[
         winner = action.get("winner")
         verdict = f"{_colour(winner)} wins" if winner else "a draw"
         return f"A server admin ends the match ({verdict}): {action.get('note', '')}"
+    if kind == "give_time":
+        return f"{who} gives {_other(player)} {action.get('seconds', 15)} seconds."
     if kind == "claim":
         what = "the win" if action.get("result") == "win" else "a draw"
         return f"{who} claims {what}: {_other(player)} left the match."

@@ -12,7 +12,7 @@ and whether the person is to move.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +42,7 @@ class Who:
 
 class Person:
     def __init__(self, engine: AsyncEngine, challenges: Challenges,
-                 read_match: Callable[[str], Awaitable[dict[str, Any]]]) -> None:
+                 read_match: Callable[[str], Awaitable[Mapping[str, Any]]]) -> None:
         self.engine, self.challenges, self.read_match = engine, challenges, read_match
 
     async def seats_of(self, who: Who) -> dict[str, str]:

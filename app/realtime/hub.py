@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import time
 import uuid
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from app.db.outage import OutageLog
@@ -125,7 +126,7 @@ class Hub:
         """Only a room's sockets read an update's words (the bus carries a version)."""
         return match_id in self.rooms
 
-    async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
+    async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:
         if not updates or updates[-1]["type"] != "update":  # e.g. "created": nothing to show yet
             return
         room = self.rooms.get(match_id)
