@@ -1,6 +1,7 @@
 """The match page in Chromium (Debian's, driven by Playwright): its budgets.
 
     .venv/bin/python bench/web.py [--quick]
+    .venv/bin/python bench/web.py --lighthouse   (Lighthouse's scores: bench/lighthouse.py)
 
 1. first load: a seat opening a match at about version 100 (its turn, decision
    phase), cold cache, through a real server on loopback. Transferred bytes
@@ -230,7 +231,12 @@ def updates_and_memory(browser: Any, base: str, match_id: str, total: int, quick
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="3 loads and 1,500 updates")
+    parser.add_argument("--lighthouse", action="store_true",
+                        help="instead: Lighthouse's mobile preset on /, a match page, /learn, /leaderboard (bench/lighthouse.py)")
     args = parser.parse_args()
+    if args.lighthouse:
+        from bench import lighthouse
+        return lighthouse.main()
     from playwright.sync_api import sync_playwright
 
     loads, total = (3, 1500) if args.quick else (7, 5500)

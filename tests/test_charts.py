@@ -63,3 +63,13 @@ def test_a_line_of_one_point_or_none_still_draws() -> None:
     one = line("Rating", [(datetime(2025, 3, 1, tzinfo=UTC), 1500.0)], "Rating")
     assert one.count("<circle") == 1 and "2025-03-01" in one
     assert "<polyline" not in line("Rating", [], "Rating") and line("Rating", [], "Rating").endswith("</svg>")
+
+
+def test_an_axis_never_says_one_date_twice() -> None:
+    start = datetime(2025, 3, 1, 9, tzinfo=UTC)
+    one_day = [(start + timedelta(hours=h), 1500.0 + h) for h in range(4)]  # three matches of one morning
+    labels = re.findall(r'y="\d+" text-anchor="(?:start|middle|end)" fill="[^"]+">(\d{4}-\d\d-\d\d)<', line("R", one_day, "R"))
+    assert labels == ["2025-03-01"]
+    two_days = [(start, 1500.0), (start + timedelta(hours=20), 1510.0)]  # the middle falls on the first day
+    labels = re.findall(r'text-anchor="(?:start|middle|end)" fill="[^"]+">(\d{4}-\d\d-\d\d)<', line("R", two_days, "R"))
+    assert labels == ["2025-03-01", "2025-03-02"]

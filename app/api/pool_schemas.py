@@ -15,7 +15,7 @@ WAITING_EXAMPLE: dict[str, Any] = {"status": "waiting", "pools": ["standard:10+5
                                 "options": {"variant": "standard",
                                             "time_control": {"type": "realtime", "minutes": 10, "increment": 5}},
                                 "rated": False},
-                   "match": None}
+                   "match": None, "rating_range": {"rating": 1500, "within": 675, "most": 1000}}
 PAIRED_EXAMPLE: dict[str, Any] = {"status": "paired", "pools": ["standard:10+5"], "waited_seconds": 0.0, "computer": None,
                   "match": {"id": "ec60lFT8BdN4", "seat": "black",
                             "token": "kJ3v0m7QeX1s9c4tB2yW8dL6hR5nA0pU_zVgTq1oF2E"}}
@@ -60,6 +60,12 @@ class Pairing(BaseModel):
                                           "account, whose seat is the account's")
 
 
+class RatingReach(BaseModel):
+    rating: int = Field(description="your rating in the pool's variant (the pool you have waited in longest)")
+    within: int = Field(description="you are paired with a player within this many points of it, now")
+    most: int = Field(description="how wide the range grows at most")
+
+
 class PoolAnswer(BaseModel):
     """Where you stand: still waiting (ask again), or paired (go to the match)."""
 
@@ -70,5 +76,7 @@ class PoolAnswer(BaseModel):
     waited_seconds: float = Field(description="how long you have waited, in seconds")
     computer: Offer | None = Field(description="the computer, offered once you have waited POOL_OFFER_SECONDS")
     match: Pairing | None = Field(description="the match you are paired in")
+    rating_range: RatingReach | None = Field(None, description="an account waiting: the ratings it may be "
+                                                               "paired with now (it widens as you wait)")
     ticket: str | None = Field(None, description="a guest's ticket, given by its first join only: send it as "
                                                  "Authorization: Bearer <ticket> to wait, join more pools and leave")

@@ -111,6 +111,8 @@ class Options(Strict):
         None, examples=[200], description="only an account whose rating in the variant is within this many "
                                           "points of the creator's may join (create as an account, human "
                                           "opponent); none: anyone")
+    listed: bool = Field(True, description="false: a match for a friend, joined by its link and left out of "
+                                           "the public list of open matches (GET /matches while it waits)")
     abandon_seconds: whole(10, 30 * 86400) | None = Field(None,  # type: ignore[valid-type]
                                         description="how long a seat may be gone before its opponent may claim")
     bot_think_seconds: float | None = Field(None, gt=0, le=10,

@@ -162,6 +162,7 @@ class MatchOptions(Exactly):
     setup_seconds: float | None = Field(None, description="each side's time to set up; null in untimed matches")
     bot_think_seconds: float = absent(description="only against a computer")
     rating_range: int = absent(description="only when the creator asked for one")
+    listed: bool = absent(description="only in a match for a friend (false): not listed while it waits")
     position: str = absent(description="only in a match started from a position: its text, as given")
 
 

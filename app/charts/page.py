@@ -103,14 +103,18 @@ def line(title: str, points: Sequence[tuple[datetime, float]], y_label: str) -> 
         body.append(f'<polyline points="{path}" fill="none" stroke="{BAR}" stroke-width="2"/>')
         body += [f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{BAR}"><title>'
                  f'{when:%Y-%m-%d}: {v:g}</title></circle>' for x, y, when, v in spots]
-        if span:
+        # Each date once: matches of one day are that day, in the middle, not three
+        # labels saying the same; a middle date the ends already say is left out.
+        ends = f"{points[0][0]:%Y-%m-%d}", f"{points[-1][0]:%Y-%m-%d}"
+        if span and ends[0] != ends[1]:
             middle = datetime.fromtimestamp(first + span / 2, points[0][0].tzinfo)
-            dates = [(points[0][0], left, "start"), (middle, left + plot_w / 2, "middle"),
-                     (points[-1][0], WIDTH - right, "end")]
+            dates = [(ends[0], left, "start"), (f"{middle:%Y-%m-%d}", left + plot_w / 2, "middle"),
+                     (ends[1], WIDTH - right, "end")]
+            dates = [d for d in dates if d[2] != "middle" or d[0] not in ends]
         else:
-            dates = [(points[0][0], left + plot_w / 2, "middle")]
+            dates = [(ends[0], left + plot_w / 2, "middle")]
         body += [f'<text x="{x:.1f}" y="{top + plot_h + 16}" text-anchor="{anchor}" fill="{INK}">'
-                 f'{when:%Y-%m-%d}</text>' for when, x, anchor in dates]
+                 f'{day}</text>' for day, x, anchor in dates]
     return _svg(title, height, body + _frame(left, right, top, plot_h))
 
 

@@ -123,6 +123,8 @@ class Lobby:
         asked = checked_range(options, account_id, bot)
         if asked is not None:  # in the options only when asked: the public state shows it
             opts["rating_range"] = asked
+        if options.get("listed") is False:  # for a friend, who has the link: nobody else is shown it
+            opts["listed"] = False
         if not bot:
             del opts["bot_think_seconds"]  # nobody to think
         chosen_seed = options.get("seed")

@@ -341,6 +341,9 @@ async def page(
                 seats.c.last_seen >= moment(seen_since)))))
     if status:
         q = q.where(matches.c.status == status)
+    if not player:  # a match for a friend is found by its link, or by its players' names, while it waits
+        unlisted = matches.c.options["listed"].as_boolean().is_(False)
+        q = q.where(or_(matches.c.status != "waiting", ~unlisted))  # IS NOT false: an absent flag is listed
     if variant:
         q = q.where(matches.c.variant == variant)
     if player:

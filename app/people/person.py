@@ -83,6 +83,7 @@ class Person:
                 "variant": state["options"].get("variant", "standard"),
                 "opponent": other["name"], "opponent_computer": bool(other.get("computer")),
                 "opponent_title": other.get("title"),  # "BOT": a bot account
+                "rated": bool(state.get("rated")),
                 "awaiting": state["status"] == "active" and state.get("to_move") == colour,
                 "phase": state.get("phase"), "clock": state.get("clock"),
                 "time_control": state["options"].get("time_control"), "version": state["version"],

@@ -74,13 +74,14 @@ class Answer:
     waited_seconds: float = 0.0
     computer: dict[str, Any] | None = None
     match: dict[str, Any] | None = None
+    rating_range: dict[str, int] | None = None  # an account waiting: whom it may be paired with now
     ticket: str | None = None
     lease_left_ms: int = 0  # how long the shortest of the places still runs (not sent)
 
     def public(self) -> dict[str, Any]:
         body: dict[str, Any] = {"status": self.status, "pools": self.pools,
                                 "waited_seconds": round(self.waited_seconds, 1), "computer": self.computer,
-                                "match": self.match}
+                                "match": self.match, "rating_range": self.rating_range}
         if self.ticket is not None:
             body["ticket"] = self.ticket
         return body
@@ -255,6 +256,11 @@ class Pools:
             offer = await self._offer(places)
         answer = Answer("waiting", [r.pool for r in places], waited, offer)
         answer.lease_left_ms = min(r.lease_until_ms for r in places) - now
+        rated = [r for r in places if r.rating is not None]
+        if rated:  # a guest plays guests, with no range; an account is told why it still waits
+            longest = min(rated, key=lambda r: r.joined_ms)  # as rules.pairs reaches: from its own wait
+            answer.rating_range = {"rating": round(longest.rating), "within": round(self.range.after(now - longest.joined_ms)),
+                                   "most": round(self.range.most)}
         return answer
 
     async def _offer(self, places: list[Any]) -> dict[str, Any]:

@@ -40,7 +40,14 @@ HOME_MODULES = ["home.js", "api.js", "seat.js", "fields.js", "results.js", "firs
 LEARN_MODULES = ["learn.js", "mages.js", "pieces.js", "first-match.js", "guide.js", "api.js", "seat.js", "session.js"]
 
 
+SEEN_COOKIE = "magery_seen"  # set by the first home page: the guided match is offered first until then
+SEEN_SECONDS = 365 * 86400
 router = APIRouter(include_in_schema=False)
+
+
+def _easy(levels: list[str]) -> str:
+    """The level "Play the computer" starts at: one that plays back, without a long think."""
+    return "greedy" if "greedy" in levels else (levels[0] if levels else "")
 
 
 async def _page(request: Request, accounts: Accounts, name: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -50,8 +57,16 @@ async def _page(request: Request, accounts: Accounts, name: str, status: int = 2
 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request, accounts: AccountsDep) -> HTMLResponse:
-    return await _page(request, accounts, "home.html", variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
-                       levels=list(bots.LEVELS), modules=HOME_MODULES, pools=list(POOLS.values()))
+    # A first visit is offered the guided match up front; drawn by the server, so
+    # nothing moves once the page is shown (a script deciding it would shift the page).
+    first_visit = SEEN_COOKIE not in request.cookies
+    levels = list(bots.LEVELS)
+    answer = await _page(request, accounts, "home.html", variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
+                         levels=levels, easy_level=_easy(levels), modules=HOME_MODULES,
+                         pools=list(POOLS.values()), first_visit=first_visit)
+    if first_visit:
+        answer.set_cookie(SEEN_COOKIE, "1", max_age=SEEN_SECONDS, samesite="lax", httponly=True)
+    return answer
 
 
 @router.get("/learn", response_class=HTMLResponse)

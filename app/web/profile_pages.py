@@ -24,7 +24,8 @@ from .signed import here, viewer
 
 PAGE = 20  # matches a profile lists at a time
 OUTCOMES = {"won": "Won", "drawn": "Drawn", "lost": "Lost", "aborted": "Aborted", None: "Playing"}
-REASONS = {"eliminated": "eliminated", "five_greater": "five greater mages", "three_of_a_kind": "three of a kind",
+WAITING = "Waiting for an opponent"  # an open seek: nobody plays it yet
+REASONS = {"eliminated": "eliminated", "five_greater": "five greater minions dead", "three_of_a_kind": "three of a kind",
            "resigned": "resigned", "timeout": "on time", "agreement": "by agreement",
            "no_progress": "no progress", "aborted": "aborted", "adjudicated": "adjudicated"}
 
@@ -68,7 +69,7 @@ async def profile(request: Request, name: str, accounts: AccountsDep, profiles: 
                     [(p.at, float(p.rating)) for p in history.get(v, [])], "Rating")
                 if history.get(v) else None}
                for v, r in rated.items()]
-    rows = [{"match": p, "outcome": OUTCOMES[p.outcome], "reason": REASONS.get(p.reason or "", p.reason),
+    rows = [{"match": p, "outcome": WAITING if p.status == "waiting" else OUTCOMES[p.outcome], "reason": REASONS.get(p.reason or "", p.reason),
              "variant": variant_name(p.variant), "change": signed(p.rating_change)} for p in played]
     older = make_cursor(played[-1].created_at, played[-1].id) if more and played else None
     return await page(request, accounts, "profile.html", player=found, ratings=ratings, results=results, rows=rows, older=older,

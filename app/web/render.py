@@ -16,6 +16,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from app.rules.vocabulary import vocabulary
 
+from .assets import Assets
+
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = Environment(
     loader=FileSystemLoader(ROOT / "templates"),
@@ -23,6 +25,8 @@ TEMPLATES = Environment(
     trim_blocks=True, lstrip_blocks=True,
 )
 TEMPLATES.globals["vocabulary"] = vocabulary()  # the engine's words, carried by every page
+ASSETS = Assets(ROOT / "static")
+TEMPLATES.globals["asset"] = ASSETS.url  # {{ asset("js/home.js") }}: a URL cached for good
 
 
 def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:

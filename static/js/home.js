@@ -26,7 +26,7 @@ function showTimeFields() {
 $("time-control").addEventListener("change", showTimeFields);
 showTimeFields();
 
-function options() {
+function options(opponent) {
   const kind = $("time-control").value;
   let timeControl = null;
   if (kind === "realtime") {
@@ -42,30 +42,43 @@ function options() {
   // A seek's rating range (issue 20): the field is there only when signed in,
   // and a computer opponent joins at once, so it asks for none.
   const range = $("rating-range") ? $("rating-range").value : "";
-  if (range && $("opponent").value === "human") chosen.rating_range = Number.parseInt(range, 10);
+  if (range && opponent === "human") chosen.rating_range = Number.parseInt(range, 10);
+  // A friend's match is found by its link alone; "human" is a seek listed for anyone.
+  if (opponent === "friend") chosen.listed = false;
   return chosen;
 }
 
 function showRangeField() {
-  if ($("range-field")) $("range-field").hidden = $("opponent").value !== "human";
+  if ($("range-field")) $("range-field").hidden = $("opponent").value !== "human"; // a seek's range
 }
 $("opponent").addEventListener("change", showRangeField);
 showRangeField();
 
-form.addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const button = form.querySelector("button[type=submit]");
+/** Focuses a field, opening the folded options first if it is among them. */
+function focusField(field) {
+  const folded = field.closest("details");
+  if (folded) folded.open = true;
+  field.focus();
+}
+
+/** Creates the match the form describes against `opponent` ("human": an open
+ * seek; "friend": by link only; "bot:<level>"); `button` is the one pressed. */
+async function create(opponent, button) {
   const name = $("name").value.trim() || "anonymous";
+  // A refusal is said where the person acted: beside the way pressed, or in the form.
+  const said = button.classList.contains("way") ? $("ways-error") : $("create-error");
   $("create-error").textContent = "";
+  $("ways-error").textContent = "";
   const wrong = checkFields();
   if (wrong) {
     $("create-error").textContent = "Not created: see the field marked below.";
-    wrong.focus();
+    focusField(wrong);
     return;
   }
   button.disabled = true;
   try {
-    const body = { options: options(), seat: $("colour").value, opponent: $("opponent").value, name };
+    const body = { options: options(opponent), seat: $("colour").value,
+      opponent: opponent === "friend" ? "human" : opponent, name };
     if ($("rated") && $("rated").checked) body.rated = true; // the box is there only when signed in
     const made = await matches.create(body);
     keepName(name);
@@ -75,13 +88,21 @@ form.addEventListener("submit", async (event) => {
     const field = error instanceof ApiError ? placeRefusal(error.message) : null;
     if (field) {
       $("create-error").textContent = "Not created: see the field marked below.";
-      field.focus();
+      focusField(field);
     } else {
-      $("create-error").textContent = error instanceof ApiError ? `Not created: ${error.message}` : String(error);
+      said.textContent = error instanceof ApiError ? `Not created: ${error.message}` : String(error);
     }
     button.disabled = false;
   }
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  create($("opponent").value, form.querySelector("button[type=submit]"));
 });
+for (const way of [$("way-friend"), $("way-computer")]) {
+  way.addEventListener("click", () => create(way.dataset.opponent, way));
+}
 
 function timeWords(tc) {
   if (!tc) return "untimed";
@@ -110,7 +131,7 @@ function row(m, button) {
   const meta = document.createElement("span");
   meta.className = "meta";
   const result = m.result ? ` · ${resultWords(m.result)}` : ""; // as the match page says it
-  meta.textContent = ` · ${VARIANT[m.options.variant] || m.options.variant}, ${timeWords(m.options.time_control)}${m.status === "active" ? `, round ${m.round}` : ""}${rangeWords(m)}${result}`;
+  meta.textContent = ` · ${m.rated ? "Rated" : "Casual"} · ${VARIANT[m.options.variant] || m.options.variant}, ${timeWords(m.options.time_control)}${m.status === "active" ? `, round ${m.round}` : ""}${rangeWords(m)}${result}`;
   who.append(title, meta);
   li.append(who, button);
   return li;

@@ -26,9 +26,16 @@ function showVariant() {
   }
 }
 
-function showWaiting(words, seconds) {
+/** Why a signed-in player still waits: nobody within the range yet, and the range as it is now. */
+function reachWords(reach) {
+  if (!reach) return "";
+  const widens = reach.within < reach.most ? `; the range widens as you wait, up to \u00b1${reach.most}` : "";
+  return ` Nobody within \u00b1${reach.within} of your ${reach.rating} yet${widens}.`;
+}
+
+function showWaiting(words, seconds, reach = null) {
   const waited = seconds >= 1 ? ` (${Math.floor(seconds)} s)` : "";
-  panel.status.textContent = `Looking for an opponent: ${words}${waited}…`;
+  panel.status.textContent = `Looking for an opponent: ${words}${waited}…${reachWords(reach)}`;
 }
 
 function setWaiting(on) {
@@ -63,7 +70,7 @@ function answered(body) {
     toMatch(body.match);
     return true;
   }
-  showWaiting(waiting.words, body.waited_seconds);
+  showWaiting(waiting.words, body.waited_seconds, body.rating_range);
   if (body.computer && !waiting.offer) {
     waiting.offer = body.computer;
     const whom = accountName() ? "near your rating" : "for a new player";

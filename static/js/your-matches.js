@@ -49,7 +49,7 @@ function item(m) {
   who.className = "who";
   const what = document.createElement("span");
   what.className = "meta";
-  what.textContent = `${variantName(m.variant)}, ${m.colour === "white" ? "White" : "Black"} · `;
+  what.textContent = `${m.rated ? "Rated" : "Casual"} · ${variantName(m.variant)}, ${m.colour === "white" ? "White" : "Black"} · `;
   const clock = document.createElement("span");
   clock.className = "clock-left";
   clock.dataset.match = m.id;

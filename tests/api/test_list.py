@@ -99,3 +99,20 @@ async def test_the_list_writes_nothing_even_where_a_flag_has_fallen(api: Api, se
         in_database = (await conn.execute(select(matches.c.version).where(matches.c.id == game.id))).scalar_one()
     assert in_database == stored
     assert (await api.state(game))["result"]["reason"] == "timeout"  # the match's own read applies it
+
+
+async def test_a_match_for_a_friend_is_not_listed_while_it_waits(api: Api) -> None:
+    seek = (await api.client.post("/api/v1/matches", json={"name": "Ada"})).json()["match"]
+    friendly = (await api.client.post("/api/v1/matches", json={"name": "Ada", "options": {"listed": False}})).json()
+    assert friendly["match"]["options"]["listed"] is False and "listed" not in seek["options"]
+
+    async def ids(**params: str) -> set[str]:
+        body = (await api.client.get("/api/v1/matches", params=params)).json()
+        return {m["id"] for m in body["matches"]}
+
+    friend_id = friendly["match"]["id"]
+    assert await ids(status="waiting") == {seek["id"]} and await ids() == {seek["id"]}
+    assert await ids(player="Ada", status="waiting") == {seek["id"], friend_id}  # its players still find it
+    joined = await api.client.post(f"/api/v1/matches/{friend_id}/join", json={"name": "Bo"})  # by its link
+    assert joined.status_code == 200
+    assert await ids(status="active") == {friend_id}  # under way, it is watched like any other

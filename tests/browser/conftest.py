@@ -247,6 +247,14 @@ def assert_accessible(page: Any) -> None:
     assert not found, json.dumps(found, indent=1)
 
 
+def open_more_options(page: Any) -> None:
+    """Unfolds the home form's "More options" (colour, variant, no-progress rule)."""
+    from playwright.sync_api import expect
+
+    page.locator("details.more-options > summary").click()
+    expect(page.get_by_label("Colour")).to_be_visible()
+
+
 def create_on_page(page: Any, name: str = "Ada", colour: str = "white", opponent: str = "human",
                    extra_options: dict[str, Any] | None = None, **fields: str) -> str:
     """Fills the home page's form and creates the match; returns its id. `extra_options`
@@ -262,6 +270,7 @@ def create_on_page(page: Any, name: str = "Ada", colour: str = "white", opponent
         page.route("**/api/v1/matches", add_options)
     page.get_by_label("Your name").fill(name)
     page.get_by_label("Opponent").select_option(opponent)
+    open_more_options(page)
     page.get_by_label("Colour").select_option(colour)
     for label, value in fields.items():
         field = page.get_by_label(label.replace("_", " "), exact=False)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import Contexts, Server, run_server, wait_ready
+from .conftest import Contexts, Server, open_more_options, run_server, wait_ready
 from .test_accounts import sign_up
 
 
@@ -48,6 +48,7 @@ def test_players_and_spectators_chat_apart_live(contexts: Contexts, width: int) 
     ada.wait_for_url(re.compile(r"/$|/account"))
     ada.goto("/")
     expect(ada.get_by_text(f"You play as {name}.")).to_be_visible()
+    open_more_options(ada)
     ada.get_by_label("Colour").select_option("white")
     ada.get_by_role("button", name="Create match").click()
     ada.wait_for_url(re.compile(r"/matches/[A-Za-z0-9_-]+$"))

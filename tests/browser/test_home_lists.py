@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ..waiting import until_sync
-from .conftest import Contexts, assert_accessible, run_server, wait_ready
+from .conftest import Contexts, assert_accessible, open_more_options, run_server, wait_ready
 from .scenes import seated
 
 RESULTS = [  # (the result as the server writes it, the words both pages say)
@@ -65,6 +65,7 @@ def test_recent_results_say_each_result_as_the_match_page_does(contexts: Context
 def test_a_refused_create_is_said_in_words_beside_its_field(contexts: Contexts) -> None:
     page = contexts.page(width=360, height=780, axe=True)
     page.goto("/")
+    open_more_options(page)
     field = page.get_by_label("No-progress rule", exact=False)
     field.fill("1001")
     page.get_by_role("button", name="Create match").click()

@@ -99,10 +99,12 @@ async def test_the_rating_range_widens_with_the_wait(app: Any, client: httpx.Asy
     low, high = await member(app, "Gale"), await member(app, "Hugo")
     await rate(app, high, "standard", 1900.0)  # 400 from a new player's 1500: beyond the first range
     g, h = Presser(client, member=low), Presser(client, member=high)
-    await g.join()
+    first = await g.join()
+    assert first["rating_range"] == {"rating": 1500, "within": 150, "most": 1000}  # said, so the page can say why
     assert (await h.join())["status"] == "waiting"
     clock.advance(3.0)  # (150 + 25/s): still too narrow
-    assert (await g.wait())["status"] == "waiting"
+    later = await g.wait()
+    assert later["status"] == "waiting" and later["rating_range"]["within"] == 225
     clock.advance(3.0)
     assert (await h.wait())["status"] == "waiting"
     for _ in range(3):  # the waits renew the places while the range widens
@@ -111,6 +113,12 @@ async def test_the_rating_range_widens_with_the_wait(app: Any, client: httpx.Asy
         answer = await h.wait()
     assert answer["status"] == "paired"
     assert (await g.wait())["match"]["id"] == answer["match"]["id"]
+    assert answer["rating_range"] is None  # paired: no range to tell
+
+
+async def test_a_guest_waits_with_no_range(client: httpx.AsyncClient) -> None:
+    answer = await Presser(client).join()
+    assert answer["status"] == "waiting" and answer["rating_range"] is None
 
 
 async def test_never_the_same_two_twice_in_a_row_while_another_waits(

@@ -31,4 +31,4 @@ async def test_the_pools_calls_are_described_with_their_errors(client: httpx.Asy
     schemas = spec["components"]["schemas"]
     assert schemas["JoinPool"].get("additionalProperties") is False
     assert len(schemas["PoolAnswer"]["examples"]) == 2
-    assert {"status", "pools", "waited_seconds", "computer", "match", "ticket"} == set(schemas["PoolAnswer"]["properties"])
+    assert {"status", "pools", "waited_seconds", "computer", "match", "ticket", "rating_range"} == set(schemas["PoolAnswer"]["properties"])

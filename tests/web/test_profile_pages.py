@@ -141,3 +141,17 @@ async def test_every_page_links_the_leaderboard_from_its_header(app: Any, client
         assert link in header, path
     board = (await client.get("/leaderboard")).text
     assert '<a class="leaderboard-link" href="/leaderboard" aria-current="page">Leaderboard</a>' in board
+
+
+async def test_a_profile_says_rated_or_casual_and_an_open_seek_is_waiting(app: Any, client: httpx.AsyncClient) -> None:
+    accounts, service = parts(app)
+    ada, bea = await member(accounts, "Ada"), await member(accounts, "Bea")
+    await rated_match(service, ada, bea, winner="white")
+    await rated_match(service, ada, bea, winner="black", rated=False)
+    await service.lobby.create({}, seat="white", name="Ada", account_id=ada.id)  # a seek nobody joined yet
+    rows = [_text(row) for row in re.findall(r"<tr>\s*<td><time(.*?)</tr>", (await client.get("/@/Ada")).text, re.S)]
+    assert len(rows) == 3
+    assert "Casual" in rows[0] and "Waiting for an opponent" in rows[0] and "Playing" not in rows[0]
+    assert "Casual" in rows[1] and "Lost" in rows[1]
+    assert "Rated" in rows[2] and "Won" in rows[2]
+    assert "five greater mages" not in (await client.get("/@/Ada")).text
