@@ -102,6 +102,7 @@ MATCH_EXAMPLE: dict[str, Any] = {
     "draw_offer": None,
     "rematch": None,
     "rematch_of": None,
+    "rated": False,
     "created_at": "2026-11-21T15:00:00.000Z",
     "finished_at": None,
     "server_time": "2026-11-21T15:00:09.250Z",

@@ -228,6 +228,7 @@ class MatchState(Exactly):
     draw_offer: Colour | None
     rematch: Rematch | None = None
     rematch_of: str | None = None
+    rated: bool = Field(default=False, description="whether the match's ending moves the players' ratings")
     created_at: Stamp
     # Issue 21, item 4: enough to draw a clock exactly. Not required: a state
     # logged before they were kept carries them only where the server adds them.

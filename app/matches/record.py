@@ -175,6 +175,7 @@ class Record:
         out["result"] = self.result
         out["rematch"] = self.rematch
         out["rematch_of"] = self.rematch_of
+        out["rated"] = self.rated
         out["created_at"] = stamp(self.created_ms)
         out["finished_at"] = stamp(self.finished_ms) if self.finished_ms is not None else None
         # The moment the clock above holds (issue 21, item 4); a finished match's
