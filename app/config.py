@@ -36,7 +36,7 @@ class Settings(BaseSettings):
     # TRUSTED_PROXIES='["10.0.0.0/8"]'): the limits count the address it names.
     # From any other peer the header is ignored. Empty: never believed.
     trusted_proxies: list[str] = []
-    # A seat gone this long lets its opponent claim (issue 3): real-time
+    # A seat gone this long lets its opponent claim: real-time
     # matches, and untimed ones, where a player may think longer; a match may
     # choose its own `abandon_seconds` (correspondence matches have none).
     abandon_seconds: float = 60.0
@@ -72,7 +72,7 @@ class Settings(BaseSettings):
     # A request body over this many bytes is refused with 413 before it is read
     # (the largest legal request is a few kB).
     max_body_bytes: int = 64 * 1024
-    # Websocket limits (issue 4).
+    # Websocket limits.
     ws_messages_per_10s: int = 200
     ws_max_frame_bytes: int = 16 * 1024
     ws_ping_seconds: float = 10.0
@@ -88,7 +88,7 @@ class Settings(BaseSettings):
     # POST …/actions answered by app/api/fast.py ahead of FastAPI's routing
     # (bench/api.py measures the server both ways).
     fast_path: bool = True
-    # The admin dashboard (issue 10): how long a sign-in lasts; how many failed
+    # The admin dashboard: how long a sign-in lasts; how many failed
     # sign-ins in a row (per name and per address) are let through before each
     # further try must wait, the first wait, doubled per failure up to the longest.
     admin_session_hours: float = 12.0
@@ -96,7 +96,7 @@ class Settings(BaseSettings):
     admin_lock_seconds: float = 30.0
     admin_lock_max_seconds: float = 3600.0
 
-    # ---- admin sign-in under load (issue 17, item 3; app/admin/throttle.py) ----
+    # ---- admin sign-in under load (app/admin/throttle.py) ----
     # Failures for one name, from any addresses, before the name itself is
     # locked: above ADMIN_LOCK_AFTER, so one address (locked at that) cannot do
     # it alone; an address the admin signed in from before is never held by it.
@@ -113,7 +113,7 @@ class Settings(BaseSettings):
     password_memory_kib: int = Field(65536, ge=8)
     password_parallelism: int = Field(4, ge=1)
 
-    # ---- players' accounts (issue 19; app/accounts) ----
+    # ---- players' accounts (app/accounts) ----
     # How long a player's sign-in lasts.
     account_session_days: float = 30.0
     # Accounts one address may try to make in each window (counted by every process).
@@ -127,7 +127,7 @@ class Settings(BaseSettings):
     account_lock_max_seconds: float = 3600.0
     account_name_lock_after: int = 20
 
-    # ---- quick pairing (issue 20; app/pools, docs/api.md "Quick pairing") ----
+    # ---- quick pairing (app/pools, docs/api.md "Quick pairing") ----
     # A waiter with nobody to pair for this long is offered the computer instead.
     pool_offer_seconds: float = 20.0
     # A place in a pool lasts this long after the player's last word (its waiting
@@ -147,7 +147,7 @@ class Settings(BaseSettings):
     pool_range_per_second: float = 25.0
     pool_range_most: float = 1000.0
 
-    # ---- bots as a shared resource (issue 17, items 1 and 2; docs/configuration.md) ----
+    # ---- bots as a shared resource (docs/configuration.md) ----
     # The longest a bot may think about one action, whatever a match asks for
     # (its `bot_think_seconds` is lowered to this when it is made).
     bot_max_think_seconds: float = 3.0
@@ -176,7 +176,7 @@ class Settings(BaseSettings):
     # /readyz says unready when the database has not answered within this long.
     ready_timeout_seconds: float = 2.0
 
-    # ---- what one client may take (issue 17; docs/reliability.md, "What one client can take") ----
+    # ---- what one client may take (docs/reliability.md, "What one client can take") ----
     # Reads (GET/HEAD under /api/v1/matches) allowed per address in
     # `rate_window_seconds`, in each process's memory; generous: a page polling
     # every second uses a fraction of it. Writes are counted against
@@ -191,20 +191,23 @@ class Settings(BaseSettings):
     # A warning is logged when this process's open files reach this share of
     # its limit (RLIMIT_NOFILE), once per crossing.
     open_files_warn_share: float = 0.8
-    # Challenges (issue 20): how long one waits for its answer, and how many a
+    # Challenges: how long one waits for its answer, and how many a
     # challenger may have waiting at once (one more is refused "too_many_challenges").
     challenge_expire_seconds: float = 600.0
     challenges_pending_max: int = 5
-    # A person's live channel (every page's one stream, issue 20): streams one
+    # A person's live channel (every page's one stream): streams one
     # address may hold open at once per process (one more: 429
     # "too_many_channels"); how long it waits for a nudge before it reads the
     # database again all the same; a keep-alive line at least this often.
     person_channels_per_address: int = 16
     person_recheck_seconds: float = 5.0
     person_keepalive_seconds: float = 7.0
-    # A match as a stream of JSON lines (issue 21, GET /matches/{id}/stream): a
+    # A match as a stream of JSON lines (GET /matches/{id}/stream): a
     # `ping` line when nothing else went out for this long.
     match_stream_keepalive_seconds: float = 7.0
+    # A create, join or rematch resent with the Idempotency-Key of one still being
+    # answered waits this long for that answer before it is told 409 request_in_flight.
+    idempotency_wait_seconds: float = 10.0
 
     @property
     def password_costs(self) -> tuple[int, int, int]:

@@ -20,11 +20,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.matches",),                      # the match service and its one gateway
     ("app.realtime",),                     # hub and bus: committed actions, live
     ("app.bots",                           # computer opponents: a client of the gateway
-     "app.challenges",                     # challenges, and a person's live channel (issue 20)
-     "app.chat",                           # the match chat (issue 20)
-     "app.pools"),                         # quick pairing (issue 20): a client of the gateway
+     "app.challenges",                     # challenges, and a person's live channel
+     "app.chat",                           # the match chat
+     "app.pools"),                         # quick pairing: a client of the gateway
     ("app.people",),                       # a person's live channel and events: their challenges, matches
     ("app.api", "app.web", "app.admin", "app.ops"),  # the wings, and operations
+    ("app.wiring",),                       # makes every part, in order
     ("app.main",),                         # builds and wires every part
 )
 

@@ -1,14 +1,18 @@
-"""The ASGI application's factory, `uvicorn --factory app.main:create_app`, and the one
-place its parts are built and wired, in order:
+"""The ASGI application's factory, `uvicorn --factory app.main:create_app`: the app
+made around the parts app/wiring.py's `build()` makes, in order:
 
-    settings → database engine → match service → gateway → realtime hub → bot runner → routes
+    settings → database engine → match service → gateway → realtime hub → bot runner
+    → accounts, chat, pools, profiles, challenges, the person channel, resends,
+    streams, the socket, operations, the admin wing → routes
 
-Each part is handed the parts it needs; none finds another through `app.state`
-(which holds them only for tests and tools, as `app.state.parts`). At start the
-database is migrated to head, then the hub, the sweeper and the bot runner
-start; at stop they end in the reverse order. Operations (app/ops) meter the
-gateway and the bus by wrapping them, and answer the probes and /metrics in front
-of the HTTP stack.
+Each part is handed the parts it needs when it is made; none finds another
+through `app.state`. The app holds them as `app.state.parts`, where the routes'
+dependencies (app/api/deps.py, app/web/deps.py) read them, as tests and tools
+do. The routes are module-level routers, one per resource (app/api, app/web,
+app/admin). At start the database is migrated to head, then the hub, the sweeper
+and the bot runner start; at stop they end in the reverse order. Operations
+(app/ops) meter the gateway and the bus by wrapping them, and answer the probes
+and /metrics in front of the HTTP stack.
 """
 
 from __future__ import annotations
@@ -18,19 +22,15 @@ import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine
 from starlette.types import ASGIApp
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from app import admin, api, bots, web
-from app.accounts import Accounts
-from app.accounts.profiles import Profiles
-from app.api import ws, ws_chat
+from app import admin, api, web
+from app.api import ws
 from app.api.asyncapi import install as install_asyncapi
 from app.api.body_limit import BodyLimit
 from app.api.budget import Budgets
@@ -39,27 +39,20 @@ from app.api.docs_page import install as install_docs_page
 from app.api.errors import install as install_errors
 from app.api.fast import FastPlay
 from app.api.head import HeadAsGet
-from app.api.match_stream import MatchStreams
 from app.api.operation_ids import operation_id
-from app.api.resends import Resends
 from app.api.response_docs import install as install_response_docs
-from app.auth import PasswordChecks, use_password_costs
-from app.bots.runner import BotRunner
-from app.challenges import Challenges
-from app.chat import Chat, Relay
+from app.auth import use_password_costs
 from app.config import Settings, get_settings
-from app.db import head, make_engine, revision, upgrade
-from app.db.outage import OutageLog
-from app.kernel.limits import SlidingWindow, make_limiter
-from app.matches import Fanout, Gateway, MatchService
+from app.db import head, revision, upgrade
+from app.kernel.limits import SlidingWindow
 from app.matches.sweeper import sweep_forever
-from app.ops import MeteredGateway, Metrics, Ops, OpsOutermost, configure_logs, metered_bus
-from app.people import Person, PersonChannel
-from app.pools import Pools
-from app.realtime import Hub, ServiceSource, close_sockets_on_signal, make_bus, make_hub
-from app.realtime.service import share_claims
+from app.ops import OpsOutermost, configure_logs
+from app.realtime import close_sockets_on_signal
 from app.redact import install as install_redaction
 from app.web.sign_in_front import PlayersSignInsInFront
+from app.wiring import Parts, build
+
+__all__ = ["MageryApp", "Parts", "build", "create_app"]
 
 DESCRIPTION = """Magery Online: play Magery, the chess variant with worker placement, over HTTP.
 
@@ -75,58 +68,6 @@ The live parts (the match's websocket, the match and person streams) are describ
 in AsyncAPI 3.0 at [/asyncapi.json](/asyncapi.json).
 """
 log = logging.getLogger("uvicorn.error")  # the logger uvicorn shows at start
-
-
-@dataclass(frozen=True, slots=True)
-class Parts:
-    """What the app is made of, for tests and tools to reach."""
-
-    settings: Settings
-    engine: AsyncEngine
-    service: MatchService
-    gateway: Gateway
-    hub: Hub
-    bots: BotRunner
-    outage: OutageLog  # what every part reports when the database is out of reach
-    accounts: Accounts  # the players' accounts, sessions, tokens (app/accounts)
-    metrics: Metrics | None = None  # None with METRICS=false
-    chat: Chat | None = None  # the match chat (issue 20, app/chat), and its relay to the sockets
-    relay: Relay | None = None
-    pools: Pools | None = None  # quick pairing (issue 20, app/pools)
-
-
-def build(settings: Settings) -> Parts:
-    engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
-    outage = OutageLog()  # one for the app: one line when the database goes, one when it is back
-    listeners = Fanout()  # who hears each commit: the hub, then the bot runner
-    service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS)
-    limiter = make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds, outage)
-    # Operations: the gateway and the bus metered (app/ops/meters.py): the gateway is
-    # built as a counting one, the bus is wrapped.
-    metrics = Metrics() if settings.metrics else None
-    gateway = (Gateway(service, limiter, settings.rate_limit_hold_seconds) if metrics is None
-            else MeteredGateway(service, limiter, settings.rate_limit_hold_seconds, metrics=metrics))
-    bus = metered_bus(make_bus(settings.database_url, settings.realtime_bus, outage), metrics)
-    hub = make_hub(ServiceSource(service), settings, bus, outage)
-    runner = BotRunner(gateway, service, settings, outage)
-    if metrics is not None:
-        metrics.watch(hub)
-        if service.keeper.together is not None:
-            metrics.watch_saves(service.keeper.together)
-        runner.metered = metrics.bot_searched
-        runner.dropped = metrics.bot_dropped
-    listeners.add(hub)
-    listeners.add(runner, reads_words=False)  # it reads an update's `match` only
-    service.seats.returned = runner.seen  # a person back: a bot turn dropped while away is taken up
-    share_claims(service, hub.nudges)  # a claimed seat seen as the account's on every process
-    # The players' passwords are checked in a small argon2 pool of their own (app/auth/checks.py).
-    accounts = Accounts(engine, settings, PasswordChecks(settings.admin_password_workers,
-                                                         settings.admin_password_waiting))
-    # The chat writes through the gateway's write budget and wakes every process by a nudge.
-    chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)
-    relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)
-    pools = Pools(engine, gateway, hub.nudges, settings, bots.LEVELS)
-    return Parts(settings, engine, service, gateway, hub, runner, outage, accounts, metrics, chat, relay, pools)
 
 
 class MageryApp(FastAPI):
@@ -184,8 +125,7 @@ def _lifespan(parts: Parts) -> Callable[[FastAPI], contextlib.AbstractAsyncConte
             yield
         finally:
             await parts.bots.close()
-            if parts.relay is not None:
-                await parts.relay.close()
+            await parts.relay.close()
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
@@ -206,30 +146,15 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     app = MageryApp(
         title="Magery Online", version="1.0.0", description=DESCRIPTION, lifespan=_lifespan(parts),
         docs_url=None, redoc_url=None, openapi_url="/openapi.json",
-        generate_unique_id_function=operation_id,  # chosen ids, not the path's (issue 21)
+        generate_unique_id_function=operation_id,  # chosen ids, not the path's
     )
-    app.state.parts = parts
+    app.state.parts = parts  # what the routes' dependencies read (app/api/deps.py, app/web/deps.py)
     install_errors(app, parts.outage)
     install_response_docs(app)  # headers and the middlewares' refusals, in /openapi.json
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
-    install_asyncapi(app)  # /asyncapi.json: the websocket and the streams (issue 21)
-    # The players' public read side (issue 19): API and pages, on the accounts'
-    # clock (a rating's RD grows with the days since its last rated match).
-    profiles = Profiles(parts.engine, lambda: parts.accounts.clock())
-    # Challenges and every page's live channel (issue 20), woken by the hub's nudges.
-    challenges = Challenges(parts.engine, parts.accounts, parts.gateway, parts.hub.nudges, settings)
-    channel = PersonChannel(Person(parts.engine, challenges, parts.service.reads.get), parts.hub.nudges,
-                            settings.person_channels_per_address, settings.person_recheck_seconds,
-                            settings.person_keepalive_seconds, closing=lambda: parts.hub.closed)
-    app.state.challenges, app.state.channel = challenges, channel  # for tests (their clocks), as app.state.parts
-    resends = Resends(parts.engine)  # the answers kept for Idempotency-Key (issue 21)
-    app.state.resends = resends  # for tests (its clock), as app.state.parts
-    streams = MatchStreams(parts.hub, parts.gateway, settings.match_stream_keepalive_seconds)
-    app.include_router(api.router(parts.gateway, parts.service.reads, parts.accounts, profiles, (challenges, channel),
-                                  parts.chat, parts.pools, resends, streams))
-    socket = ws.MatchSocket(parts.hub, parts.gateway, settings, parts.outage, parts.accounts,
-                           ws_chat.SocketChat(parts.chat, parts.relay) if parts.chat and parts.relay else None)
-    app.router.routes.append(ws.route(socket))
+    install_asyncapi(app)  # /asyncapi.json: the websocket and the streams
+    app.include_router(api.router)
+    app.router.routes.append(api.SOCKET_ROUTE)
     if settings.fast_path:
         app.add_middleware(FastPlay, gateway=parts.gateway, outage=parts.outage)  # added first: the innermost middleware
     app.add_middleware(HeadAsGet)  # HEAD wherever GET is, as a GET without its body
@@ -240,27 +165,19 @@ def create_app(settings: Settings | None = None) -> MageryApp:
                        reads=SlidingWindow(settings.rate_limit_reads, settings.rate_window_seconds))
     if settings.allowed_origins:  # the API's CORS, outside the budgets: a 429 is readable by the page too
         app.add_middleware(ApiCors, allowed=settings.allowed_origins)
+    # Sign-in tries of a locked address refused ahead of the whole stack, one try per
+    # address let in at a time (app/admin/front.py); inside the request ids and metrics.
+    app.add_front(admin.SignInsInFront, parts.admin)
+    # The same for the players' sign-in (app/web/sign_in_front.py), the locks learnt by the account service.
+    app.add_front(PlayersSignInsInFront, parts.accounts, settings.body_timeout_seconds)
     # Probes, request ids and HTTP metrics ahead of every middleware and limit, and
     # of the error middleware: a bug's 500 is counted and carries its request id.
     # Only the socket bypass (worth 27% of an idle socket's memory) stands in front.
-    ops = Ops(parts.engine, parts.hub, head(), parts.metrics, lambda: app.routes,
-              lambda: app.openapi().get("paths", {}), settings.ready_timeout_seconds)
-    app.state.ops = ops  # for tests, as app.state.parts
-    wing = admin.Admin(parts.engine, parts.service, parts.gateway, settings, parts.accounts, chat=parts.chat)
-    app.state.admin = wing  # for tests (its clock), as app.state.parts
-    # Sign-in tries of a locked address refused ahead of the whole stack, one try per
-    # address let in at a time (app/admin/front.py); inside the request ids and metrics.
-    app.add_front(admin.SignInsInFront, wing)
-    # The same for the players' sign-in (app/web/sign_in_front.py), the locks learnt by the account service.
-    app.add_front(PlayersSignInsInFront, parts.accounts, settings.body_timeout_seconds)
-    app.add_front(OpsOutermost, ops)
-    app.add_front(ws.SocketsInFront, socket)
-    admin.install(app, wing)
-    web.install(app, bot_levels=lambda: bots.LEVELS, read_match=parts.service.reads.get,  # pages, /static, headers
-                accounts=parts.accounts, gateway=parts.gateway,  # and the players' account pages
-                profiles=profiles)  # and their profiles and the leaderboard
+    app.add_front(OpsOutermost, parts.ops, lambda: app.routes, lambda: app.openapi().get("paths", {}))
+    app.add_front(ws.SocketsInFront, parts.socket)
+    admin.install(app, parts.admin)
+    web.install(app)  # pages, /static, headers, the players' account pages, profiles, the leaderboard
     if settings.trusted_proxies:  # outermost: every route and socket sees the client it names
         app.add_front(ProxyHeadersMiddleware, settings.trusted_proxies)
 
     return app
-

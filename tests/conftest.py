@@ -45,9 +45,7 @@ from app.db import make_engine, upgrade
 from app.kernel.limits import SharedWindow
 from app.main import create_app
 from app.matches import MatchService
-from tests import model_fields
-
-model_fields.install()  # each test's app shares the pydantic fields of the others (tests/model_fields.py)
+from tests.waiting import DEADLINE
 
 PG_SERVER = os.environ.get("TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 ROW = ["construct", "fey", "elemental", "dragon", "undead", "beast", "spirit", "myrmidon"]
@@ -176,12 +174,14 @@ def _start_the_shared_windows_now(monkeypatch: pytest.MonkeyPatch) -> None:
 def make_settings(database_url: str, **overrides: Any) -> Settings:
     """Settings for tests: no write limit, no cap on bot matches, no bot delay, a
     sweeper that waits, a readiness probe that waits a minute for the database,
-    as long as tests/waiting.py waits for anything, and argon2 at its cheapest."""
+    as long as tests/waiting.py waits for anything (a resend for its first too), and
+    argon2 at its cheapest."""
     values: dict[str, Any] = {
         "database_url": database_url, "rate_limit_writes": 1_000_000, "rate_limit_reads": 1_000_000,
         "bot_delay_seconds": 0.0,
         "sweep_seconds": 3600.0, "touch_seconds": 0.0, "rate_limit_hold_seconds": 0.0,
         "ready_timeout_seconds": 60.0,
+        "idempotency_wait_seconds": DEADLINE,  # racing resends wait for the first however busy the machine
         "bot_matches_per_address": 0,  # no cap: every test client comes from one address
         "bot_matches_per_account": 0,  # nor one account
         **CHEAP_PASSWORDS,

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -39,6 +39,14 @@ LEADERS = 50  # ratings a variant's leaderboard shows
 LEADER_CANDIDATES = 20 * LEADERS
 
 
+class RatingView(TypedDict):
+    """A rating in a public state: whole points, RD, and whether it is provisional."""
+
+    rating: int
+    rd: int
+    provisional: bool
+
+
 @dataclass(frozen=True, slots=True)
 class Shown:
     """A rating as players see it: whole points and RD, provisional while RD > 110."""
@@ -52,7 +60,7 @@ class Shown:
     def text(self) -> str:
         return f"{self.rating}?" if self.provisional else str(self.rating)
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> RatingView:
         return {"rating": self.rating, "rd": self.rd, "provisional": self.provisional}
 
 

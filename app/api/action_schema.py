@@ -1,5 +1,4 @@
-"""Actions as named schemas, for the OpenAPI description (issue 12, defect 5;
-issue 21, item 2).
+"""Actions as named schemas, for the OpenAPI description.
 
 The server reads an action with the rules' own parser (app/rules/actions.py,
 `parse_action`), whose refusals name the problem; these models only say the

@@ -1,5 +1,5 @@
-"""`GET /asyncapi.json`: the live parts of the API described in AsyncAPI 3.0
-(issue 21), as /openapi.json describes the rest.
+"""`GET /asyncapi.json`: the live parts of the API described in AsyncAPI 3.0,
+as /openapi.json describes the rest.
 
 One channel per live address, each made by a function of its own below; the
 messages are asyncapi_messages.py's. The document describes the server: an

@@ -1,4 +1,4 @@
-"""The messages of the live channels, as AsyncAPI message objects (issue 21):
+"""The messages of the live channels, as AsyncAPI message objects:
 what the match's websocket, the match's stream and a person's channel carry.
 
 The states, legal actions, chat lines and challenges inside them are not

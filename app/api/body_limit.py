@@ -1,6 +1,6 @@
 """A request body over `limit` bytes is refused with 413 `too_large` before it
-is read whole (issue 12, defect 4); one that does not arrive whole within
-`timeout` seconds is refused with 408 `request_timeout` (issue 17, item 13).
+is read whole; one that does not arrive whole within
+`timeout` seconds is refused with 408 `request_timeout`.
 
 The largest legal request is a few kB, and a body is buffered and parsed on the
 event loop: a handful of 10 MB bodies would hold every other request. A

@@ -1,5 +1,5 @@
 """Every request to the match API counted against its budget before its body
-is read (issue 17, items 5 and 7).
+is read.
 
 Writes (every POST under /api/v1/matches): the gateway's write budget, per address
 and per seat token, counted here for every attempt, well-formed or not. A
@@ -29,7 +29,7 @@ from .errors import error_response, service_error_response
 PREFIX = "/api/v1/matches"
 COUNTED = "magery.counted"  # in the scope: this request's write is counted already
 # A /states call answers up to 100 states (some 300 KB of JSON): it counts as
-# this many reads (issue 17, item 7: eight such readers slowed every match).
+# this many reads (eight such readers slowed every match).
 HEAVY = 10
 
 

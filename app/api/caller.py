@@ -1,4 +1,4 @@
-"""Who is calling the REST API, and what they may do (issue 19).
+"""Who is calling the REST API, and what they may do.
 
 Three credentials, read in this order:
 
@@ -20,7 +20,7 @@ Everything is checked at each request against the database: a closed account or
 a revoked token stops at once.
 
 No `from __future__ import annotations`: FastAPI reads the dependencies declared
-inside `Callers` as evaluated objects.
+here as evaluated objects.
 """
 
 
@@ -39,7 +39,7 @@ from app.kernel.errors import ServiceError
 from app.matches import Caller
 
 from .budget import COUNTED
-from .deps import address_of
+from .deps import AccountsDep, address_of
 
 SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_HEADER = "X-CSRF-Token"
@@ -79,7 +79,7 @@ class MissingScope(ServiceError):
 
 
 class BotOnThePages(ServiceError):
-    """A bot account's program plays with a token (issue 21): the pages are for people."""
+    """A bot account's program plays with a token: the pages are for people."""
 
     status, code = 403, "bot_account"
 
@@ -162,63 +162,65 @@ def _need(signed: Signed, scope: str) -> None:
         raise MissingScope(scope)
 
 
-class Callers:
-    """The dependencies the routes declare, bound to this app's accounts."""
+async def signed(request: Request, credentials: Credentials, accounts: AccountsDep) -> Signed | None:
+    token = credentials.credentials if credentials is not None else None
+    if token is None and request.headers.get("authorization"):
+        return None  # an Authorization of another kind: no cookie behind it either
+    return await account_of(accounts, request.method, token, request.cookies.get(COOKIE),
+                            request.headers.get(CSRF_HEADER), request.url.path)
 
-    def __init__(self, accounts: Accounts) -> None:
-        self.accounts = accounts
 
-        async def signed(request: Request, credentials: Credentials) -> Signed | None:
-            token = credentials.credentials if credentials is not None else None
-            if token is None and request.headers.get("authorization"):
-                return None  # an Authorization of another kind: no cookie behind it either
-            return await account_of(accounts, request.method, token, request.cookies.get(COOKIE),
-                                    request.headers.get(CSRF_HEADER), request.url.path)
+async def signed_or_guest(request: Request, accounts: AccountsDep) -> Signed | None:
+    authorization = request.headers.get("authorization")
+    return await account_of(accounts, request.method, bearer_of(request),
+                            None if authorization else request.cookies.get(COOKIE),
+                            request.headers.get(CSRF_HEADER), request.url.path)
 
-        async def signed_or_guest(request: Request) -> Signed | None:
-            authorization = request.headers.get("authorization")
-            return await account_of(accounts, request.method, bearer_of(request),
-                                    None if authorization else request.cookies.get(COOKIE),
-                                    request.headers.get(CSRF_HEADER), request.url.path)
 
-        async def seat_caller(request: Request, credentials: Credentials,
-                              who: Annotated[Signed | None, Depends(signed)]) -> Caller:
-            """A seat proved by its token, or by the account that holds it (scope `play`)."""
-            if who is not None:
-                _need(who, "play")
-                return _account_caller(request, who)
-            token = credentials.credentials if credentials is not None else None
-            return Caller(token, address_of(request), counted=COUNTED in request.scope)
+async def seat_caller(request: Request, credentials: Credentials,
+                      who: Annotated[Signed | None, Depends(signed)]) -> Caller:
+    """A seat proved by its token, or by the account that holds it (scope `play`)."""
+    if who is not None:
+        _need(who, "play")
+        return _account_caller(request, who)
+    token = credentials.credentials if credentials is not None else None
+    return Caller(token, address_of(request), counted=COUNTED in request.scope)
 
-        async def seat_reader(request: Request, credentials: Credentials,
-                              who: Annotated[Signed | None, Depends(signed)]) -> Caller:
-            """A seat's own read (`GET /legal`): its token, or the account that holds
-            it with either scope: `read` reads what the account may read (as its
-            socket shows the seat's view), and a `play` client asks what to play."""
-            if who is not None:
-                if "read" not in who.scopes:
-                    _need(who, "play")
-                return _account_caller(request, who)
-            token = credentials.credentials if credentials is not None else None
-            return Caller(token, address_of(request), counted=COUNTED in request.scope)
 
-        async def open_caller(request: Request,
-                              who: Annotated[Signed | None, Depends(signed_or_guest)]) -> Caller:
-            """Create and join: a guest, or an account (scope `play`) whose seat it takes."""
-            if who is not None:
-                _need(who, "play")
-                return _account_caller(request, who)
-            return Caller(None, address_of(request), counted=COUNTED in request.scope)
+async def seat_reader(request: Request, credentials: Credentials,
+                      who: Annotated[Signed | None, Depends(signed)]) -> Caller:
+    """A seat's own read (`GET /legal`): its token, or the account that holds
+    it with either scope: `read` reads what the account may read (as its
+    socket shows the seat's view), and a `play` client asks what to play."""
+    if who is not None:
+        if "read" not in who.scopes:
+            _need(who, "play")
+        return _account_caller(request, who)
+    token = credentials.credentials if credentials is not None else None
+    return Caller(token, address_of(request), counted=COUNTED in request.scope)
 
-        async def account(who: Annotated[Signed | None, Depends(signed)]) -> Signed:
-            """Whoever an account token (any scope) or a session proves; 401 without one."""
-            if who is None:
-                raise NotSignedIn("this call needs an account: Authorization: Bearer mgo_... "
-                                  "(an account token) or a signed-in session")
-            return who
 
-        # Declared by the routes as `Annotated[Caller, Depends(callers.seat)]` and so on.
-        self.seat, self.seat_read, self.open, self.account = seat_caller, seat_reader, open_caller, account
+async def open_caller(request: Request, who: Annotated[Signed | None, Depends(signed_or_guest)]) -> Caller:
+    """Create and join: a guest, or an account (scope `play`) whose seat it takes."""
+    if who is not None:
+        _need(who, "play")
+        return _account_caller(request, who)
+    return Caller(None, address_of(request), counted=COUNTED in request.scope)
+
+
+async def account(who: Annotated[Signed | None, Depends(signed)]) -> Signed:
+    """Whoever an account token (any scope) or a session proves; 401 without one."""
+    if who is None:
+        raise NotSignedIn("this call needs an account: Authorization: Bearer mgo_... "
+                          "(an account token) or a signed-in session")
+    return who
+
+
+# What the routes declare, once each.
+SeatCaller = Annotated[Caller, Depends(seat_caller)]  # a seat's token, or an account holding it (`play`)
+SeatReader = Annotated[Caller, Depends(seat_reader)]  # the same, or an account holding it with `read`
+AnyCaller = Annotated[Caller, Depends(open_caller)]  # a guest, or an account (`play`): create and join
+AccountCaller = Annotated[Signed, Depends(account)]  # an account's token (any scope) or session
 
 
 def _account_caller(request: Request, who: Signed) -> Caller:

@@ -1,4 +1,4 @@
-"""`/api/v1/challenges`: one account challenges another (issue 20), and
+"""`/api/v1/challenges`: one account challenges another, and
 `/api/v1/stream/person`: a person's live channel, the stream every page opens.
 
 Only accounts challenge and are challenged (an account token with `play`, or a
@@ -16,21 +16,22 @@ import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.accounts import Accounts
 from app.accounts.names import NAME
 from app.accounts.sessions import COOKIE
-from app.challenges import DECLINE_REASONS, Challenges
+from app.challenges import DECLINE_REASONS
 from app.kernel.errors import Unauthorized
 from app.matches import Caller
 from app.people import PersonChannel
 from app.people.person import Who
 from app.rules import VARIANTS
 
-from .caller import Callers, bearer_of, still_holds
-from .deps import address_of
+from .caller import AnyCaller, bearer_of, still_holds
+from .deps import AccountsDep, ChallengesDep, ChannelDep, address_of
 from .errors import responses
 from .head import asked_head, no_lines
 from .match_stream import closing_line
@@ -103,108 +104,116 @@ def _examples(status: int, **codes: str) -> dict[int | str, dict[str, Any]]:
     return {status: out[status]}
 
 
-def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> APIRouter:
-    routes = APIRouter(tags=["challenges"])
-    Anyone = Annotated[Caller, Depends(callers.open)]
+router = APIRouter(tags=["challenges"])
 
-    def account(caller: Caller) -> Caller:
-        if caller.account_id is None:
-            raise Unauthorized("sign in to challenge: only accounts challenge and are challenged")
-        return caller
 
-    errors = {**responses(400), **_examples(401, unauthorized="sign in to challenge"),
-              **responses(403, codes=("csrf_failed", "insufficient_scope", "forbidden")), **responses(429)}
-    over = _examples(409, challenge_over="this challenge is declined already")
-    unknown = _examples(404, no_such_challenge="there is no challenge 'x1'")
-    mine = _examples(403, not_your_challenge="only the challenged player accepts a challenge",
-                     csrf_failed="a change made with the session cookie needs the header X-CSRF-Token")
+def _account(caller: Caller) -> Caller:
+    if caller.account_id is None:
+        raise Unauthorized("sign in to challenge: only accounts challenge and are challenged")
+    return caller
 
-    @routes.post("/challenges/{name}", status_code=201, response_model=Challenge,
-                 responses={**errors, **_examples(404, no_such_player="there is no player named 'nobody'"),
-                            **_examples(403, account_closed="Bo's account is closed"),
-                            **_examples(400, challenge_yourself="you cannot challenge yourself"),
-                            **_examples(429, too_many_challenges="you have 5 challenges waiting")},
-                 summary="Challenge a player")
-    async def challenge(caller: Anyone, name: Annotated[str, Path(max_length=40, pattern=f"^{NAME.pattern}$")],
-                        body: ChallengeOptions | None = None) -> JSONResponse:
-        """The challenged player sees it at once on any page; a computer level
-        (Random, Greedy, Strong) accepts at once: the answer carries its `match_id`."""
-        body = body or ChallengeOptions()
-        options = {"variant": body.variant}
-        if body.time_control is not None:
-            options["time_control"] = body.time_control.model_dump()
-        made = await challenges.challenge(account(caller), name, options, body.colour, body.rated)
-        # No route reads one challenge: the list of the caller's challenges holds it.
-        return JSONResponse(made, status_code=201, headers={"Location": "/api/v1/challenges"})
+ERRORS = {**responses(400), **_examples(401, unauthorized="sign in to challenge"),
+          **responses(403, codes=("csrf_failed", "insufficient_scope", "forbidden")), **responses(429)}
+OVER = _examples(409, challenge_over="this challenge is declined already")
+UNKNOWN = _examples(404, no_such_challenge="there is no challenge 'x1'")
+MINE = _examples(403, not_your_challenge="only the challenged player accepts a challenge",
+                 csrf_failed="a change made with the session cookie needs the header X-CSRF-Token")
 
-    @routes.get("/challenges", response_model=Challenges_, responses={**errors},
-                summary="Your challenges, received and sent")
-    async def list_challenges(caller: Anyone) -> JSONResponse:
-        return JSONResponse(await challenges.of(account(caller).account_id or 0))
 
-    Id = Annotated[str, Path(pattern=CHALLENGE_ID)]
+@router.post("/challenges/{name}", status_code=201, response_model=Challenge,
+             responses={**ERRORS, **_examples(404, no_such_player="there is no player named 'nobody'"),
+                        **_examples(403, account_closed="Bo's account is closed"),
+                        **_examples(400, challenge_yourself="you cannot challenge yourself"),
+                        **_examples(429, too_many_challenges="you have 5 challenges waiting")},
+             summary="Challenge a player")
+async def challenge(caller: AnyCaller, challenges: ChallengesDep,
+                    name: Annotated[str, Path(max_length=40, pattern=f"^{NAME.pattern}$")],
+                    body: ChallengeOptions | None = None) -> JSONResponse:
+    """The challenged player sees it at once on any page; a computer level
+    (Random, Greedy, Strong) accepts at once: the answer carries its `match_id`."""
+    body = body or ChallengeOptions()
+    options = {"variant": body.variant}
+    if body.time_control is not None:
+        options["time_control"] = body.time_control.model_dump()
+    made = await challenges.challenge(_account(caller), name, options, body.colour, body.rated)
+    # No route reads one challenge: the list of the caller's challenges holds it.
+    return JSONResponse(made, status_code=201, headers={"Location": "/api/v1/challenges"})
 
-    @routes.post("/challenges/{challenge_id}/accept", response_model=Challenge,
-                 responses={**errors, **unknown, **mine, **over}, summary="Accept a challenge")
-    async def accept(caller: Anyone, challenge_id: Id) -> JSONResponse:
-        """The match is made at once, the challenger in the colour they asked for;
-        its id is the answer's `match_id`. Two accepts at once make one match."""
-        return JSONResponse(await challenges.accept(account(caller), challenge_id))
 
-    @routes.post("/challenges/{challenge_id}/decline", response_model=Challenge,
-                 responses={**errors, **unknown, **mine, **over}, summary="Decline a challenge, with a reason")
-    async def decline(caller: Anyone, challenge_id: Id, body: Decline | None = None) -> JSONResponse:
-        return JSONResponse(await challenges.decline(account(caller), challenge_id, (body or Decline()).reason))
+@router.get("/challenges", response_model=Challenges_, responses={**ERRORS},
+            summary="Your challenges, received and sent")
+async def list_challenges(caller: AnyCaller, challenges: ChallengesDep) -> JSONResponse:
+    return JSONResponse(await challenges.of(_account(caller).account_id or 0))
 
-    @routes.post("/challenges/{challenge_id}/cancel", response_model=Challenge,
-                 responses={**errors, **unknown, **mine, **over}, summary="Cancel your challenge")
-    async def cancel(caller: Anyone, challenge_id: Id) -> JSONResponse:
-        return JSONResponse(await challenges.cancel(account(caller), challenge_id))
+Id = Annotated[str, Path(pattern=CHALLENGE_ID)]
 
-    stream_doc = {200: {"description": "newline-delimited JSON: `person` messages and `ping`s",
-                        "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
-                  **_examples(401, unauthorized="sign in, or name the seats this browser holds"),
-                  **responses(400, 403, codes=("insufficient_scope", "forbidden")), **_examples(429, too_many_channels="this address holds 16 live channels")}
 
-    async def opened(request: Request, who: Who) -> StreamingResponse:
-        if not who.anyone:
-            raise Unauthorized("sign in, or name the seats this browser holds (POST with `seats`)")
-        address = address_of(request) or "-"
-        channel.reserve(address)  # TooManyChannels: answered 429 before anything streams
-        if asked_head(request):  # the headers alone (head.py)
+@router.post("/challenges/{challenge_id}/accept", response_model=Challenge,
+             responses={**ERRORS, **UNKNOWN, **MINE, **OVER}, summary="Accept a challenge")
+async def accept(caller: AnyCaller, challenge_id: Id, challenges: ChallengesDep) -> JSONResponse:
+    """The match is made at once, the challenger in the colour they asked for;
+    its id is the answer's `match_id`. Two accepts at once make one match."""
+    return JSONResponse(await challenges.accept(_account(caller), challenge_id))
+
+
+@router.post("/challenges/{challenge_id}/decline", response_model=Challenge,
+             responses={**ERRORS, **UNKNOWN, **MINE, **OVER}, summary="Decline a challenge, with a reason")
+async def decline(caller: AnyCaller, challenge_id: Id, challenges: ChallengesDep, body: Decline | None = None) -> JSONResponse:
+    return JSONResponse(await challenges.decline(_account(caller), challenge_id, (body or Decline()).reason))
+
+
+@router.post("/challenges/{challenge_id}/cancel", response_model=Challenge,
+             responses={**ERRORS, **UNKNOWN, **MINE, **OVER}, summary="Cancel your challenge")
+async def cancel(caller: AnyCaller, challenge_id: Id, challenges: ChallengesDep) -> JSONResponse:
+    return JSONResponse(await challenges.cancel(_account(caller), challenge_id))
+
+STREAM_DOC = {200: {"description": "newline-delimited JSON: `person` messages and `ping`s",
+                    "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+              **_examples(401, unauthorized="sign in, or name the seats this browser holds"),
+              **responses(400, 403, codes=("insufficient_scope", "forbidden")), **_examples(429, too_many_channels="this address holds 16 live channels")}
+
+
+async def opened(request: Request, who: Who, channel: PersonChannel, accounts: Accounts) -> StreamingResponse:
+    if not who.anyone:
+        raise Unauthorized("sign in, or name the seats this browser holds (POST with `seats`)")
+    address = address_of(request) or "-"
+    channel.reserve(address)  # TooManyChannels: answered 429 before anything streams
+    if asked_head(request):  # the headers alone (head.py)
+        channel.release(address)
+        return StreamingResponse(no_lines(), media_type="application/x-ndjson", headers=STREAM_HEADERS)
+    # What proved the account, read again at each wake (as `open_caller` read it).
+    token = bearer_of(request)
+    cookie = None if request.headers.get("authorization") else request.cookies.get(COOKIE)
+
+    async def still() -> bool:
+        return await still_holds(accounts, who.account_id, token, cookie)
+
+    async def lines() -> AsyncIterator[str]:
+        try:
+            async for message in channel.stream(who, still if who.account_id is not None else None):
+                yield json.dumps(message, separators=(",", ":")) + "\n"
+            if channel.closing():  # the server stops: the stream ended, not what it shows
+                yield closing_line()
+        finally:
             channel.release(address)
-            return StreamingResponse(no_lines(), media_type="application/x-ndjson", headers=STREAM_HEADERS)
-        # What proved the account, read again at each wake (as `callers.open` read it).
-        token = bearer_of(request)
-        cookie = None if request.headers.get("authorization") else request.cookies.get(COOKIE)
 
-        async def still() -> bool:
-            return await still_holds(callers.accounts, who.account_id, token, cookie)
+    return StreamingResponse(lines(), media_type="application/x-ndjson", headers=STREAM_HEADERS)
 
-        async def lines() -> AsyncIterator[str]:
-            try:
-                async for message in channel.stream(who, still if who.account_id is not None else None):
-                    yield json.dumps(message, separators=(",", ":")) + "\n"
-                if channel.closing():  # the server stops: the stream ended, not what it shows
-                    yield closing_line()
-            finally:
-                channel.release(address)
 
-        return StreamingResponse(lines(), media_type="application/x-ndjson", headers=STREAM_HEADERS)
+@router.get("/stream/person", response_class=StreamingResponse, responses=STREAM_DOC,
+            summary="Your live channel (an account)")
+async def person_stream(request: Request, caller: AnyCaller, channel: ChannelDep,
+                        accounts: AccountsDep) -> StreamingResponse:
+    """What concerns you, pushed: your challenges, your matches, and how many await
+    your action; sent at once, then whenever it changes; a `ping` line when quiet."""
+    return await opened(request, Who(caller.account_id), channel, accounts)
 
-    @routes.get("/stream/person", response_class=StreamingResponse, responses=stream_doc,
-                summary="Your live channel (an account)")
-    async def person_stream(request: Request, caller: Anyone) -> StreamingResponse:
-        """What concerns you, pushed: your challenges, your matches, and how many await
-        your action; sent at once, then whenever it changes; a `ping` line when quiet."""
-        return await opened(request, Who(caller.account_id))
 
-    @routes.post("/stream/person", response_class=StreamingResponse, responses=stream_doc,
-                 summary="Your live channel (a guest's seats, and/or an account)")
-    async def person_stream_of_seats(request: Request, caller: Anyone, body: Held | None = None) -> StreamingResponse:
-        """As `GET`, and also for the guest seats named in the body (each counts only if
-        its token proves it)."""
-        held = tuple((s.match, s.token) for s in (body or Held()).seats)
-        return await opened(request, Who(caller.account_id, held))
-
-    return routes
+@router.post("/stream/person", response_class=StreamingResponse, responses=STREAM_DOC,
+             summary="Your live channel (a guest's seats, and/or an account)")
+async def person_stream_of_seats(request: Request, caller: AnyCaller, channel: ChannelDep,
+                                 accounts: AccountsDep, body: Held | None = None) -> StreamingResponse:
+    """As `GET`, and also for the guest seats named in the body (each counts only if
+    its token proves it)."""
+    held = tuple((s.match, s.token) for s in (body or Held()).seats)
+    return await opened(request, Who(caller.account_id, held), channel, accounts)

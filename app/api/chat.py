@@ -4,8 +4,8 @@ A seat's token, or the account holding a seat, reads and writes the players'
 room; anyone else (an account, or nobody) the spectators'. Writing with an
 account token needs its `play` scope, and a session cookie the CSRF header.
 
-No `from __future__ import annotations` here: the routes' annotations name the
-dependency bound in `router()`, which FastAPI reads as an evaluated object.
+No `from __future__ import annotations` here: FastAPI reads the routes'
+annotations as evaluated objects.
 """
 
 from typing import Annotated, Any, Literal
@@ -14,14 +14,13 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.accounts import Accounts
 from app.accounts.sessions import COOKIE
-from app.chat import MAX_LENGTH, PHRASES, Chat
+from app.chat import MAX_LENGTH, PHRASES
 from app.matches import Caller
 
 from .budget import COUNTED
 from .caller import CSRF_HEADER, SAFE, MissingScope, account_of, bearer_of
-from .deps import address_of
+from .deps import AccountsDep, ChatDep, address_of
 from .errors import responses
 from .schemas import Timestamp
 
@@ -73,64 +72,65 @@ class Reported(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"reported": True}]})
 
 
-def router(chat: Chat, accounts: Accounts) -> APIRouter:
-    routes = APIRouter(prefix="/matches", tags=["chat"])
+router = APIRouter(prefix="/matches", tags=["chat"])
 
-    async def chat_caller(request: Request) -> Caller:
-        """A seat's token, an account (token or session), or nobody: a spectator.
-        Declared as no security scheme: every credential is optional here."""
-        token = bearer_of(request)
-        cookie = None if request.headers.get("authorization") else request.cookies.get(COOKIE)
-        who = await account_of(accounts, request.method, bearer_of(request), cookie,
-                               request.headers.get(CSRF_HEADER))
-        counted = COUNTED in request.scope
-        if who is None:
-            return Caller(token, address_of(request), counted=counted)
-        if request.method not in SAFE and "play" not in who.scopes:
-            raise MissingScope("play")
-        return Caller(None, address_of(request), counted=counted, account_id=who.account_id, account=who.name)
 
-    ChatCaller = Annotated[Caller, Depends(chat_caller)]
+async def chat_caller(request: Request, accounts: AccountsDep) -> Caller:
+    """A seat's token, an account (token or session), or nobody: a spectator.
+    Declared as no security scheme: every credential is optional here."""
+    token = bearer_of(request)
+    cookie = None if request.headers.get("authorization") else request.cookies.get(COOKIE)
+    who = await account_of(accounts, request.method, bearer_of(request), cookie,
+                           request.headers.get(CSRF_HEADER))
+    counted = COUNTED in request.scope
+    if who is None:
+        return Caller(token, address_of(request), counted=counted)
+    if request.method not in SAFE and "play" not in who.scopes:
+        raise MissingScope("play")
+    return Caller(None, address_of(request), counted=counted, account_id=who.account_id, account=who.name)
 
-    @routes.get("/{match_id}/chat", response_model=None,
-                responses={200: {"model": ChatLines}, **responses(400, 401, 404)},
-                summary="Read the match's chat")
-    async def read_chat(match_id: str, caller: ChatCaller,
-                        after: Annotated[int, Query(ge=0, le=2**31 - 1,
-                                                    description="only lines after this one")] = 0) -> JSONResponse:
-        """The caller's room: the players' for a seat (its token, or the account
-        holding it), the spectators' for anyone else. Hidden lines are left out."""
-        who, lines = await chat.read(match_id, caller, after)
-        return JSONResponse({"room": who.room, "guest": who.guest, "phrases": list(PHRASES),
-                             "muted_until": await chat.muted_until(who.account_id), "lines": lines})
+ChatCaller = Annotated[Caller, Depends(chat_caller)]
 
-    @routes.post("/{match_id}/chat", status_code=201, response_model=None,
-                 responses={201: {"model": ChatPosted}, **responses(400, 401, 403, 404, 409, 429, own={
-                     400: {"bad_chat_line": "a chat line is at most 140 characters; this one has 141"},
-                     403: {"guest_phrases_only": "guests write only the stock phrases: …",
-                           "wrong_room": "you write in the players' chat, not the spectators'",
-                           "muted": "you are muted in chat until 2026-11-21T16:00:00.000Z"},
-                     409: {"chat_repeated": "you said that just now: say something else"},
-                     429: {"chat_flood": "at most 4 lines in 10 seconds: wait 3 s"}})},
-                 summary="Say something in the match's chat")
-    async def post_chat(match_id: str, body: ChatPost, caller: ChatCaller) -> JSONResponse:
-        """Refused: 400 `bad_chat_line` (empty, over 140 characters, a control
-        character), 403 `guest_phrases_only`, `wrong_room`, `muted`, 409
-        `chat_repeated` (one of your last two lines again), 429 `chat_flood`
-        (a fifth line within 10 s; see Retry-After)."""
-        line = await chat.post(match_id, caller, body.text, body.room)
-        # The room's read from just before the line: it starts with the line.
-        return JSONResponse({"line": line}, status_code=201,
-                            headers={"Location": f"/api/v1/matches/{match_id}/chat?after={line['id'] - 1}"})
 
-    @routes.post("/{match_id}/chat/{line_id}/report", status_code=202, response_model=None,
-                 responses={202: {"model": Reported}, **responses(400, 401, 403, 404, 429, codes=(
-                     "csrf_failed", "insufficient_scope", "forbidden", "rate_limited"))},
-                 summary="Report a chat line to the admins")
-    async def report_line(match_id: str, line_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
-                          caller: ChatCaller) -> JSONResponse:
-        """A line of the caller's room goes to the admins' queue."""
-        await chat.report(match_id, caller, line_id)
-        return JSONResponse({"reported": True}, status_code=202)
+@router.get("/{match_id}/chat", response_model=None,
+            responses={200: {"model": ChatLines}, **responses(400, 401, 404)},
+            summary="Read the match's chat")
+async def read_chat(match_id: str, caller: ChatCaller, chat: ChatDep,
+                    after: Annotated[int, Query(ge=0, le=2**31 - 1,
+                                                description="only lines after this one")] = 0) -> JSONResponse:
+    """The caller's room: the players' for a seat (its token, or the account
+    holding it), the spectators' for anyone else. Hidden lines are left out."""
+    who, lines = await chat.read(match_id, caller, after)
+    return JSONResponse({"room": who.room, "guest": who.guest, "phrases": list(PHRASES),
+                         "muted_until": await chat.muted_until(who.account_id), "lines": lines})
 
-    return routes
+
+@router.post("/{match_id}/chat", status_code=201, response_model=None,
+             responses={201: {"model": ChatPosted}, **responses(400, 401, 403, 404, 409, 429, own={
+                 400: {"bad_chat_line": "a chat line is at most 140 characters; this one has 141"},
+                 403: {"guest_phrases_only": "guests write only the stock phrases: …",
+                       "wrong_room": "you write in the players' chat, not the spectators'",
+                       "muted": "you are muted in chat until 2026-11-21T16:00:00.000Z"},
+                 409: {"chat_repeated": "you said that just now: say something else"},
+                 429: {"chat_flood": "at most 4 lines in 10 seconds: wait 3 s"}})},
+             summary="Say something in the match's chat")
+async def post_chat(match_id: str, body: ChatPost, caller: ChatCaller, chat: ChatDep) -> JSONResponse:
+    """Refused: 400 `bad_chat_line` (empty, over 140 characters, a control
+    character), 403 `guest_phrases_only`, `wrong_room`, `muted`, 409
+    `chat_repeated` (one of your last two lines again), 429 `chat_flood`
+    (a fifth line within 10 s; see Retry-After)."""
+    line = await chat.post(match_id, caller, body.text, body.room)
+    # The room's read from just before the line: it starts with the line.
+    return JSONResponse({"line": line}, status_code=201,
+                        headers={"Location": f"/api/v1/matches/{match_id}/chat?after={line['id'] - 1}"})
+
+
+@router.post("/{match_id}/chat/{line_id}/report", status_code=202, response_model=None,
+             responses={202: {"model": Reported}, **responses(400, 401, 403, 404, 429, codes=(
+                 "csrf_failed", "insufficient_scope", "forbidden", "rate_limited"))},
+             summary="Report a chat line to the admins")
+async def report_line(match_id: str, line_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+                      caller: ChatCaller, chat: ChatDep) -> JSONResponse:
+    """A line of the caller's room goes to the admins' queue."""
+    await chat.report(match_id, caller, line_id)
+    return JSONResponse({"reported": True}, status_code=202)

@@ -1,4 +1,4 @@
-"""Validators for the reads of a finished match (issue 21, item 6).
+"""Validators for the reads of a finished match.
 
 A finished match's state, log, states and judged positions are read far more
 often than they change (after the end only a rematch offer, or a seat's

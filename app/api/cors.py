@@ -1,4 +1,4 @@
-"""CORS for the REST API (issue 21, item 5): pages of the sites `ALLOWED_ORIGINS`
+"""CORS for the REST API: pages of the sites `ALLOWED_ORIGINS`
 lists (`"*"`: any) may call `/api/v1` from a browser, as they may open the
 match's websocket. With the setting empty nothing changes: no preflight is
 answered and no answer carries a CORS header.

@@ -1,10 +1,99 @@
-"""What every route reads from a request alike. Who is calling (a seat's token,
-an account's token or session) is app/api/caller.py's."""
+"""What every route reads from a request alike: the parts the app was built with
+(app/main.py's `build()` puts them on the app as `app.state.parts`), each declared
+once here as an `Annotated` alias a route names as a parameter's type, and the
+caller's address. Who is calling (a seat's token, an account's token or session)
+is app/api/caller.py's.
 
-from __future__ import annotations
+Tests swap a part the FastAPI way, `app.dependency_overrides[get_x] = ...`: every
+route asks for its parts through these functions, never through a global.
 
-from fastapi import Request
+No `from __future__ import annotations`: FastAPI reads the aliases as objects.
+"""
+
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+
+from app.accounts import Accounts
+from app.accounts.profiles import Profiles
+from app.challenges import Challenges
+from app.chat import Chat
+from app.matches import Gateway
+from app.matches.reads import Reads
+from app.people import PersonChannel
+from app.people.events import OneEach
+from app.pools import Pools
+
+from .kept_states import Replays
+from .match_stream import MatchStreams
+from .resends import Resends
 
 
 def address_of(request: Request) -> str | None:
     return request.client.host if request.client else None
+
+
+def _parts(request: Request) -> Any:
+    return request.app.state.parts
+
+
+def get_gateway(request: Request) -> Gateway:
+    return _parts(request).gateway  # type: ignore[no-any-return]
+
+
+def get_reads(request: Request) -> Reads:
+    return _parts(request).service.reads  # type: ignore[no-any-return]
+
+
+def get_accounts(request: Request) -> Accounts:
+    return _parts(request).accounts  # type: ignore[no-any-return]
+
+
+def get_profiles(request: Request) -> Profiles:
+    return _parts(request).profiles  # type: ignore[no-any-return]
+
+
+def get_challenges(request: Request) -> Challenges:
+    return _parts(request).challenges  # type: ignore[no-any-return]
+
+
+def get_channel(request: Request) -> PersonChannel:
+    return _parts(request).channel  # type: ignore[no-any-return]
+
+
+def get_event_streams(request: Request) -> OneEach:
+    return _parts(request).event_streams  # type: ignore[no-any-return]
+
+
+def get_chat(request: Request) -> Chat:
+    return _parts(request).chat  # type: ignore[no-any-return]
+
+
+def get_pools(request: Request) -> Pools:
+    return _parts(request).pools  # type: ignore[no-any-return]
+
+
+def get_resends(request: Request) -> Resends:
+    return _parts(request).resends  # type: ignore[no-any-return]
+
+
+def get_streams(request: Request) -> MatchStreams:
+    return _parts(request).streams  # type: ignore[no-any-return]
+
+
+def get_replays(request: Request) -> Replays:
+    return _parts(request).replays  # type: ignore[no-any-return]
+
+
+GatewayDep = Annotated[Gateway, Depends(get_gateway)]
+ReadsDep = Annotated[Reads, Depends(get_reads)]
+AccountsDep = Annotated[Accounts, Depends(get_accounts)]
+ProfilesDep = Annotated[Profiles, Depends(get_profiles)]
+ChallengesDep = Annotated[Challenges, Depends(get_challenges)]
+ChannelDep = Annotated[PersonChannel, Depends(get_channel)]
+EventStreamsDep = Annotated[OneEach, Depends(get_event_streams)]
+ChatDep = Annotated[Chat, Depends(get_chat)]
+PoolsDep = Annotated[Pools, Depends(get_pools)]
+ResendsDep = Annotated[Resends, Depends(get_resends)]
+StreamsDep = Annotated[MatchStreams, Depends(get_streams)]
+ReplaysDep = Annotated[Replays, Depends(get_replays)]

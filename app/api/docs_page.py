@@ -9,7 +9,7 @@ only the files are used here, not its FastAPI subclass. Swagger UI is started by
 a script of ours (`/docs/swagger-init.js`) that reads its settings from the
 page's data attributes; ReDoc reads the spec's address from its element. So the
 pages, on the origin whose localStorage holds seat tokens, run only the files
-this server serves (issue 17, item 11; the policy is app/security.py's, with
+this server serves (the policy is app/security.py's, with
 the additions app/web/headers.py names for these pages). The pages name no third-party origin (tests/api/test_docs_page.py).
 """
 

@@ -79,7 +79,7 @@ _DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or u
 
 
 # What each error code means, for a route's own description of the codes it
-# can answer (issue 21, item 2: one pasted text on every route said too much).
+# can answer (one pasted text on every route said too much).
 _MEANINGS = {
     "not_your_turn": "it is the other seat's turn",
     "csrf_failed": "a change made with the session cookie lacks X-CSRF-Token",

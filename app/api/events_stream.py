@@ -1,5 +1,5 @@
-"""`GET /api/v1/stream/events`: an account's events as newline-delimited JSON
-(issue 21), for a bot or any client that is not a browser: its matches starting
+"""`GET /api/v1/stream/events`: an account's events as newline-delimited JSON,
+for a bot or any client that is not a browser: its matches starting
 and finishing, challenges made, declined and canceled, one HTTP request read line
 by line. The person channel does the listening (nudges on every process, a
 recheck, the keep-alive); app/people/events.py turns its pictures into lines.
@@ -10,21 +10,18 @@ annotations`: FastAPI reads the route's annotations as evaluated objects.
 
 import json
 from collections.abc import AsyncIterator
-from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
 from app.accounts.sessions import COOKIE
 from app.auth import digest
-from app.challenges import Challenges
-from app.people import PersonChannel
 from app.people.channel import Quiet
-from app.people.events import Events, OneEach, seen
+from app.people.events import Events, seen
 from app.people.person import Who
 
-from .caller import Callers, Signed, bearer_of, still_holds
-from .deps import address_of
+from .caller import AccountCaller, bearer_of, still_holds
+from .deps import AccountsDep, ChallengesDep, ChannelDep, EventStreamsDep, address_of
 from .errors import responses
 from .head import asked_head, no_lines
 from .match_stream import closing_line
@@ -34,52 +31,51 @@ LINES = ("`matchStart`, `matchFinish`, `challenge`, `challengeDeclined`, `challe
          "`ping` when quiet, and `closing` when the server stops")
 
 
-def router(challenges: Challenges, channel: PersonChannel, callers: Callers) -> APIRouter:
-    routes = APIRouter(tags=["challenges"])
-    one_each = OneEach(channel.nudges)
-    doc = {200: {"description": f"newline-delimited JSON: {LINES}",
-                 "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
-           **responses(401, 429)}
+router = APIRouter(tags=["challenges"])
 
-    @routes.get("/stream/events", response_class=StreamingResponse, responses=doc,
-                summary="Your events, live: matches and challenges")
-    async def event_stream(request: Request, who: Annotated[Signed, Depends(callers.account)]) -> StreamingResponse:
-        """On opening, a `matchStart` for each of your matches under way and a
-        `challenge` for each challenge awaiting an answer; then each of those as it
-        happens, with `matchFinish`, `challengeDeclined` and `challengeCanceled`; a
-        `ping` line (nothing to answer) when nothing else went out for 7 s. One stream
-        per token (or session): opening another ends this one."""
-        address = address_of(request) or "-"
-        channel.reserve(address)  # TooManyChannels: answered 429 before anything streams
-        if asked_head(request):  # the headers alone: no stream opened, so none of the token's ended
+DOC = {200: {"description": f"newline-delimited JSON: {LINES}",
+             "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
+       **responses(401, 429)}
+
+
+@router.get("/stream/events", response_class=StreamingResponse, responses=DOC,
+            summary="Your events, live: matches and challenges")
+async def event_stream(request: Request, who: AccountCaller, accounts: AccountsDep, challenges: ChallengesDep,
+                       channel: ChannelDep, one_each: EventStreamsDep) -> StreamingResponse:
+    """On opening, a `matchStart` for each of your matches under way and a
+    `challenge` for each challenge awaiting an answer; then each of those as it
+    happens, with `matchFinish`, `challengeDeclined` and `challengeCanceled`; a
+    `ping` line (nothing to answer) when nothing else went out for 7 s. One stream
+    per token (or session): opening another ends this one."""
+    address = address_of(request) or "-"
+    channel.reserve(address)  # TooManyChannels: answered 429 before anything streams
+    if asked_head(request):  # the headers alone: no stream opened, so none of the token's ended
+        channel.release(address)
+        return StreamingResponse(no_lines(), media_type="application/x-ndjson", headers=HEADERS)
+    token = bearer_of(request)
+    cookie = None if request.headers.get("authorization") else request.cookies.get(COOKIE)
+    # The credential, never its text: token ids are no secret; a session by a cut of its hash.
+    credential = f"t{who.token_id}" if who.token_id is not None else "s" + digest(cookie or "")[:24]
+    stream = one_each.open(credential)
+
+    async def still() -> bool:
+        """Not replaced by a newer stream, and the credential still holds."""
+        return one_each.holds(credential, stream) and await still_holds(accounts, who.account_id, token, cookie)
+
+    async def lines() -> AsyncIterator[str]:
+        events = Events(channel.person.read_match, challenges.get)
+        quiet = Quiet(channel.clock())
+        try:
+            async for message in channel.stream(Who(who.account_id), still, seen=seen, quiet=quiet,
+                                                also=(one_each.key(credential, stream),)):
+                said = await events.lines(message) if message["type"] == "person" else [message]
+                if said:
+                    quiet.at = channel.clock()
+                    yield "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in said)
+            if channel.closing():  # the server stops: the stream ended, nothing else did
+                yield closing_line()
+        finally:
+            one_each.close(credential, stream)
             channel.release(address)
-            return StreamingResponse(no_lines(), media_type="application/x-ndjson", headers=HEADERS)
-        token = bearer_of(request)
-        cookie = None if request.headers.get("authorization") else request.cookies.get(COOKIE)
-        # The credential, never its text: token ids are no secret; a session by a cut of its hash.
-        credential = f"t{who.token_id}" if who.token_id is not None else "s" + digest(cookie or "")[:24]
-        stream = one_each.open(credential)
 
-        async def still() -> bool:
-            """Not replaced by a newer stream, and the credential still holds."""
-            return one_each.holds(credential, stream) and await still_holds(callers.accounts, who.account_id, token, cookie)
-
-        async def lines() -> AsyncIterator[str]:
-            events = Events(channel.person.read_match, challenges.get)
-            quiet = Quiet(channel.clock())
-            try:
-                async for message in channel.stream(Who(who.account_id), still, seen=seen, quiet=quiet,
-                                                    also=(one_each.key(credential, stream),)):
-                    said = await events.lines(message) if message["type"] == "person" else [message]
-                    if said:
-                        quiet.at = channel.clock()
-                        yield "".join(json.dumps(line, separators=(",", ":")) + "\n" for line in said)
-                if channel.closing():  # the server stops: the stream ended, nothing else did
-                    yield closing_line()
-            finally:
-                one_each.close(credential, stream)
-                channel.release(address)
-
-        return StreamingResponse(lines(), media_type="application/x-ndjson", headers=HEADERS)
-
-    return routes
+    return StreamingResponse(lines(), media_type="application/x-ndjson", headers=HEADERS)

@@ -1,4 +1,4 @@
-"""`HEAD` answered wherever `GET` is (issue 21, item 6): FastAPI's routes take
+"""`HEAD` answered wherever `GET` is: FastAPI's routes take
 only the methods they declare, so a HEAD was a 405. The request goes on as a GET
 and its answer's headers are sent (Content-Length, ETag... as the GET's), the
 body dropped.

@@ -1,5 +1,5 @@
 """The answers of `GET /matches/{id}/states` that can no longer change, kept in
-memory (issue 17, item 7: eight readers of 100 states a call slowed every
+memory (eight readers of 100 states a call slowed every
 other match twentyfold).
 
 A version's entry and the public state after it are written once, at its
@@ -12,7 +12,9 @@ compressed and served without a database read at all. Both are bounded.
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
+from typing import Any
 
 Key = tuple[str, int, int | None]  # match id, from, to (as asked)
 Range = tuple[str, int, int]  # match id, first version, last version
@@ -50,3 +52,24 @@ class KeptStates:
         while self._bytes > self.max_bytes:
             _, dropped = self._ranges.popitem(last=False)
             self._bytes -= len(dropped)
+
+
+JUDGED_KEPT = 64  # finished matches never change, so their graphs are kept (about 10 KB each)
+
+
+class Replays:
+    """What the replay routes (replays.py) keep between requests, one per app:
+    the states that can no longer change, and finished matches' advantage graphs."""
+
+    def __init__(self) -> None:
+        self.states = KeptStates()
+        self.judged: OrderedDict[str, dict[str, Any]] = OrderedDict()  # a finished match never changes
+        # One match judged at a time: anyone may ask, reads are not rate limited, and
+        # each judging is CPU work in a thread (which contends for the interpreter
+        # lock with the event loop); a queue of askers waits here instead.
+        self.judging = asyncio.Semaphore(1)
+
+    def keep_judged(self, match_id: str, body: dict[str, Any]) -> None:
+        self.judged[match_id] = body
+        while len(self.judged) > JUDGED_KEPT:
+            self.judged.popitem(last=False)

@@ -1,5 +1,5 @@
 """`?legal=true` on a match's socket or stream: each state a seat is sent carries
-the seat's legal actions when it is the seat's turn (issue 21), so that a
+the seat's legal actions when it is the seat's turn, so that a
 client plays a turn with no `GET /legal` of its own.
 
 It wraps the `send` the hub is handed for one socket or stream: the hub keeps

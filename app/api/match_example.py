@@ -1,4 +1,4 @@
-"""A real match state, as the server made it (issue 21, item 2): White to set up
+"""A real match state, as the server made it: White to set up
 at version 1 of a joined real-time match, Black's seat taken by a guest. The
 OpenAPI description's example of `MatchState`; tests/api/test_schema_honest.py
 checks it against the schema."""

@@ -1,5 +1,5 @@
 """`GET /api/v1/matches/{match_id}/stream`: a match, live, as newline-delimited
-JSON (issue 21), for a client that is not a browser: one HTTP request, read
+JSON, for a client that is not a browser: one HTTP request, read
 line by line, no websocket library.
 
 It is the websocket's feed, not a copy of it: the stream joins the hub as a
@@ -18,27 +18,20 @@ version), then every update once, with no gap, on whichever process serves it
   stopping: where a socket is closed 1001), after a `closing` line, so that the
   client knows the stream ended and the match did not: it resumes with `?since=`.
 
-See docs/api.md, "A match as a stream (ndjson)". No `from __future__ import
-annotations`: FastAPI reads the route's annotations as evaluated objects.
+See docs/api.md, "A match as a stream (ndjson)"; its route is match_stream_route.py.
 """
 
 import asyncio
 import json
 import time
 from collections.abc import AsyncIterator, Callable
-from typing import Annotated, Any
-
-from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import StreamingResponse
+from typing import Any
 
 from app.kernel.errors import BadRequest, ServiceError
 from app.matches import Caller, Gateway
 from app.realtime.hub import Hub, Subscriber
 
-from .caller import Callers
-from .deps import address_of
-from .errors import responses
-from .head import asked_head, no_lines
+from .head import no_lines
 from .legal_lines import Send, with_legal
 
 PING = '{"type":"ping"}'  # the hub's ping, and the stream's keep-alive line alike
@@ -160,40 +153,3 @@ def _over(text: str) -> bool:
     state = message.get("match")
     return message.get("type") in ("update", "snapshot") and isinstance(state, dict) \
         and state.get("status") == "finished"
-
-
-def router(streams: MatchStreams, callers: Callers) -> APIRouter:
-    """The route, beside the other match routes (`/api/v1/matches/...`)."""
-    routes = APIRouter(prefix="/matches", tags=["matches"])
-    # A seat's token or the account holding the seat (either scope) reads the
-    # seat's view, as GET /legal does; no credential at all: a watcher.
-    SeatReader = Annotated[Caller, Depends(callers.seat_read)]
-    doc = {200: {"description": "newline-delimited JSON: the match's state, then each update, `presence` "
-                                "and a `ping` when quiet; the last line shows the match finished, or is `closing` "
-                                "(the server stopping: resume with `?since=`)",
-                 "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
-           **responses(400, 401, 403, 404, 429, codes=("insufficient_scope", "forbidden", "rate_limited"))}
-
-    @routes.get("/{match_id}/stream", response_class=StreamingResponse, responses=doc,
-                summary="The match, live, as a stream of JSON lines")
-    async def stream_match(
-        request: Request, match_id: str, caller: SeatReader,
-        since: Annotated[int | None, Query(ge=0, description=(
-            "the last version you hold: the stream starts with the updates after it "
-            "(or the state, when they are too many), never one twice"))] = None,
-        legal: Annotated[bool, Query(description=(
-            "with a seat's credential: each state after which you have something to play "
-            "carries `legal`, GET /legal's answer"))] = False,
-    ) -> StreamingResponse:
-        """What the websocket sends, one JSON object a line: first the state (a
-        `snapshot` message), then each update as it lands on any process, with no
-        gap and none twice; a `ping` line (nothing to answer) when nothing else
-        went out for 7 s. With `?since=`, it resumes after that version. It ends
-        after the line that shows the match finished, or after a `closing` line
-        when the server process stops (resume with `?since=`)."""
-        lines = await streams.open(match_id, caller, since, legal, address_of(request) or "-",
-                                   head=asked_head(request))
-        return StreamingResponse(lines, media_type="application/x-ndjson",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-
-    return routes

@@ -1,4 +1,4 @@
-"""The OpenAPI operation ids (issue 21, item 2): short, chosen and stable, the
+"""The OpenAPI operation ids: short, chosen and stable, the
 names a generated client gives its calls (`createMatch`, not FastAPI's default
 `create_match_api_v1_matches_post`, which changes with the path).
 

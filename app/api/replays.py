@@ -10,10 +10,8 @@ middleware.
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 import json
-from collections import OrderedDict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -23,11 +21,10 @@ from starlette.concurrency import run_in_threadpool
 
 from app.bots.advantage import advantage
 from app.matches.history import MAX_STATES
-from app.matches.reads import Reads
 
 from .conditional import NOT_MODIFIED, validated
+from .deps import ReadsDep, ReplaysDep
 from .errors import responses
-from .kept_states import KeptStates
 from .schemas import LogEntry, MatchState
 
 
@@ -54,9 +51,6 @@ class Advantage(BaseModel):
     points: list[Point]
 
 
-JUDGED_KEPT = 64  # finished matches never change, so their graphs are kept (about 10 KB each)
-
-
 def _encode(body: Any) -> bytes:
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
@@ -73,76 +67,65 @@ def _send(raw: bytes, request: Request, compressed: bytes | None = None) -> Resp
     return Response(raw, media_type="application/json", headers=headers)
 
 
-def router(reads: Reads) -> APIRouter:
-    """The route, bound to this app's reads."""
-    routes = APIRouter(prefix="/matches", tags=["matches"])
-    kept = KeptStates()  # the answers that can no longer change (kept_states.py)
+router = APIRouter(prefix="/matches", tags=["matches"])
 
-    @routes.get(
-        "/{match_id}/states", response_model=None, responses={200: {"model": States}, 304: NOT_MODIFIED,
-                                                                **responses(400, 404)},
-        summary="The state after each version (for replays)",
-    )
-    async def states(
-        match_id: str, request: Request,
-        first: Annotated[int, Query(alias="from", ge=1, le=2**31 - 1, description="the first version")] = 1,
-        last: Annotated[int | None, Query(alias="to", ge=1, le=2**31 - 1,
-                                          description="the last version (at most 100 after from)")] = None,
-    ) -> Response:
-        """Each log entry of versions `from`..`to` with the public state right after it,
-        as its websocket update carried it: `{"version": now, "states": [{"version",
-        "player", "action", "automatic", "at", "words", "match"}]}`. At most 100 per call;
-        versions past the match's current one are simply absent."""
-        key = (match_id, first, last)
-        compressed = kept.finished(key)
-        if compressed is not None:  # a finished match: nothing to read
-            raw = gzip.decompress(compressed)
-            return validated(request, raw, True, _send(raw, request, compressed))
-        end = first + MAX_STATES - 1 if last is None else min(last, first + MAX_STATES - 1)
-        span = (match_id, first, end)
-        states = kept.states(span) if first <= end else None
-        if states is not None:  # every state of the range is written: only the version now is read
-            version, finished = await reads.version_of(match_id)
-            raw = b'{"version":' + str(version).encode() + b',"states":' + states + b"}"
-        else:
-            body, finished = await reads.states(match_id, first, last)
-            raw = _encode(body)
-            if first <= end <= body["version"]:
-                kept.keep_states(span, _encode(body["states"]))
-        if not finished:
-            return _send(raw, request)
-        compressed = gzip.compress(raw, compresslevel=5)
-        kept.keep_finished(key, compressed)
+
+@router.get(
+    "/{match_id}/states", response_model=None, responses={200: {"model": States}, 304: NOT_MODIFIED,
+                                                            **responses(400, 404)},
+    summary="The state after each version (for replays)",
+)
+async def states(
+    match_id: str, request: Request, reads: ReadsDep, replays: ReplaysDep,
+    first: Annotated[int, Query(alias="from", ge=1, le=2**31 - 1, description="the first version")] = 1,
+    last: Annotated[int | None, Query(alias="to", ge=1, le=2**31 - 1,
+                                      description="the last version (at most 100 after from)")] = None,
+) -> Response:
+    """Each log entry of versions `from`..`to` with the public state right after it,
+    as its websocket update carried it: `{"version": now, "states": [{"version",
+    "player", "action", "automatic", "at", "words", "match"}]}`. At most 100 per call;
+    versions past the match's current one are simply absent."""
+    key = (match_id, first, last)
+    compressed = replays.states.finished(key)
+    if compressed is not None:  # a finished match: nothing to read
+        raw = gzip.decompress(compressed)
         return validated(request, raw, True, _send(raw, request, compressed))
+    end = first + MAX_STATES - 1 if last is None else min(last, first + MAX_STATES - 1)
+    span = (match_id, first, end)
+    states = replays.states.states(span) if first <= end else None
+    if states is not None:  # every state of the range is written: only the version now is read
+        version, finished = await reads.version_of(match_id)
+        raw = b'{"version":' + str(version).encode() + b',"states":' + states + b"}"
+    else:
+        body, finished = await reads.states(match_id, first, last)
+        raw = _encode(body)
+        if first <= end <= body["version"]:
+            replays.states.keep_states(span, _encode(body["states"]))
+    if not finished:
+        return _send(raw, request)
+    compressed = gzip.compress(raw, compresslevel=5)
+    replays.states.keep_finished(key, compressed)
+    return validated(request, raw, True, _send(raw, request, compressed))
 
-    judged: OrderedDict[str, dict[str, Any]] = OrderedDict()  # a finished match never changes
-    # One match judged at a time: anyone may ask, reads are not rate limited, and
-    # each judging is CPU work in a thread (which contends for the interpreter
-    # lock with the event loop); a queue of askers waits here instead.
-    judging = asyncio.Semaphore(1)
 
-    @routes.get(
-        "/{match_id}/advantage", response_model=Advantage, responses={304: NOT_MODIFIED, **responses(404, 409, codes=("match_running",))},
-        summary="A finished match's positions judged (the advantage graph)",
-    )
-    async def judge(match_id: str, request: Request) -> Response:
-        """Every position of a finished match, from version 0 (as created) to its last,
-        judged from White's view in [-1, 1] by the `strong` bot's evaluation. Only for a
-        finished match: a running one answers 409 `match_running` (it would help a player)."""
-        body = judged.get(match_id)
-        if body is None:
-            async with judging:
-                body = judged.get(match_id)  # judged meanwhile by the request ahead in the queue
-                if body is None:
-                    version, start, log = await reads.finished_log(match_id)
-                    # ~300 replayed and judged positions take tens of milliseconds: off the loop.
-                    points = await run_in_threadpool(advantage, start, log)
-                    body = {"version": version, "judge": "strong", "points": points}
-                    judged[match_id] = body
-                    while len(judged) > JUDGED_KEPT:
-                        judged.popitem(last=False)
-        else:
-            judged.move_to_end(match_id)
-        return validated(request, _encode(body), True, _json(body, request))  # only a finished match is judged
-
-    return routes
+@router.get(
+    "/{match_id}/advantage", response_model=Advantage, responses={304: NOT_MODIFIED, **responses(404, 409, codes=("match_running",))},
+    summary="A finished match's positions judged (the advantage graph)",
+)
+async def judge(match_id: str, request: Request, reads: ReadsDep, replays: ReplaysDep) -> Response:
+    """Every position of a finished match, from version 0 (as created) to its last,
+    judged from White's view in [-1, 1] by the `strong` bot's evaluation. Only for a
+    finished match: a running one answers 409 `match_running` (it would help a player)."""
+    body = replays.judged.get(match_id)
+    if body is None:
+        async with replays.judging:
+            body = replays.judged.get(match_id)  # judged meanwhile by the request ahead in the queue
+            if body is None:
+                version, start, log = await reads.finished_log(match_id)
+                # ~300 replayed and judged positions take tens of milliseconds: off the loop.
+                points = await run_in_threadpool(advantage, start, log)
+                body = {"version": version, "judge": "strong", "points": points}
+                replays.keep_judged(match_id, body)
+    else:
+        replays.judged.move_to_end(match_id)
+    return validated(request, _encode(body), True, _json(body, request))  # only a finished match is judged

@@ -1,4 +1,4 @@
-"""`Idempotency-Key` on create, join and rematch (issue 21, item 1): a resend is
+"""`Idempotency-Key` on create, join and rematch: a resend is
 answered as the first request was, and two requests racing with one key make one
 match.
 
@@ -53,7 +53,6 @@ HEADER = "Idempotency-Key"
 KEPT_FOR = timedelta(days=1)
 KEY_MIN, KEY_MAX = 16, 255  # long enough to be unguessable: the answer is sealed with it
 KEY_PATTERN = "^[!-~]+$"  # visible ASCII: what a header carries as it is
-WAIT_SECONDS = 10.0  # how long a resend waits for the first request's answer
 SWEEP_EVERY = timedelta(minutes=1)  # between two sweeps of old rows by one process
 STALE_CLAIM = timedelta(minutes=1)  # a first request with no answer by then died with its process
 
@@ -97,8 +96,9 @@ def _seal_key(key: str, caller: str) -> bytes:
 class Resends:
     """The kept answers of one app, in `engine`'s `kept_answers` table."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, wait_seconds: float = 10.0) -> None:
         self.engine = engine
+        self.wait_seconds = wait_seconds  # how long a resend waits for the first request's answer
         self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)  # tests move it
         self.pause: Callable[[float], Awaitable[None]] = asyncio.sleep
         self._swept_at: datetime | None = None
@@ -118,7 +118,7 @@ class Resends:
         request = _hash(call, json.dumps(body, sort_keys=True, separators=(",", ":")))
         seal = AESGCM(_seal_key(key, who))
         await self._sweep()
-        waited_until = time.monotonic() + WAIT_SECONDS
+        waited_until = time.monotonic() + self.wait_seconds
         pause = 0.01
         while True:
             if await self._claim(row_id, request):

@@ -1,4 +1,4 @@
-"""What every answer carries, in the OpenAPI description (issue 21, item 2):
+"""What every answer carries, in the OpenAPI description:
 the headers the middlewares add, and the refusals they answer before a route
 is reached, which FastAPI cannot see on the routes themselves.
 

@@ -23,7 +23,7 @@ from .state_schema import MatchState as MatchState
 
 Colour = Literal["white", "black"]
 # A timestamp the server sends as text (docs/api.md, Conventions): documented as
-# one (issue 21, item 2), kept a string so that a model that answers it
+# one, kept a string so that a model that answers it
 # (response_model) sends it exactly as made, milliseconds and `Z`.
 Timestamp = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
 MAX_STORED_NAME = 64  # the seats' column
@@ -34,7 +34,7 @@ MIN_DAYS = 0.25  # a correspondence clock's least time per move: 6 hours
 def _display_name(value: str) -> str:
     """A name as it is shown and stored: refused with the reason when it holds a
     control or bidirectional character or shows nothing (the schema's pattern
-    says the same), else in NFKC form (issue 17, item 10)."""
+    says the same), else in NFKC form."""
     problem = ids.name_flaw(value)
     if problem is None:
         value = unicodedata.normalize("NFKC", value).strip()
@@ -53,8 +53,8 @@ Name = Annotated[str, Field(min_length=1, max_length=40, json_schema_extra={"pat
 
 
 def _whole(value: Any) -> Any:
-    """JSON Schema counts 3.0 as an integer, so the server takes it as 3 (issue 12,
-    defect 5: nothing the schema admits is refused); "3" and 3.5 stay refused."""
+    """JSON Schema counts 3.0 as an integer, so the server takes it as 3
+    (nothing the schema admits is refused); "3" and 3.5 stay refused."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
@@ -80,7 +80,7 @@ class Strict(BaseModel):
 
 class Realtime(Strict):
     type: Literal["realtime"]
-    # Lower bounds (issue 17, item 9): 1e-320 minutes made a match its joiner lost in 0.7 s.
+    # Lower bounds: 1e-320 minutes made a match its joiner lost in 0.7 s.
     minutes: float = Field(ge=MIN_MINUTES, le=600, description="each player's initial time, from 0.25 (15 s)",
                            examples=[5])
     increment: float = Field(0, ge=0, le=300, description="seconds added after each of a player's moves")
@@ -125,7 +125,7 @@ POSITION_EXAMPLE = ("cfedubsm/8/8/8/8/8/8/CFEDUBSM dw w 1 22222222/22222222 0000
 class CreateMatch(Strict):
     options: Options = Field(default_factory=Options)
     seat: Literal["white", "black", "random"] = "random"
-    # The schema admits exactly the levels the server plays (issue 12, defect 5).
+    # The schema admits exactly the levels the server plays.
     opponent: str = Field("human", pattern=rf"^(human|bot:({'|'.join(LEVELS)}))$",
                           examples=["human", "bot:random"])
     name: Name = Field("anonymous", description="the seat's name; an account's seat is named as the account is")
@@ -136,7 +136,7 @@ class CreateMatch(Strict):
         "casual, custom match whose seed, deck and variant are the position's"),
         examples=[POSITION_EXAMPLE])
 
-    # Two whole bodies: a usual match, and one from a position (issue 21), each as a
+    # Two whole bodies: a usual match, and one from a position, each as a
     # client sends it; schemathesis sends each as it is (tests/api/test_schemathesis.py).
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
         "options": {"variant": "standard", "no_progress_rounds": 10,

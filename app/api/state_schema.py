@@ -230,7 +230,7 @@ class MatchState(Exactly):
     rematch_of: str | None = None
     rated: bool = Field(default=False, description="whether the match's ending moves the players' ratings")
     created_at: Stamp
-    # Issue 21, item 4: enough to draw a clock exactly. Not required: a state
+    # Enough to draw a clock exactly. Not required: a state
     # logged before they were kept carries them only where the server adds them.
     server_time: Stamp = absent(
         "the server's time when this state was read or made: the moment its `clock` holds "
@@ -238,3 +238,4 @@ class MatchState(Exactly):
         examples=["2026-11-21T15:04:12.250Z"])
     finished_at: Stamp | None = Field(None, description="when the match finished; null until then",
                                       examples=[None])
+

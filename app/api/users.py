@@ -19,6 +19,7 @@ from app.kernel.cursor import CURSOR, CURSOR_MAX, make_cursor, read_cursor
 from app.kernel.errors import NotFound
 from app.kernel.moments import ms_of, stamp
 
+from .deps import ProfilesDep
 from .errors import responses
 from .schemas import Timestamp
 
@@ -93,42 +94,42 @@ UserName = Annotated[str, Path(min_length=2, max_length=20, pattern=f"^{NAME.pat
                                description="the player's name, any case")]
 
 
-def router(profiles: Profiles) -> APIRouter:
-    routes = APIRouter(prefix="/users", tags=["users"])
+router = APIRouter(prefix="/users", tags=["users"])
 
-    async def _found(name: str) -> Profile:
-        found = await profiles.profile(name)
-        if found is None:
-            raise NotFound(f"there is no player named {name!r}")
-        return found
 
-    @routes.get("/{name}", response_model=None, responses={200: {"model": User}, **responses(404)},
-                summary="A player's public profile")
-    async def get_user(name: UserName) -> JSONResponse:
-        """Name, when the account was made, whether it is closed or a computer
-        level, its rating in each variant played rated, and its wins, draws and losses."""
-        found = await _found(name)
-        rated, results = await profiles.ratings(found.id), await profiles.results(found.id)
-        return JSONResponse({
-            "name": found.name, "created_at": stamp(ms_of(found.created_at)), "closed": found.closed,
-            "computer": found.computer is not None, "title": found.title,
-            "ratings": {variant: _rating(r) for variant, r in rated.items()},
-            "results": {"wins": results.wins, "draws": results.draws, "losses": results.losses},
-        })
+async def _found(profiles: Profiles, name: str) -> Profile:
+    found = await profiles.profile(name)
+    if found is None:
+        raise NotFound(f"there is no player named {name!r}")
+    return found
 
-    @routes.get("/{name}/matches", response_model=None, responses={200: {"model": UserMatchPage},
-                                                                   **responses(400, 404)},
-                summary="The matches a player played, newest first")
-    async def user_matches(
-        name: UserName,
-        limit: Annotated[int, Query(ge=1, le=100)] = 20,
-        cursor: Annotated[str | None, Query(max_length=CURSOR_MAX, pattern=CURSOR,
-                                            description="next_cursor of the previous page")] = None,
-    ) -> JSONResponse:
-        found = await _found(name)
-        played, more = await profiles.matches(found.id, limit, read_cursor(cursor) if cursor else None)
-        last = played[-1] if played and more else None
-        return JSONResponse({"matches": [_played(p) for p in played],
-                             "next_cursor": None if last is None else make_cursor(last.created_at, last.id)})
 
-    return routes
+@router.get("/{name}", response_model=None, responses={200: {"model": User}, **responses(404)},
+            summary="A player's public profile")
+async def get_user(name: UserName, profiles: ProfilesDep) -> JSONResponse:
+    """Name, when the account was made, whether it is closed or a computer
+    level, its rating in each variant played rated, and its wins, draws and losses."""
+    found = await _found(profiles, name)
+    rated, results = await profiles.ratings(found.id), await profiles.results(found.id)
+    return JSONResponse({
+        "name": found.name, "created_at": stamp(ms_of(found.created_at)), "closed": found.closed,
+        "computer": found.computer is not None, "title": found.title,
+        "ratings": {variant: _rating(r) for variant, r in rated.items()},
+        "results": {"wins": results.wins, "draws": results.draws, "losses": results.losses},
+    })
+
+
+@router.get("/{name}/matches", response_model=None, responses={200: {"model": UserMatchPage},
+                                                               **responses(400, 404)},
+            summary="The matches a player played, newest first")
+async def user_matches(
+    name: UserName, profiles: ProfilesDep,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    cursor: Annotated[str | None, Query(max_length=CURSOR_MAX, pattern=CURSOR,
+                                        description="next_cursor of the previous page")] = None,
+) -> JSONResponse:
+    found = await _found(profiles, name)
+    played, more = await profiles.matches(found.id, limit, read_cursor(cursor) if cursor else None)
+    last = played[-1] if played and more else None
+    return JSONResponse({"matches": [_played(p) for p in played],
+                         "next_cursor": None if last is None else make_cursor(last.created_at, last.id)})

@@ -48,14 +48,12 @@ class Vocabulary(BaseModel):
     default_backrow: list[str] = Field(description="a backrow to start from, a to h (any order is legal, R7)")
 
 
-def router() -> APIRouter:
-    routes = APIRouter(tags=["game"])
+router = APIRouter(tags=["game"])
 
-    @routes.get("/vocabulary", response_model=Vocabulary, summary="The game's words, from the engine")
-    async def words() -> dict[str, Any]:
-        """The mages' names and powers (with an example of each, told by the
-        engine), the minion types and their moves, the variants and the
-        rulings: what a client shows about the game, so that it holds no copy."""
-        return vocabulary()
 
-    return routes
+@router.get("/vocabulary", response_model=Vocabulary, summary="The game's words, from the engine")
+async def words() -> dict[str, Any]:
+    """The mages' names and powers (with an example of each, told by the
+    engine), the minion types and their moves, the variants and the
+    rulings: what a client shows about the game, so that it holds no copy."""
+    return vocabulary()

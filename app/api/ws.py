@@ -25,8 +25,6 @@ from http.cookies import CookieError, SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from starlette.routing import WebSocketRoute
-
 from app.accounts import Accounts
 from app.accounts.sessions import COOKIE
 from app.accounts.tokens import PREFIX
@@ -373,16 +371,11 @@ class MatchSocket:
 PATH_RE = re.compile(r"/api/v1/matches/([^/]+)/ws")
 
 
-def route(socket: MatchSocket) -> WebSocketRoute:
-    """The declared route (what the router would answer, and what lists the path)."""
-    return WebSocketRoute(PATH, socket, name="match_socket")
-
-
 class SocketsInFront:
     """Sends this route's sockets straight to the endpoint, past the HTTP
     middleware and the router: a socket lives long, and every frame of the stack
     above it is memory held per socket. bench/ws.py's idle measure (10,000
-    sockets, issue 18) found 21.7 KiB per socket with this bypass and 27.6 KiB
+    sockets) found 21.7 KiB per socket with this bypass and 27.6 KiB
     without it (+27%). The HTTP middleware has nothing to do for them: what a
     socket's action needs (limits, the seat, presence) happens in the gateway."""
 

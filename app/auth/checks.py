@@ -3,7 +3,7 @@
 An argon2id check takes tens of milliseconds of CPU and 64 MiB of memory on
 purpose. Run on the event loop it would stall every match; run in asyncio's
 shared thread pool, a burst of sign-ins ran as many at once as the pool has
-threads (issue 17, item 3: 113 to 499 MiB, another match's p99 from 0.3 to
+threads (113 to 499 MiB, another match's p99 from 0.3 to
 6.7 s). Here at most `workers` checks run at a time, and at most `waiting`
 more wait for a thread; a try beyond those is told the server is busy
 (`Busy`) before anything is counted or checked. The pool's threads run at the

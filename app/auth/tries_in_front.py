@@ -1,5 +1,5 @@
 """Sign-in tries in line per address, and a known-locked address refused in
-front of the whole stack (issue 17, item 3): one piece, used by the admins'
+front of the whole stack: one piece, used by the admins'
 form (app/admin/front.py) and the players' (app/web/sign_in_front.py).
 
 Thirty sign-ins sent at once from one address each went through the error

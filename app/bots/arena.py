@@ -88,8 +88,8 @@ def play(white: Player, black: Player, seed: str, variant: str = "standard",
         turn += 1
     match.rounds = state.round
     if state.phase == OVER:
-        result = state.result or {}
-        match.winner, match.reason = result.get("winner"), result.get("reason", "")
+        result = state.result
+        match.winner, match.reason = (result["winner"], result["reason"]) if result else (None, "")
     else:
         match.reason = "action_cap"
     return match

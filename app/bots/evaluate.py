@@ -24,7 +24,7 @@ What counts, for each player:
   weights), a little each: room to capture later and to cover its own;
 - the Orb (first turn of each phase) and advanced minions.
 
-The weights were first set by hand; issue 22 fitted them to how self-play
+The weights were first set by hand; we fitted them to how self-play
 matches end (bench/tune_eval.py, Texel's method), then held back where the
 fit learnt a habit of its own matches rather than of the game (a side short
 of minions in the arena is eliminated: CROWD and PRESENCE were set by the
@@ -60,7 +60,7 @@ from .board import (
 # Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
 WIN: Final = 1000.0  # a won position, for the search
 WIN_GAIN: Final = 60.0  # a capture that wins at once
-# `evaluate` = tanh(score / SCALE). The fit of issue 22 (bench/tune_eval.py)
+# `evaluate` = tanh(score / SCALE). The fit (bench/tune_eval.py)
 # found endings follow P(White wins) = 1 / (1 + exp(-score / k)) best with k
 # about 20, and tanh(x / 2k) = 2P - 1: so `evaluate` reads as White's expected
 # score. (It was 14, which overstated every lead and made the replay's graph
@@ -77,7 +77,7 @@ POTENTIAL: Final = 0.74  # weight of both sides' captures in the decision phase
 SECOND: Final = 0.3  # weight of the second-best capture (another chamber may make it)
 RECAPTURE: Final = 0.7  # how much of the attacker is counted lost to a recapture
 ORB: Final = 1.15
-MOBILITY: Final = 0.044  # per square attacked, by the weight of its attacker (issue 22)
+MOBILITY: Final = 0.044  # per square attacked, by the weight of its attacker
 # Below zero: a minion in the arena is one fewer in the reserve to place as a
 # worker, and one more to be captured; CROWD keeps a side from thinning out.
 PRESENCE: Final = -1.5  # per minion in the arena

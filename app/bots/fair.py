@@ -2,7 +2,7 @@
 
 The worker processes are few (BOT_WORKERS per server process) and a search may
 take seconds. Served first come, first served, one client that queues thirty
-strong searches makes everybody else's bot wait behind all of them (issue 17:
+strong searches makes everybody else's bot wait behind all of them (once
 a greedy bot took 48 s to answer). So each owner (the address that made the
 bot's match) has a queue of its own, and a slot that comes free goes to the
 owner holding the fewest slots now, of those the one served longest ago: a

@@ -4,7 +4,7 @@ A search runs in a worker process so that it never holds the server's event
 loop. The workers are spawned (not forked: the server has threads, the
 database driver's), straight from the server process, so each one can watch
 its parent: when the server dies, even by SIGKILL, which runs no cleanup, each
-worker ends itself (issue 17, item 12: the forkserver used before, its worker
+worker ends itself (the forkserver used before, its worker
 and the resource tracker outlived a killed server, ~48 MiB each). The resource
 tracker multiprocessing starts beside them ends once every process holding its
 pipe has: the server and the workers.

@@ -6,7 +6,7 @@ brain (`app.bots.choose`) in a worker process (pool.py), then plays the answer
 through the gateway like any seat. Nothing starts a bot from a read or a save, and
 a search, which may take seconds, never holds the event loop.
 
-Bot work is a shared resource (issue 17), so a turn goes, in order:
+Bot work is a shared resource, so a turn goes, in order:
 
 1. **waits its turn fairly** (fair.py): the search slots (BOT_WORKERS) go round
    the owners (the addresses that made the matches), not first come, first
@@ -37,7 +37,7 @@ import random
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from app.config import Settings
@@ -76,7 +76,8 @@ def _unheard(*_: Any) -> None:
 
 class BotRunner:
     def __init__(self, gateway: Gateway, service: MatchService, settings: Settings,
-                 outage: OutageLog | None = None) -> None:
+                 outage: OutageLog | None = None, metered: Callable[[str, float, float], None] = _unheard,
+                 dropped: Callable[[str], None] = _unheard) -> None:
         self.gateway, self.service = gateway, service
         self.outage = outage if outage is not None else OutageLog()
         self.delay = settings.bot_delay_seconds
@@ -104,12 +105,11 @@ class BotRunner:
         self.timer: Callable[[], float] = time.perf_counter
         # Told each search's level, seconds waiting for a slot and seconds thinking,
         # and each turn dropped with why (app/ops meters them).
-        self.metered: Callable[[str, float, float], None] = _unheard
-        self.dropped: Callable[[str], None] = _unheard
+        self.metered, self.dropped = metered, dropped
 
     # ---- hearing (the service's Publisher; the seats' return) --------------------
 
-    async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
+    async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:
         if updates and _bot_in(updates[-1]["match"]):
             self._wake(match_id)
 

@@ -59,7 +59,7 @@ from .evaluate import WIN, score
 WIDTH: Final = 8  # actions searched at a node with two or more plies left
 ROOT_WIDTH: Final = 16  # root actions searched past the first ply, best of the shallower search
 # LATE and SPEND keep the search as it was: other settings did not win more
-# matches against the search of 780ea97 (docs/bots.md, issue 22; bench/arena_old.py --new).
+# matches against the search of 780ea97 (docs/bots.md; bench/arena_old.py --new).
 LATE: Final = 0  # actions past WIDTH searched a ply shallower first (late-move reductions)
 SPEND: Final = 0.5  # no new iteration once this share of the think time is spent
 MAX_DEPTH: Final = 16

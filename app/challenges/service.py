@@ -1,4 +1,4 @@
-"""Challenges: one account asks another for a match (issue 20).
+"""Challenges: one account asks another for a match.
 
     challenge → pending → accepted (the match is made) | declined (a reason)
                         | canceled (by the challenger) | expired

@@ -1,4 +1,4 @@
-"""The match chat (issue 20): a players' room and a spectators' room per match.
+"""The match chat: a players' room and a spectators' room per match.
 
 `Chat` (service.py) stores and reads the lines, holding the rules of flood.py
 (length, stock phrases for guests, flood limits) and the mutes; `Relay`

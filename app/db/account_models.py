@@ -1,4 +1,4 @@
-"""The players' tables (issue 19, migration 0007): accounts, their signed-in
+"""The players' tables (migration 0007): accounts, their signed-in
 browsers and API tokens, a rating per account and variant, and each rated
 match's change of rating.
 
@@ -30,7 +30,7 @@ class Account(Base):
     last_seen: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     closed_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
-    # A bot account (issue 21, migration 0013): a program plays it; when it became one, for good.
+    # A bot account (migration 0013): a program plays it; when it became one, for good.
     bot_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
     __table_args__ = (

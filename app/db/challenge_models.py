@@ -1,4 +1,4 @@
-"""A challenge from one account to another (issue 20, migration 0009): the match
+"""A challenge from one account to another (migration 0009): the match
 options asked for, and where it stands. Only accounts challenge and are
 challenged, so both ends are accounts; a challenge is never deleted, so the
 challenger sees a decline (and its reason) after the fact.

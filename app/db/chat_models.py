@@ -1,4 +1,4 @@
-"""The chat's tables (issue 20, migration 0010): each match's lines, and the
+"""The chat's tables (migration 0010): each match's lines, and the
 accounts an admin muted for a while.
 
 A line belongs to its match (deleted with it) and to one room: the players'

@@ -80,7 +80,7 @@ def _out_of_reach(exc: BaseException) -> bool:
 
 
 class OutageLog:
-    """What the log says while the database is out of reach (issue 12, defect 8):
+    """What the log says while the database is out of reach:
     one warning when the outage starts, one line when it ends, and between them
     only a count. Every part that meets the outage (requests, sockets, the
     sweeper, the bot runner, the realtime bus) reports here instead of logging

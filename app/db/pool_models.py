@@ -1,4 +1,4 @@
-"""Quick pairing's table (issue 20, migration 0008): who waits in which pool.
+"""Quick pairing's table (migration 0008): who waits in which pool.
 
 One row per player and pool. The database is the truth of a pool, so every
 process pairs from the same rows and a pool outlives any one process. A row
@@ -51,7 +51,7 @@ class PoolSeeker(Base):
     seat_nonce: Mapped[str | None] = mapped_column(String(24), nullable=True)
     seat_token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     paired_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
-    # Issue 21, migration 0013: the player is a bot account; the player consents to meet one.
+    # Migration 0013: the player is a bot account; the player consents to meet one.
     bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     bots: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 

@@ -1,4 +1,4 @@
-"""The answers kept for `Idempotency-Key` (issue 21, item 1; migration 0012).
+"""The answers kept for `Idempotency-Key` (migration 0012).
 
 Create and join hand out a seat's token once. A client that lost the answer
 resends the request with the same `Idempotency-Key` and is answered as before

@@ -15,7 +15,7 @@ CLIENT_ID = r"^[\x21-\x7e]{1,64}$"
 # A chosen seed is written in the position text: printable, no NUL or control
 # character (C0, DEL, C1: what app/kernel/text.py refuses to store).
 SEED = r"^[^\x00-\x1f\x7f-\x9f]{1,128}$"
-# A display name (issue 17, item 10): no control character (C0, DEL, C1), no
+# A display name: no control character (C0, DEL, C1), no
 # bidirectional control (U+202E would show the rest of a line reversed), and
 # starting and ending with a character that shows: not a blank, not a format
 # character of the Basic Multilingual Plane (zero-width space, joiners, soft

@@ -3,7 +3,7 @@
 An action's public state is encoded once, for its log row and for its answer,
 and the engine state and the action for the match's row: with the standard
 library's encoder that was about a fifth of the server's instructions per
-action (callgrind over a run of actions, issue 22). orjson writes the same text
+action (callgrind over a run of actions). orjson writes the same text
 as `json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))`
 for what these values hold (dicts with str keys, lists, tuples, str, int,
 bool, None) some ten times faster. What it refuses (a key that is not a str,

@@ -6,7 +6,7 @@ RateLimited and lets nothing through once a key is over its budget):
 - `SlidingWindow`: in this process's memory, exact, a sliding window. The one
   used on SQLite, where one process serves everything.
 - `SharedWindow`: on PostgreSQL, where several processes share the budget
-  (issue 12, defect 6: two processes let through twice the budget). Fixed
+  (two processes let through twice the budget). Fixed
   windows counted in the `rate_counters` table. To keep the hot path free of a
   database round trip, a key well under its budget is counted locally and
   its count is added to the table in one batched UPSERT about every

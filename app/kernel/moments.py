@@ -17,7 +17,7 @@ def ms_of(when: datetime) -> int:
 
 # The seconds `stamp` wrote lately, each with its text up to the milliseconds:
 # an action stamps its log entry and the server's time (this second) and the
-# match's creation (its own second), and strftime was 8 µs of each (issue 22).
+# match's creation (its own second), and strftime was 8 µs of each.
 _SECONDS: dict[int, str] = {}
 _MOST_SECONDS = 1024  # then forgotten all at once: a few matches' creations, and now
 

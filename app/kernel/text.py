@@ -2,7 +2,7 @@
 cannot encode) and no NUL or other control character but tab and line breaks.
 
 PostgreSQL refuses NUL in text and JSON, and a lone surrogate breaks every
-answer that quotes it (issue 17, item 4: one moderation reason made a match's
+answer that quotes it (one moderation reason made a match's
 pages, the audit log and the figures answer 500 for good). Every gateway that
 stores a client's or an admin's text checks it here first, and the refusal
 names the field.

@@ -5,7 +5,7 @@ every turn left pending.
 
 Counted and claimed in the database, so that every process sees the same
 numbers: two processes counting in memory would each let an owner through up
-to the cap, and both would search the same turn (issue 17, item 1)."""
+to the cap, and both would search the same turn."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A guest's seats become an account's (issue 19): after signing up or in, a
+"""A guest's seats become an account's: after signing up or in, a
 browser hands over the seat tokens it kept, and each seat whose token proves it
 is written as the account's.
 
@@ -6,7 +6,7 @@ Only `seats.account_id` changes: not the match's version, its log nor its
 state, so nobody watching hears of it and a finished match's record stays as it
 ended. Since the version does not move, another process's cached record of the
 match would keep the guest's seat (and write it into the public state of its
-next change): each claim drops the record here and `told` tells the other
+next change): each claim drops the record here and tells the other
 processes to drop theirs (app.realtime.service.share_claims wires it to a
 nudge `seats:<match id>`; a nudge lost with the bus drops every cached record). A seat is claimed only if its token proves it, it belongs to no account
 yet, and the match's other seat is not this account's (one account never holds
@@ -45,16 +45,16 @@ class Claimed:
         self.refused.append({"match": match_id, "reason": reason})
 
 
-def _nobody(match_id: str) -> None:
-    return None
-
-
 class Claims:
     def __init__(self, keeper: MatchKeeper) -> None:
         self.keeper = keeper
         # Told each match whose seat changed hands, after the commit: the other
-        # processes' cached records of it hold the old seat.
-        self.told: Callable[[str], None] = _nobody
+        # processes' cached records of it hold the old seat (`on_claim`).
+        self._told: list[Callable[[str], None]] = []
+
+    def on_claim(self, heard: Callable[[str], None]) -> None:
+        """Tell `heard` each match one of whose seats became an account's, once written."""
+        self._told.append(heard)
 
     async def claim(self, account_id: int, handed: list[tuple[str, str]]) -> Claimed:
         """Claim for `account_id` the seats `handed` as (match id, seat token)
@@ -101,7 +101,8 @@ class Claims:
                 return "the seat was claimed meanwhile"
             # The next read loads the seat with its account's name and rating.
             keeper.cache.drop(match_id)
-        self.told(match_id)
+        for heard in self._told:
+            heard(match_id)
         return None
 
     async def _write(self, account_id: int, match_id: str, colour: str) -> bool:

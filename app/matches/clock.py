@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .shapes import ClockView
+
 DAY_MS = 86_400_000
 
 
@@ -79,8 +81,8 @@ class Clock:
         self.running = colour
         self.since_ms = now_ms if colour else None
 
-    def public(self, now_ms: int) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def public(self, now_ms: int) -> ClockView:
+        out: ClockView = {
             "type": self.kind,
             "white": max(0, self.left("white", now_ms)),
             "black": max(0, self.left("black", now_ms)),

@@ -9,7 +9,7 @@ from app.kernel.errors import ServiceError
 
 class OutOfRange(ServiceError):
     """An open match that asks for a rating range, joined by a guest or by an
-    account whose rating in its variant is outside it (issue 20, seeks)."""
+    account whose rating in its variant is outside it (seeks)."""
 
     status, code = 403, "rating_out_of_range"
 
@@ -53,7 +53,7 @@ class Illegal(ServiceError):
 
 
 class IllegalPosition(ServiceError):
-    """A well-formed create whose `position` no match can start from (issue 21):
+    """A well-formed create whose `position` no match can start from:
     the text is not a playable position, or the options say otherwise."""
 
     status, code = 422, "illegal_position"
@@ -62,7 +62,7 @@ class IllegalPosition(ServiceError):
 class TooManyBotMatches(ServiceError):
     """An owner (a client address, or a signed-in account from any address)
     already holds as many running bot matches as BOT_MATCHES_PER_ADDRESS (or
-    BOT_MATCHES_PER_ACCOUNT) allows: bot searches are a shared resource (issue 17).
+    BOT_MATCHES_PER_ACCOUNT) allows: bot searches are a shared resource.
     No Retry-After: the cap frees a place when one of those matches ends."""
 
     status, code = 429, "too_many_bot_matches"

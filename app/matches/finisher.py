@@ -15,6 +15,7 @@ from . import bot_store, store
 from .errors import MatchIsOver
 from .keeper import MatchKeeper, nothing
 from .record import Record, other
+from .shapes import MatchState
 
 VERDICTS = ("abort", "white", "black", "draw")
 MAX_REASON = 500
@@ -25,7 +26,7 @@ class Finisher:
     def __init__(self, keeper: MatchKeeper) -> None:
         self.keeper = keeper
 
-    async def resign(self, match_id: str, colour: str) -> dict[str, Any]:
+    async def resign(self, match_id: str, colour: str) -> MatchState:
         keeper = self.keeper
 
         async def decide(rec: Record, now: int) -> None:
@@ -35,7 +36,7 @@ class Finisher:
         rec, _ = await keeper.mutate(match_id, decide)
         return keeper.present(rec)
 
-    async def draw(self, match_id: str, colour: str, offer: bool) -> dict[str, Any]:
+    async def draw(self, match_id: str, colour: str, offer: bool) -> MatchState:
         """Offer or accept (`offer`), decline or withdraw (not `offer`) a draw (R16)."""
         keeper = self.keeper
 
@@ -59,7 +60,7 @@ class Finisher:
         rec, _ = await keeper.mutate(match_id, decide)
         return keeper.present(rec)
 
-    async def claim(self, match_id: str, colour: str, result: str) -> dict[str, Any]:
+    async def claim(self, match_id: str, colour: str, result: str) -> MatchState:
         """Claim a win or a draw once the opponent's seat has been gone longer than
         the match's abandon_seconds."""
         keeper = self.keeper
@@ -83,7 +84,7 @@ class Finisher:
         rec, _ = await keeper.mutate(match_id, decide, fresh=True)
         return keeper.present(rec)
 
-    async def abort(self, match_id: str, colour: str | None) -> dict[str, Any]:
+    async def abort(self, match_id: str, colour: str | None) -> MatchState:
         """Call the match off before both setups are done; `colour` None is the server."""
         keeper = self.keeper
 
@@ -97,7 +98,7 @@ class Finisher:
         rec, _ = await keeper.mutate(match_id, decide)
         return keeper.present(rec)
 
-    async def moderate(self, match_id: str, verdict: str, reason: str) -> dict[str, Any]:
+    async def moderate(self, match_id: str, verdict: str, reason: str) -> MatchState:
         """A server admin ends the match: "abort", or adjudicates it to "white",
         "black" or a "draw", for `reason`. Logged as an action with player null
         (the server) and published like any ending; unlike a player's abort, an
@@ -109,7 +110,7 @@ class Finisher:
         note = reason.strip() if isinstance(reason, str) else ""
         if not note:
             raise BadRequest("a moderation needs a reason, for the players and the audit log")
-        text.check("reason", note)  # it goes into the log, the updates and the audit (issue 17, item 4)
+        text.check("reason", note)  # it goes into the log, the updates and the audit
         if len(note) > MAX_REASON:
             raise BadRequest(f"the reason is at most {MAX_REASON} characters")
 

@@ -1,4 +1,4 @@
-"""A match as a game record (issue 21, `GET /matches/{id}/record`): the headers
+"""A match as a game record (`GET /matches/{id}/record`): the headers
 the server knows of it, and its log, written by app/rules/game_record.py.
 
 Nothing secret: the seed appears when the public state shows it (once the
@@ -9,7 +9,7 @@ only for a match started from one (whose creator wrote it, deck and all).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from app.kernel.moments import stamp
@@ -27,7 +27,7 @@ def _time_control(tc: dict[str, Any] | None) -> str:
     return f"correspondence {tc['days']:g} days a move"
 
 
-def _rating(rating: dict[str, Any] | None) -> str | None:
+def _rating(rating: Mapping[str, Any] | None) -> str | None:
     if not rating:
         return None
     return f"{rating['rating']}" + ("?" if rating.get("provisional") else "")

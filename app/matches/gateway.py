@@ -29,6 +29,7 @@ from .record import SeatInfo
 from .rematch import Rematched
 from .seats import hash_token
 from .service import MatchService
+from .shapes import MatchState
 
 log = logging.getLogger(__name__)
 
@@ -145,19 +146,19 @@ class Gateway:
         colour = await self.enter(match_id, caller, write=False)
         return await self.service.reads.legal(match_id, colour)
 
-    async def resign(self, match_id: str, caller: Caller) -> dict[str, Any]:
+    async def resign(self, match_id: str, caller: Caller) -> MatchState:
         colour = await self.enter(match_id, caller)
         return await self.service.finisher.resign(match_id, colour)
 
-    async def draw(self, match_id: str, caller: Caller, offer: bool) -> dict[str, Any]:
+    async def draw(self, match_id: str, caller: Caller, offer: bool) -> MatchState:
         colour = await self.enter(match_id, caller)
         return await self.service.finisher.draw(match_id, colour, offer)
 
-    async def claim(self, match_id: str, caller: Caller, result: str) -> dict[str, Any]:
+    async def claim(self, match_id: str, caller: Caller, result: str) -> MatchState:
         colour = await self.enter(match_id, caller)
         return await self.service.finisher.claim(match_id, colour, result)
 
-    async def abort(self, match_id: str, caller: Caller) -> dict[str, Any]:
+    async def abort(self, match_id: str, caller: Caller) -> MatchState:
         colour = await self.enter(match_id, caller)
         return await self.service.finisher.abort(match_id, colour)
 
@@ -165,7 +166,7 @@ class Gateway:
         colour = await self.enter(match_id, caller)
         return await self.service.rematches.offer(match_id, colour)
 
-    async def decline_rematch(self, match_id: str, caller: Caller) -> dict[str, Any]:
+    async def decline_rematch(self, match_id: str, caller: Caller) -> MatchState:
         colour = await self.enter(match_id, caller)
         return await self.service.rematches.decline(match_id, colour)
 
@@ -185,7 +186,7 @@ class Gateway:
         await self.count_write(caller)
         return await self.service.claims.claim(account_id, handed)
 
-    async def moderate(self, match_id: str, verdict: str, reason: str, admin: str) -> dict[str, Any]:
+    async def moderate(self, match_id: str, verdict: str, reason: str, admin: str) -> MatchState:
         """A server admin (already signed in by the admin wing) ends a match."""
         state = await self.service.finisher.moderate(match_id, verdict, reason)
         log.info("match %s ended by admin %s: %s", match_id, admin, verdict)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -35,6 +35,7 @@ from .publisher import Publisher, hears_words
 from .record import COLOURS, Entry, Record
 from .replay import ending
 from .saves_together import SavesTogether
+from .shapes import MatchState, Update
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -75,7 +76,7 @@ class MatchKeeper:
         self.cache.put(rec)
         return rec
 
-    def present(self, rec: Record, now_ms: int | None = None) -> dict[str, Any]:
+    def present(self, rec: Record, now_ms: int | None = None) -> MatchState:
         return rec.present(self.now_ms() if now_ms is None else now_ms, self.presence_ttl_ms)
 
     async def current(self, match_id: str, with_seats: bool = True) -> Record:
@@ -120,14 +121,15 @@ class MatchKeeper:
         draft.updated_ms = draft.entries[-1].at_ms if draft.entries else self.now_ms()
         await store.save(self.engine, rec.version, draft, self.together)
         self.cache.put(draft)
-        updates, before = [], rec.engine_view()
+        updates: list[Update] = []
+        before: Mapping[str, Any] = rec.engine_view()
         told = hears_words(self.publisher, draft.id)  # no await from here to the publishing
         for entry in draft.entries:
             updates.append(entry.update(before, told))
             before = entry.public
         await self.publish(draft.id, updates)
 
-    async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
+    async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:
         """Hand committed updates on; never raises (the commit has happened either way)."""
         try:
             await self.publisher.publish(match_id, updates)

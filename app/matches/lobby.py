@@ -27,6 +27,7 @@ from .ranges import checked_range, guard_join
 from .record import COLOURS, Record, SeatInfo, other
 from .replay import initial_state
 from .seats import Seats, hash_token, new_seat_token
+from .shapes import MatchState
 
 RATED_RULE = "a rated match is played by two accounts, or an account and a computer level"
 
@@ -35,7 +36,7 @@ RATED_RULE = "a rated match is played by two accounts, or an account and a compu
 class Seated:
     """What create and join answer: the match, the seat taken and its token (shown once)."""
 
-    match: dict[str, Any]
+    match: MatchState
     seat: str
     token: str
 
@@ -55,8 +56,8 @@ def _whole(seconds: float | None) -> float | int | None:
 
 
 async def rated_seats(keeper: MatchKeeper, seats: dict[str, SeatInfo], variant: str) -> None:
-    """Each account's seat shows its rating in the match's variant (issue 19),
-    its account's name and title (issue 21: "BOT"): one read, and none when no seat is an account's."""
+    """Each account's seat shows its rating in the match's variant,
+    its account's name and title ("BOT"): one read, and none when no seat is an account's."""
     found = await ratings_in(keeper.engine, [s.account_id for s in seats.values() if s.account_id is not None],
                              variant)
     for seat in seats.values():
@@ -67,7 +68,7 @@ async def rated_seats(keeper: MatchKeeper, seats: dict[str, SeatInfo], variant: 
 
 
 def starting_position(options: dict[str, Any]) -> State:
-    """The position a casual match starts from (issue 21), checked: IllegalPosition (422)
+    """The position a casual match starts from, checked: IllegalPosition (422)
     naming what is wrong. Such a match is custom: its creator wrote its seed
     and deck, so both are public from the start (R20 keeps nothing secret that
     one player already knows)."""
@@ -209,7 +210,7 @@ class Lobby:
             "time_control": time_control,
             "join_timeout_seconds": join,
             "abandon_seconds": abandon,
-            # Bounded by the server (issue 17): the options show what the bot is given.
+            # Bounded by the server: the options show what the bot is given.
             "bot_think_seconds": min(options.get("bot_think_seconds") or settings.bot_think_seconds,
                                      settings.bot_max_think_seconds),
             # Written into the match, so a later change of the setting leaves it be.
@@ -238,7 +239,7 @@ class Lobby:
             rec.seats[colour] = SeatInfo(name, hash_token(token), None, False, now, now, account_id,
                                          account if account_id is not None else None)
             await rated_seats(keeper, {colour: rec.seats[colour]}, rec.options["variant"])
-            guard_join(rec, rec.seats[colour], rec.options["variant"])  # a seek's rating range (issue 20)
+            guard_join(rec, rec.seats[colour], rec.options["variant"])  # a seek's rating range
             rec.new_seats.append(colour)
             keeper.begin(rec, now)
             keeper.log(rec, colour, {"type": "join"}, False, now)

@@ -26,6 +26,7 @@ from .errors import IdTaken, Illegal, MatchIsOver, NotYourTurn, StaleVersion
 from .keeper import MatchKeeper
 from .reads import Reads
 from .record import COLOURS, Record, other
+from .shapes import MatchState
 
 log = logging.getLogger(__name__)
 # Log entries that change neither the position nor whose turn it is.
@@ -37,7 +38,7 @@ class Acted:
     """What act answers: the match now, the version the action reached, and
     whether it had landed before (a resend)."""
 
-    match: dict[str, Any]
+    match: MatchState
     version: int
     duplicate: bool = False
     match_json: str | None = None  # `match` encoded already, when it is

@@ -14,17 +14,18 @@ swallows what it does raise (the commit has happened either way).
 An update's `"words"` (its sentence, told by the engine) is written only when
 `hears_words(match_id)` says someone will read them, asked just before
 `publish` with no await between: telling a removal rebuilds a position, work
-wasted on the many matches no socket of this process watches (issue 22). A
+wasted on the many matches no socket of this process watches. A
 publisher without the method is taken to read them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 
 class Publisher(Protocol):
-    async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None: ...
+    async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None: ...
 
 
 def hears_words(publisher: Any, match_id: str) -> bool:
@@ -39,7 +40,7 @@ class NullPublisher:
     def hears_words(self, match_id: str) -> bool:
         return False
 
-    async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
+    async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:
         return None
 
 
@@ -60,7 +61,7 @@ class Fanout:
         return any(hears_words(listener, match_id) for listener in self.listeners
                    if listener not in self.wordless)
 
-    async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
+    async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:
         failed: BaseException | None = None
         for listener in self.listeners:
             try:
@@ -77,5 +78,5 @@ class RecordingPublisher:
     def __init__(self) -> None:
         self.updates: dict[str, list[dict[str, Any]]] = {}
 
-    async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
-        self.updates.setdefault(match_id, []).extend(u for u in updates if u["type"] == "update")
+    async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:
+        self.updates.setdefault(match_id, []).extend(dict(u) for u in updates if u["type"] == "update")

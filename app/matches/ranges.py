@@ -1,4 +1,4 @@
-"""An open match that asks for a rating range (issue 20, seeks): "±200" at
+"""An open match that asks for a rating range (seeks): "±200" at
 create, and at join only an account whose rating in the match's variant is
 within that many points of the creator's takes the free seat.
 

@@ -15,12 +15,13 @@ from . import bot_store, history, store, stored_states
 from .game_record import record_text
 from .keeper import MatchKeeper
 from .record import record_from_rows
+from .shapes import LogEntry, MatchState
 from .telling import told
 
 
 def timed(public: dict[str, Any], at: Any) -> dict[str, Any]:
     """A logged state with its `server_time`: states logged before it was kept in
-    them (issue 21, item 4) take their action's time, the moment they held."""
+    them take their action's time, the moment they held."""
     if "server_time" in public:
         return public
     return {**public, "server_time": stamp(ms_of(at))}
@@ -30,7 +31,7 @@ class Reads:
     def __init__(self, keeper: MatchKeeper) -> None:
         self.keeper = keeper
 
-    async def get(self, match_id: str) -> dict[str, Any]:
+    async def get(self, match_id: str) -> MatchState:
         """The public state (`GET /matches/{id}`)."""
         return self.keeper.present(await self.keeper.current(match_id))
 
@@ -42,7 +43,7 @@ class Reads:
         actions = [action_json(a) for a in legal_actions(rec.state)] if mine else []
         return {"version": rec.version, "actions": actions, "setup": setup}
 
-    async def log(self, match_id: str, since: int = 0) -> list[dict[str, Any]]:
+    async def log(self, match_id: str, since: int = 0) -> list[LogEntry]:
         """The action log (`GET /matches/{id}/actions`)."""
         cached = self.keeper.cache.get(match_id)
         if cached is None or cached.due(self.keeper.now_ms()):
@@ -60,7 +61,7 @@ class Reads:
         rows = await store.log(self.keeper.engine, match_id, 0)
         return record_text(rec, rows or []), rec.status == "finished"
 
-    async def log_and_end(self, match_id: str, since: int = 0) -> tuple[list[dict[str, Any]], bool]:
+    async def log_and_end(self, match_id: str, since: int = 0) -> tuple[list[LogEntry], bool]:
         """The action log, and whether the match is known to be over (its ending
         read by this process; an ending is never undone), so the answer may carry
         a validator for caches (`ETag`)."""

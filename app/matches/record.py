@@ -3,23 +3,26 @@ engine State, with the public view of the current version kept once computed."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from app.accounts.profiles import NEW_SHOWN, change_of, shown
+from app.accounts.profiles import NEW_SHOWN, RatingView, change_of, shown
 from app.accounts.titles import title_of
 from app.kernel.jsontext import compact
 from app.kernel.moments import moment, ms_of, stamp
 from app.rules import COLOURS, SETUP, State, other, public_view
+from app.rules.view_shape import PublicView, ResultView
 
 from .clock import Clock
+from .shapes import MatchState, PlayersView, PlayerView, RematchView, Update
 from .telling import entry_words
 
 __all__ = ["COLOURS", "Entry", "Record", "SeatInfo", "other", "record_from_rows"]
 
 def seat_here(bot: str | None, connected: bool, last_seen_ms: int, now_ms: int, ttl_ms: int) -> bool:
-    """The one rule of presence, for REST and the sockets of every process alike
-    (issue 12, defect 7): a bot is always here; a player is while a socket of
+    """The one rule of presence, for REST and the sockets of every process alike:
+    a bot is always here; a player is while a socket of
     theirs is open (`connected`) and a process holding it has said so within
     `ttl_ms` (`last_seen`, refreshed at every heartbeat). A process that dies
     stops refreshing: its seats count as gone `ttl_ms` after its last word."""
@@ -36,10 +39,10 @@ class SeatInfo:
     joined_ms: int
     account_id: int | None = None  # the account playing it (a computer level's, for a rated bot); None: a guest
     account: str | None = None  # that account's name (read with the seat: names never change); never its id
-    # Issue 19, profiles: the account's rating in the match's variant, as the
+    # Profiles: the account's rating in the match's variant, as the
     # public state shows it ({"rating", "rd", "provisional"}; None for a guest),
     # and, once a rated match has moved it, by how much (whole points).
-    rating: dict[str, Any] | None = None
+    rating: RatingView | None = None
     rating_change: int | None = None
     title: str | None = None  # "BOT": a bot account's seat (app/accounts/bots.py), shown as a computer's
 
@@ -57,7 +60,7 @@ class Entry:
     automatic: bool
     at_ms: int
     client_id: str | None
-    public: dict[str, Any]
+    public: MatchState
     public_json: str | None = None  # `public` encoded, once: for the log row and the answer
 
     def public_text(self) -> str:
@@ -66,16 +69,17 @@ class Entry:
             self.public_json = compact(self.public)
         return self.public_json
 
-    def update(self, before: dict[str, Any] | None, told: bool = True) -> dict[str, Any]:
+    def update(self, before: Mapping[str, Any] | None, told: bool = True) -> Update:
         """The update message; `before` is the public state before this entry,
         which its words are told from. Without `told`, no `"words"`: nobody
         would read them (app/matches/publisher.py, `hears_words`)."""
-        update = {"type": "update", "version": self.version, "action": self.action,
-                  "player": self.player, "automatic": self.automatic}
         if told:
-            update["words"] = entry_words(before, self.player, self.action, self.automatic)
-        update["at"], update["match"] = stamp(self.at_ms), self.public
-        return update
+            return {"type": "update", "version": self.version, "action": self.action, "player": self.player,
+                    "automatic": self.automatic,
+                    "words": entry_words(before, self.player, self.action, self.automatic),
+                    "at": stamp(self.at_ms), "match": self.public}
+        return {"type": "update", "version": self.version, "action": self.action, "player": self.player,
+                "automatic": self.automatic, "at": stamp(self.at_ms), "match": self.public}
 
 
 @dataclass(slots=True)
@@ -92,20 +96,20 @@ class Record:
     clock: Clock | None
     due_at_ms: int | None
     draw_offer: str | None
-    result: dict[str, Any] | None
+    result: ResultView | None
     created_ms: int
     updated_ms: int
     finished_ms: int | None
     seats: dict[str, SeatInfo]
     # Playing again (rematch.py): the public offer, the hash of the offerer's
     # token in the new match (never public), and the match this one follows.
-    rematch: dict[str, Any] | None = None
+    rematch: RematchView | None = None
     rematch_token: str | None = None
     rematch_of: str | None = None
     rated: bool = False  # chosen when made: its ending moves ratings (app/accounts/rated.py)
     # Derived, kept while `state` stays the same object.
     view_of: State | None = None
-    view: dict[str, Any] | None = None
+    view: PublicView | None = None
     # What a mutation adds, saved with it in one transaction.
     entries: list[Entry] = field(default_factory=list)
     new_seats: list[str] = field(default_factory=list)
@@ -129,7 +133,7 @@ class Record:
     def seat_accounts(self) -> dict[str, int | None]:
         return {colour: seat.account_id for colour, seat in self.seats.items()}
 
-    def engine_view(self) -> dict[str, Any]:
+    def engine_view(self) -> PublicView:
         if self.view_of is not self.state or self.view is None:
             self.view = public_view(self.state)
             self.view_of = self.state
@@ -144,44 +148,47 @@ class Record:
             return None
         return COLOURS[self.state.to_move]
 
-    def present(self, now_ms: int, presence_ttl_ms: int) -> dict[str, Any]:
+    def present(self, now_ms: int, presence_ttl_ms: int) -> MatchState:
         """The contract's public match state (R20: nothing secret)."""
         view = self.engine_view()
-        players: dict[str, Any] = {}
-        for colour in COLOURS:
-            seat = self.seats.get(colour)
-            # An empty seat keeps the contract's shape: nobody there, not connected.
-            players[colour] = {"name": None, "connected": False, "bot": None, "account": None,
-                               "computer": False, "title": None, "rating": None, "rating_change": None} if seat is None else {
-                "name": seat.name,
-                "connected": seat.here(now_ms, presence_ttl_ms),
-                "bot": seat.bot,
-                "account": seat.account,  # the name only: an account's id is never public
-                "computer": seat.bot is not None,
-                "title": seat.title,
-                "rating": seat.rating,
-                "rating_change": seat.rating_change,
-            }
-        out = {"id": self.id, "version": self.version, "status": self.status}
-        out.update(view)
-        out["options"] = self.options
-        out["players"] = players
+        players: PlayersView = {"white": self._player("white", now_ms, presence_ttl_ms),
+                                "black": self._player("black", now_ms, presence_ttl_ms)}
         clock = self.clock.public(now_ms) if self.clock else None
         if clock is not None and self.status == "active" and self.state.phase == SETUP \
                 and self.due_at_ms is not None:
             clock["setup"] = max(0, self.due_at_ms - now_ms)  # the side to set up has this long
-        out["clock"] = clock
-        out["draw_offer"] = self.draw_offer
-        out["result"] = self.result
-        out["rematch"] = self.rematch
-        out["rematch_of"] = self.rematch_of
-        out["rated"] = self.rated
-        out["created_at"] = stamp(self.created_ms)
-        out["finished_at"] = stamp(self.finished_ms) if self.finished_ms is not None else None
-        # The moment the clock above holds (issue 21, item 4); a finished match's
-        # clock stopped at its end, and its answer never changes again.
-        out["server_time"] = out["finished_at"] or stamp(now_ms)
-        return out
+        finished_at = stamp(self.finished_ms) if self.finished_ms is not None else None
+        return {
+            "id": self.id, "version": self.version, "status": self.status,
+            "options": self.options, "round": view["round"], "phase": view["phase"],
+            "to_move": view["to_move"], "orb": view["orb"], "arena": view["arena"],
+            "reserve": view["reserve"], "dead": view["dead"], "tower": view["tower"],
+            "private": view["private"], "passed": view["passed"], "effects": view["effects"],
+            "quiet_rounds": view["quiet_rounds"], "chaos": view["chaos"], "result": self.result,
+            "custom": view["custom"], "seed_commitment": view["seed_commitment"], "seed": view["seed"],
+            "position": view["position"], "players": players, "clock": clock,
+            "draw_offer": self.draw_offer, "rematch": self.rematch, "rematch_of": self.rematch_of,
+            "rated": self.rated, "created_at": stamp(self.created_ms), "finished_at": finished_at,
+            # The moment the clock above holds; a finished match's clock stopped at
+            # its end, and its answer never changes again.
+            "server_time": finished_at or stamp(now_ms),
+        }
+
+    def _player(self, colour: str, now_ms: int, presence_ttl_ms: int) -> PlayerView:
+        seat = self.seats.get(colour)
+        if seat is None:  # an empty seat keeps the contract's shape: nobody there, not connected
+            return {"name": None, "connected": False, "bot": None, "account": None,
+                    "computer": False, "title": None, "rating": None, "rating_change": None}
+        return {
+            "name": seat.name,
+            "connected": seat.here(now_ms, presence_ttl_ms),
+            "bot": seat.bot,
+            "account": seat.account,  # the name only: an account's id is never public
+            "computer": seat.bot is not None,
+            "title": seat.title,
+            "rating": seat.rating,
+            "rating_change": seat.rating_change,
+        }
 
     def row(self) -> dict[str, Any]:
         """The matches columns a mutation writes."""
@@ -241,7 +248,7 @@ RATING_COLUMNS = ("rating", "rd", "rating_before", "rd_before", "rating_after")
 
 
 def seat_rating(rating: float | None, rd: float | None, before: float | None, rd_before: float | None,
-                after: float | None) -> tuple[dict[str, Any], int | None]:
+                after: float | None) -> tuple[RatingView, int | None]:
     """(the rating an account's seat shows, the change its match made): once a
     rated ending has moved it, the rating as the match began and the change;
     before that, the rating now (a new player's where there is none yet)."""

@@ -19,6 +19,7 @@ inserted in the same transaction, its `rematch_of` unique in the database.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,7 @@ from .lobby import new_match_id, rated_seats
 from .record import Record, SeatInfo, other
 from .replay import initial_state
 from .seats import Seats, hash_token, new_seat_token
+from .shapes import MatchState
 
 
 @dataclass(slots=True)
@@ -40,7 +42,7 @@ class Rematched:
     rematch as this seat sees it: its id once made, the seat it takes there, and
     (this once) that seat's token."""
 
-    match: dict[str, Any]
+    match: MatchState
     match_id: str | None
     seat: str
     token: str | None
@@ -56,7 +58,7 @@ class Rematches:
 
         async def decide(rec: Record, now: int) -> tuple[str | None, str | None]:
             opponent = _guard(rec, colour)
-            state = rec.rematch or {}
+            state: Mapping[str, Any] = rec.rematch or {}
             if state.get("match_id"):
                 return state["match_id"], None  # made already; the token went out then
             if state.get("declined_by") == other(colour):
@@ -87,13 +89,13 @@ class Rematches:
             await keeper.publish(made.id, [{"type": "created", "version": 0, "match": keeper.present(made, now)}])
         return Rematched(keeper.present(rec), new_id, other(colour), token)
 
-    async def decline(self, match_id: str, colour: str) -> dict[str, Any]:
+    async def decline(self, match_id: str, colour: str) -> MatchState:
         """Decline the opponent's offer, or withdraw your own (`POST .../rematch/decline`)."""
         keeper = self.keeper
 
         async def decide(rec: Record, now: int) -> None:
             _guard(rec, colour)
-            state = rec.rematch or {}
+            state: Mapping[str, Any] = rec.rematch or {}
             if state.get("match_id"):
                 raise Forbidden("the rematch has been made already")
             offered = state.get("offered_by")
@@ -113,7 +115,7 @@ class Rematches:
         chaos = old.chaos
         seed = secrets.token_hex(16)  # 128 bits (R20)
         options = dict(old.options)
-        # A match from a position is played again from it, with its seed (issue 21).
+        # A match from a position is played again from it, with its seed.
         start = from_text(options["position"]) if "position" in options else None
         if start is not None:
             seed = start.seed

@@ -19,7 +19,7 @@ __all__ = ["ENGINE_ACTIONS", "ending", "initial_state", "replay", "steps"]
 
 def initial_state(seed: str, options: dict[str, Any], chaos: list[str] | None, custom: bool) -> State:
     """The state at version 0: the standard start dealt from the seed, or the
-    position a match was created from (issue 21), which its options keep whole
+    position a match was created from, which its options keep whole
     (a match from a position is custom: its seed and deck are public)."""
     start = options.get("position")
     if start is not None:

@@ -3,7 +3,7 @@
 
 Each action saved alone is its own transaction: one commit record and one WAL
 flush per action, PostgreSQL's largest cost per action after the rows
-themselves (issue 22: its CPU per action was twice the yardstick's, whose
+themselves (its CPU per action was twice the yardstick's, whose
 UPDATE writes one row). Here at most `writers` writes are in flight per
 process; a save that finds them all busy waits in a queue, and the next free
 writer takes the whole queue (up to `most`) into one transaction. Nobody waits

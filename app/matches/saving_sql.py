@@ -2,7 +2,7 @@
 
 The conditional UPDATE and the log rows in one statement, outside any explicit
 transaction (a statement is atomic): one round trip per action instead of
-BEGIN, UPDATE, INSERT, COMMIT. Worth it (issue 18):
+BEGIN, UPDATE, INSERT, COMMIT. Worth it:
 bench/ab.py against the same tree with every save through _save_core measured
 1.6-2.3x the server CPU per action without it (bench/README.md). It writes the
 columns of `rec.row()` but the rematch pair (save sends a rematch's change the
@@ -33,7 +33,7 @@ RETURNING match_id
 """
 # One log row, the usual case, as plain values: the driver encodes no arrays (it
 # checks each argument and element against the collection ABCs, some 30 checks an
-# action) and the server unnests nothing (issue 22).
+# action) and the server unnests nothing.
 ACT_ONE = _MOVED + """
 SELECT moved.id, $15::int, $16::text, $17::json, $18::bool, $19::timestamptz, $20::text, $21::json
 FROM moved

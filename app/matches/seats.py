@@ -6,7 +6,6 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Callable
-from typing import Any
 
 from app.kernel.errors import Forbidden, Unauthorized
 from app.kernel.moments import ms_of
@@ -14,11 +13,7 @@ from app.kernel.moments import ms_of
 from . import store
 from .keeper import MatchKeeper
 from .record import seat_here
-
-
-def _nobody(match_id: str) -> None:
-    return None
-
+from .shapes import MatchState
 
 ACCOUNT_TOKEN_PREFIX = "mgo_"  # app.accounts.tokens.PREFIX: an account's API token, never a seat's
 
@@ -41,8 +36,16 @@ class Seats:
         self.keeper = keeper
         self._touched: dict[tuple[str, str], int] = {}
         # Told the match whenever one of its seats is noted present (the bot
-        # runner takes up a turn it dropped while nobody watched).
-        self.returned: Callable[[str], None] = _nobody
+        # runner takes up a turn it dropped while nobody watched): `on_return`.
+        self._returned: list[Callable[[str], None]] = []
+
+    def on_return(self, heard: Callable[[str], None]) -> None:
+        """Tell `heard` each match one of whose seats is noted present, once written."""
+        self._returned.append(heard)
+
+    def _back(self, match_id: str) -> None:
+        for heard in self._returned:
+            heard(match_id)
 
     async def authenticate(self, match_id: str, token: str | None) -> str:
         """The colour whose seat `token` proves; raises Unauthorized or NotFound."""
@@ -94,7 +97,7 @@ class Seats:
             rec.seats[colour].last_seen_ms = now
         # Only once written: a bot's turn taken up now reads the seat as here
         # (told before, its check could read the old last_seen and drop it again).
-        self.returned(match_id)
+        self._back(match_id)
 
     async def held(self, pairs: list[tuple[str, str]]) -> None:
         """These seats (match id, colour) hold a socket of this process now: written
@@ -120,7 +123,7 @@ class Seats:
                 row.bot, row.connected, ms_of(row.last_seen), now, keeper.presence_ttl_ms)
         return found
 
-    async def set_connected(self, match_id: str, colour: str, connected: bool) -> dict[str, Any]:
+    async def set_connected(self, match_id: str, colour: str, connected: bool) -> MatchState:
         """The realtime layer says a seat's socket came or went; answers the public
         state (players.*.connected). While connected, call `touch` at least every
         ws_ping_seconds: a seat counts as connected only if seen within
@@ -134,5 +137,5 @@ class Seats:
             seat = rec.seats[colour]
             seat.connected, seat.last_seen_ms = connected, now
         if connected:  # once written, as in `touch`
-            self.returned(match_id)
+            self._back(match_id)
         return keeper.present(await keeper.current(match_id))

@@ -1,4 +1,4 @@
-"""A rated ending's change of ratings, shown (issue 19): each seat's rating as
+"""A rated ending's change of ratings, shown: each seat's rating as
 the match began and its change, on the record and in the ending's public
 state, written in the transaction that ends the match (store.save), so the
 end panel's "+12" and "−12" reach every client with the ending itself.
@@ -7,6 +7,7 @@ end panel's "+12" and "−12" reach every client with the ending itself.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Literal
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -20,16 +21,16 @@ async def show_changes(conn: AsyncConnection, rec: Record, changes: list[Change]
     """A rated ending's changes, shown: each seat's rating as the match began and
     its change, on the draft's seats (copies: the cached record stays as it was
     should the transaction fail) and in the ending's public state, whose log row
-    is written again with them (issue 19: the end panel's "+12")."""
+    is written again with them (the end panel's "+12")."""
     if not changes or not rec.entries:
         return
     last = rec.entries[-1]
-    players = last.public.get("players", {})
+    players = last.public["players"]
     for change in changes:
         rating, moved = seat_rating(None, None, change.before.rating, change.before.rd, change.after.rating)
         rec.seats[change.colour] = replace(rec.seats[change.colour], rating=rating, rating_change=moved)
-        if change.colour in players:
-            players[change.colour] = {**players[change.colour], "rating": rating, "rating_change": moved}
+        colour: Literal["white", "black"] = "white" if change.colour == "white" else "black"
+        players[colour] = {**players[colour], "rating": rating, "rating_change": moved}
     last.public_json = None
     await conn.execute(actions.update().where(actions.c.match_id == rec.id, actions.c.version == last.version)
                        .values(public=last.public))

@@ -24,6 +24,7 @@ from .replay import replay
 from .saves_together import Save, SavesTogether
 from .saving_sql import ACT as _PG_ACT
 from .saving_sql import ACT_ONE as _PG_ACT_ONE
+from .shapes import MatchState
 from .shown_ratings import show_changes
 
 _ROW_COLUMNS = [c for c in matches.c if c.name != "state"]
@@ -42,8 +43,8 @@ class ClientIdTaken(Exception):
 # state shows the name, never the id.
 _SEAT_COLUMNS = [*(c.label(f"seat_{c.name}") for c in seats.c if c.name != "match_id"),
                  accounts.c.name.label("seat_account"),
-                 accounts.c.bot_at.label("seat_bot_at"),  # issue 21: a bot account's seat is titled "BOT"
-                 # Issue 19, profiles: the seat's rating in the match's variant, and
+                 accounts.c.bot_at.label("seat_bot_at"),  # a bot account's seat is titled "BOT"
+                 # Profiles: the seat's rating in the match's variant, and
                  # what a rated ending did to it (record.seat_rating).
                  ratings.c.rating.label("seat_rating"), ratings.c.rd.label("seat_rd"),
                  rating_changes.c.rating_before.label("seat_rating_before"),
@@ -72,7 +73,7 @@ async def load(
     One statement, so one snapshot: the row, its state and its seats are read
     together. Read in several statements under READ COMMITTED, a change
     committed between two of them would tear the record (a status still
-    "active" beside a state already over: issue 12, defect 3)."""
+    "active" beside a state already over)."""
     known = cached.version if cached is not None else -1
     # The state only when the cache does not hold this version of it already.
     state = type_coerce(case((matches.c.version == known, null()), else_=matches.c.state),
@@ -231,7 +232,7 @@ async def touch(engine: AsyncEngine, match_id: str, colour: str, now_ms: int, co
 
 async def held(engine: AsyncEngine, pairs: list[tuple[str, str]], now_ms: int) -> None:
     """These seats (match id, colour) hold a socket now: connected, seen now, in one
-    statement however many (the heartbeat's word, issue 17, item 14)."""
+    statement however many (the heartbeat's word)."""
     if not pairs:
         return
     async with engine.begin() as conn:
@@ -257,9 +258,10 @@ async def entry_by_client_id(engine: AsyncEngine, match_id: str, client_id: str)
             .where(actions.c.match_id == match_id, actions.c.client_id == client_id))).first()
 
 
-async def answer_of(engine: AsyncEngine, match_id: str, version: int) -> tuple[int, dict[str, Any]]:
+async def answer_of(engine: AsyncEngine, match_id: str, version: int) -> tuple[int, MatchState]:
     """What the action logged at `version` was answered: the version and public
-    state after it and the automatic entries that followed it at once."""
+    state after it and the automatic entries that followed it at once (the state
+    as `Record.present` made it when that entry was saved)."""
     async with engine.connect() as conn:
         rows = await conn.execute(
             select(actions.c.version, actions.c.automatic, actions.c.public)

@@ -9,7 +9,7 @@ game's. The page draws these words; it has no teller of its own.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from app.rules import MageryError
@@ -38,7 +38,7 @@ def _other(colour: str | None) -> str:
     return "Black" if colour == "white" else "White"
 
 
-def entry_words(before: dict[str, Any] | None, player: str | None, action: dict[str, Any],
+def entry_words(before: Mapping[str, Any] | None, player: str | None, action: dict[str, Any],
                 automatic: bool = False) -> str:
     """One log entry in a sentence. `before` is the public match state before
     it (the one after the previous version; None for the first)."""

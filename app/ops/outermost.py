@@ -39,20 +39,21 @@ _JSON = b"application/json"
 
 @dataclass(slots=True)
 class Ops:
-    """What the front needs: the parts it reads, and the routes it names."""
+    """What the front needs: the parts it reads (the routes it names come from the app)."""
 
     engine: AsyncEngine
     hub: Hub
     head: str | None  # the migration this code expects
     metrics: Metrics | None  # None: metrics off (no /metrics, nothing counted)
-    routes: Callable[[], Iterable[Any]]  # the app's routes, read once when first needed
-    paths: Callable[[], Iterable[str]]  # the OpenAPI schema's path templates, the same
     ready_timeout_seconds: float = 2.0  # READY_TIMEOUT_SECONDS
 
 
 class OpsOutermost:
-    def __init__(self, app: Any, ops: Ops) -> None:
-        self.app, self.ops = app, ops
+    def __init__(self, app: Any, ops: Ops, routes: Callable[[], Iterable[Any]],
+                 paths: Callable[[], Iterable[str]]) -> None:
+        """`routes`: the app's routes; `paths`: the OpenAPI schema's path
+        templates; both read once, when first needed."""
+        self.app, self.ops, self.routes, self.paths = app, ops, routes, paths
         self.own: dict[str, Callable[[dict[str, Any], Any, Any], Any]] = {
             "/healthz": self._healthz, "/readyz": self._readyz}
         if ops.metrics is not None:
@@ -100,7 +101,7 @@ class OpsOutermost:
 
     def _template(self, scope: dict[str, Any]) -> str:
         if self._patterns is None:
-            self._patterns = _patterns(self.ops.routes(), self.ops.paths())
+            self._patterns = _patterns(self.routes(), self.paths())
         patterns, path = self._patterns, scope["path"]
         for i, (regex, template) in enumerate(patterns):
             if regex.match(path):

@@ -1,4 +1,4 @@
-"""An account's events, for a client that is not a browser (issue 21): what the
+"""An account's events, for a client that is not a browser: what the
 person channel reads, told as happenings instead of pictures.
 
 The person channel (channel.py) yields the whole picture (your challenges, your
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from app.kernel.errors import NotFound
@@ -51,7 +51,7 @@ def _pending(message: dict[str, Any]) -> dict[str, dict[str, Any]]:
 class Events:
     """One stream's memory of the last picture, and the lines each new one makes."""
 
-    def __init__(self, read_match: Callable[[str], Awaitable[dict[str, Any]]],
+    def __init__(self, read_match: Callable[[str], Awaitable[Mapping[str, Any]]],
                  read_challenge: Callable[[str], Awaitable[dict[str, Any]]]) -> None:
         self.read_match, self.read_challenge = read_match, read_challenge
         self.started: dict[str, dict[str, Any]] = {}  # told by matchStart, not yet by matchFinish

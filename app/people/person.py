@@ -1,5 +1,5 @@
 """What concerns a person, read from the database: their challenges and "your
-matches" (issue 20), for their page channel and the home page.
+matches", for their page channel and the home page.
 
 A person is a signed-in account, or a guest known by the seats this browser
 holds (each proved by its token: only a seat whose token hashes to the kept
@@ -12,7 +12,7 @@ and whether the person is to move.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +42,7 @@ class Who:
 
 class Person:
     def __init__(self, engine: AsyncEngine, challenges: Challenges,
-                 read_match: Callable[[str], Awaitable[dict[str, Any]]]) -> None:
+                 read_match: Callable[[str], Awaitable[Mapping[str, Any]]]) -> None:
         self.engine, self.challenges, self.read_match = engine, challenges, read_match
 
     async def seats_of(self, who: Who) -> dict[str, str]:
@@ -82,7 +82,7 @@ class Person:
                 "id": match_id, "colour": colour, "status": state["status"],
                 "variant": state["options"].get("variant", "standard"),
                 "opponent": other["name"], "opponent_computer": bool(other.get("computer")),
-                "opponent_title": other.get("title"),  # "BOT": a bot account (issue 21)
+                "opponent_title": other.get("title"),  # "BOT": a bot account
                 "awaiting": state["status"] == "active" and state.get("to_move") == colour,
                 "phase": state.get("phase"), "clock": state.get("clock"),
                 "time_control": state["options"].get("time_control"), "version": state["version"],

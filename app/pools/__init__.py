@@ -1,4 +1,4 @@
-"""Quick pairing (issue 20): pools of players waiting for an opponent.
+"""Quick pairing: pools of players waiting for an opponent.
 
     catalogue.py   the pools: time controls for each variant
     rules.py       who is paired with whom (pure)

@@ -74,7 +74,7 @@ class Heartbeat:
     async def _judge_silent_seats(self, now: float) -> None:
         """A seat held only by a process gone silent is here while the database's
         presence rule says so, the rule GET /matches/{id} shows: sockets and REST
-        tell the same truth about a process that died (issue 12, defect 7)."""
+        tell the same truth about a process that died."""
         asked = [room for room in self.hub.rooms.values() if room.subscribers and self._silent(room, now)]
         if not asked:
             return

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import time
 import uuid
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from app.db.outage import OutageLog
@@ -44,7 +45,7 @@ CLOSE_WAIT_SECONDS = 5.0  # how long a socket closed for cause waits for its clo
 
 
 # The nudge key a commit of a match rings on every process, no extra bus message:
-# the page channels of its players listen to it (issue 20, app/people/channel.py).
+# the page channels of its players listen to it (app/people/channel.py).
 MATCH_CHANGED = "person:m:"
 
 
@@ -125,7 +126,7 @@ class Hub:
         """Only a room's sockets read an update's words (the bus carries a version)."""
         return match_id in self.rooms
 
-    async def publish(self, match_id: str, updates: list[dict[str, Any]]) -> None:
+    async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:
         if not updates or updates[-1]["type"] != "update":  # e.g. "created": nothing to show yet
             return
         room = self.rooms.get(match_id)
@@ -152,7 +153,7 @@ class Hub:
         """Register a socket; it is sent a snapshot (or, with `since`, what it missed)
         before anything new. Registering before reading the database means no update
         can fall between the two. `address`: the client's, for spectators (counted
-        by distinct address, issue 17 item 6); None counts the socket as a watcher
+        by distinct address); None counts the socket as a watcher
         of its own. `receiver`: the socket's receive loop, which the heartbeat ends
         when the socket's close frame never leaves (a peer that stopped reading).
         `hello`: the match's version at opening; a `hello` message then goes

@@ -2,7 +2,7 @@
 
 Every socket and every HTTP connection holds one. At the limit (RLIMIT_NOFILE,
 1,024 by default on many systems) the server can accept nothing more, its
-health probe included, and says nothing (issue 17, item 6). So the count is
+health probe included, and says nothing. So the count is
 looked at as sockets open and at every heartbeat, at most once a second, and a
 warning goes out once each time it crosses `warn_share` of the limit (and again
 only after it has fallen back below `rearm_share`).

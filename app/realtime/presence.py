@@ -1,4 +1,4 @@
-"""Who is at a match: counted here, and said to the database (issue 17, item 14).
+"""Who is at a match: counted here, and said to the database.
 
 The rule REST shows (app/matches/record.py `seat_here`) is the database's: a
 seat is here while its `connected` is true and its `last_seen` is recent. Each
@@ -45,7 +45,7 @@ NOBODY = (0, 0, 0)
 
 class Headcount:
     """Who is at one match: the sockets this process holds (per seat; spectators
-    by distinct watcher, issue 17 item 6) and what each other process last said
+    by distinct watcher) and what each other process last said
     it holds, with when it said so (the heartbeat forgets who falls silent)."""
 
     def __init__(self) -> None:

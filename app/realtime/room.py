@@ -21,7 +21,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from app.db.outage import OutageLog, database_unavailable
@@ -67,7 +67,7 @@ class _Resume:
 
     A shortcut kept for its measure: sending at once by hand, a task only when the
     send suspends, against a task per recipient (on the send, or on a writer) cost
-    22-24 us per recipient instead of 18 in bench/ws.py (issue 18, three runs each,
+    22-24 us per recipient instead of 18 in bench/ws.py (three runs each,
     interleaved on a loaded machine), some 25-30% more."""
 
     __slots__ = ("coro", "future")
@@ -227,7 +227,7 @@ class Room:
         self.version: int | None = None  # the last version broadcast to this room
         self.newest_elsewhere = 0  # the newest version another process announced
         self.filling: asyncio.Task[None] | None = None
-        self.state: dict[str, Any] | None = None  # the newest public state seen here
+        self.state: Mapping[str, Any] | None = None  # the newest public state seen here
         self.state_at = 0.0
         self._snapshot_head: str | None = None
         self.headcount = Headcount()
@@ -317,16 +317,16 @@ class Room:
 
     # -- what is sent -----------------------------------------------------------
 
-    def patch(self, state: dict[str, Any]) -> dict[str, Any]:
+    def patch(self, state: Mapping[str, Any]) -> dict[str, Any]:
         """`state` with this moment's presence: who is connected, how many watch."""
         counts = self.headcount.totals()
         return {**state, "players": self.players_view(counts, state.get("players")),
                 "spectators": counts[2]}
 
-    def wire(self, update: dict[str, Any]) -> dict[str, Any]:
+    def wire(self, update: Mapping[str, Any]) -> dict[str, Any]:
         return {**update, "match": self.patch(update["match"])}
 
-    def remember(self, state: dict[str, Any]) -> None:
+    def remember(self, state: Mapping[str, Any]) -> None:
         """Keep the newest state seen: new sockets start from it without a database
         read (whatever lands after it reaches them as updates, or fills a gap)."""
         if self.state is None or state["version"] >= self.state["version"]:
@@ -360,7 +360,7 @@ class Room:
 
     # -- updates ----------------------------------------------------------------
 
-    def broadcast(self, updates: list[dict[str, Any]]) -> None:
+    def broadcast(self, updates: Sequence[Mapping[str, Any]]) -> None:
         for update in updates:
             version = update["version"]
             if self.version is not None and version <= self.version:

@@ -3,6 +3,7 @@ that serves it from the service (`ServiceSource`); tests stand a log in for it."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from app.kernel.errors import NotFound
@@ -14,7 +15,7 @@ from .nudges import Nudges
 class MatchSource(Protocol):
     """What the hub reads from the match service (the database behind it)."""
 
-    async def snapshot(self, match_id: str) -> dict[str, Any] | None:
+    async def snapshot(self, match_id: str) -> Mapping[str, Any] | None:
         """The public state now (it carries its `version`), or None: no such match."""
 
     async def updates_since(self, match_id: str, version: int) -> list[dict[str, Any]] | None:
@@ -37,7 +38,7 @@ class ServiceSource:
     def __init__(self, service: MatchService) -> None:
         self.service = service
 
-    async def snapshot(self, match_id: str) -> dict[str, Any] | None:
+    async def snapshot(self, match_id: str) -> Mapping[str, Any] | None:
         try:
             return await self.service.reads.get(match_id)
         except NotFound:
@@ -64,7 +65,7 @@ def share_claims(service: MatchService, nudges: Nudges) -> None:
     on every process: the claim nudges `seats:<match id>`, and each process that
     hears it (or lost the bus meanwhile) forgets its cached record of the match,
     which a claim leaves at the same version (app.matches.claims)."""
-    service.claims.told = lambda match_id: nudges.nudge(f"{SEATS}{match_id}")
+    service.claims.on_claim(lambda match_id: nudges.nudge(f"{SEATS}{match_id}"))
     nudges.on(SEATS, service.keeper.cache.drop)
 
 

@@ -1,4 +1,4 @@
-"""The game record: a whole match as text, and its reading back (issue 21).
+"""The game record: a whole match as text, and its reading back.
 
 A record is header lines `Name: value`, one blank line, then the match's log,
 one entry a line: `version player kind action`, where `player` is `white`,

@@ -58,7 +58,7 @@ def _number(text: str) -> bool:
 
 
 # Each minion code's letter ("." for none), looked up rather than worked out: the
-# position text is written for every version of every match (issue 22).
+# position text is written for every version of every match.
 _OCC: Final = tuple(piece_letter(piece) if piece else "." for piece in range(17))
 
 

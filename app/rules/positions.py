@@ -1,4 +1,4 @@
-"""Whether a position text may start a match (issue 21).
+"""Whether a position text may start a match.
 
 `from_text` checks the form of a text, not that the engine can play on it
 (hand-made test positions are welcome there). A match started from a text

@@ -13,6 +13,7 @@ from .colours import COLOURS
 from .errors import BadPosition
 from .mages import MAGES
 from .variants import VARIANTS
+from .view_shape import ResultView
 
 # Final: a compiled build (mypyc) reads these from C statics, not the module's dict.
 SETUP: Final = 0
@@ -180,7 +181,7 @@ class State:
         return self.phase == OVER
 
     @property
-    def result(self) -> dict[str, Any] | None:
+    def result(self) -> ResultView | None:
         """The contract's `result`: None while the match runs."""
         if self.phase != OVER:
             return None

@@ -6,6 +6,7 @@ appears once it is over, or from the start in a custom match.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from .colours import COLOURS, WHITE
@@ -24,37 +25,40 @@ from .notation import public_text
 from .start import new_match
 from .state import OVER, PHASES, State
 from .variants import VARIANTS
+from .view_shape import ChamberView, Effect, MinionCounts, MinionView, PrivateByColour, PublicView
 
 # Each minion code's owner and type by name, looked up: a view is made for every
-# version of every match, some 30 minions each (issue 22).
+# version of every match, some 30 minions each.
 _OWNERS: Final = tuple(COLOURS[owner_of(piece)] if piece else "" for piece in range(17))
 _KINDS: Final = tuple(TYPES[type_of(piece)] if piece else "" for piece in range(17))
 
 
-def _minion(piece: int) -> dict[str, str] | None:
+def _minion(piece: int) -> MinionView | None:
     if not piece:
         return None
     return {"owner": _OWNERS[piece], "minion": _KINDS[piece]}
 
 
-def _counts(counts: tuple[int, ...], colour: int) -> dict[str, int]:
+def _counts(counts: tuple[int, ...], colour: int) -> MinionCounts:
     first = 8 * colour
-    return {kind: counts[first + i] for i, kind in enumerate(TYPES)}
+    return {"dragon": counts[first], "elemental": counts[first + 1], "construct": counts[first + 2],
+            "fey": counts[first + 3], "spirit": counts[first + 4], "myrmidon": counts[first + 5],
+            "undead": counts[first + 6], "beast": counts[first + 7]}
 
 
-def public_view(s: State) -> dict[str, Any]:
+def public_view(s: State) -> PublicView:
     over = s.phase == OVER
-    tower = []
-    private: dict[str, list[dict[str, Any]]] = {"white": [], "black": []}
+    tower: list[ChamberView] = []
+    private: PrivateByColour = {"white": [], "black": []}
     for floor in range(1, 17):
         for mage, seat in enumerate(s.seat):
             if seat == floor:
                 tower.append({"floor": floor, "mage": MAGES[mage], "occupant": _minion(s.occupant[mage])})
     for mage, seat in enumerate(s.seat):
         if seat >= PRIVATE_WHITE:
-            private[COLOURS[seat - PRIVATE_WHITE]].append(
+            private["white" if seat == PRIVATE_WHITE else "black"].append(
                 {"mage": MAGES[mage], "occupant": _minion(s.occupant[mage])})
-    effects: list[dict[str, Any]] = [
+    effects: list[Effect] = [
         {"mage": "force_mage", "square": SQUARE_NAMES[sq]} for sq in range(64) if s.warded(sq)
     ]
     effects += [{"mage": "rune_master", "player": COLOURS[c]} for c in (0, 1) if s.has_runes(c)]
@@ -71,7 +75,7 @@ def public_view(s: State) -> dict[str, Any]:
         "dead": {"white": _counts(s.dead, 0), "black": _counts(s.dead, 1)},
         "tower": tower,
         "private": private,
-        "passed": {name: s.has_passed(c) for c, name in enumerate(COLOURS)},
+        "passed": {"white": s.has_passed(0), "black": s.has_passed(1)},
         "effects": effects,
         "quiet_rounds": s.quiet,
         "chaos": {
@@ -88,7 +92,7 @@ def public_view(s: State) -> dict[str, Any]:
     }
 
 
-def _piece(minion: dict[str, str] | None) -> int:
+def _piece(minion: MinionView | None) -> int:
     if not minion:
         return 0
     return code(COLOURS.index(minion["owner"]), TYPE_INDEX[minion["minion"]])
@@ -98,7 +102,7 @@ _EMPTY = new_match("view")
 _EMPTY.deck = ()  # what a view hides stays empty: this state tells, it is never played on
 
 
-def state_from_view(view: dict[str, Any]) -> State:
+def state_from_view(view: Mapping[str, Any]) -> State:
     """The engine's State as far as a public state shows it: the arena, the
     chambers, the reserves and dead piles, the phase, the Orb and the effects.
 

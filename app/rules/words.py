@@ -18,6 +18,7 @@ every time and tell nothing a player may not see: no deck order, no seed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .actions import Action, parse_action
@@ -50,7 +51,7 @@ def describe(s: State, action: Any) -> str:
     return told(s, s.to_move, action)
 
 
-def describe_view(view: dict[str, Any] | None, colour: str, action: dict[str, Any]) -> str:
+def describe_view(view: Mapping[str, Any] | None, colour: str, action: dict[str, Any]) -> str:
     """A logged action in words, from the public state before it (`view`, the
     contract's match state) and the colour that played it.
 

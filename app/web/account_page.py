@@ -1,4 +1,4 @@
-"""The signed-in player's own page, `/account` (issue 19): API tokens for
+"""The signed-in player's own page, `/account`: API tokens for
 third-party clients (made with a name and scopes, shown once in a read-only
 field, listed with their last use, revoked one by one) and closing the
 account, after a page that asks to confirm it.
@@ -19,6 +19,7 @@ from app.accounts.sessions import Session
 from app.accounts.tokens import MAX_LIVE, SCOPES
 
 from . import signed
+from .deps import AccountsDep
 from .render import page
 
 EXPIRED = "This form had expired: reload the page and try again."
@@ -43,82 +44,87 @@ class Member:
     account: Account
 
 
-def make_router(accounts: Accounts) -> APIRouter:
-    router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 
-    async def _account_page(request: Request, session: Session, account: Account, status: int = 200,
-                            **shown: Any) -> HTMLResponse:
-        live = [t for t in await accounts.tokens(account) if t.revoked_at is None]
-        return page("account.html", status=status, session=session, back=signed.here(request), account=account,
-                    tokens=live, scopes=SCOPES, most=MAX_LIVE, title="Your account", **shown)
 
-    async def member(request: Request) -> Member:
-        """The session and its open account; SignInFirst for anyone else."""
-        session = await signed.viewer(accounts, request)
-        account = None if session is None else await accounts.by_id(session.account_id)
-        if session is None or account is None or account.closed:
-            raise SignInFirst(signed.login_location(request) if request.method == "GET" else "/login?next=%2Faccount")
-        return Member(session, account)
+async def _account_page(request: Request, accounts: Accounts, session: Session, account: Account,
+                        status: int = 200, **shown: Any) -> HTMLResponse:
+    live = [t for t in await accounts.tokens(account) if t.revoked_at is None]
+    return page("account.html", status=status, session=session, back=signed.here(request), account=account,
+                tokens=live, scopes=SCOPES, most=MAX_LIVE, title="Your account", **shown)
 
-    Signed = Annotated[Member, Depends(member)]
 
-    async def _form(request: Request, session: Session) -> dict[str, Any] | None:
-        """The posted form, or None when its CSRF token is not the session's."""
-        form = await request.form()
-        if not signed.csrf_matches(session, form.get(signed.CSRF_FIELD)):
-            return None
-        return {"name": form.get("name"), "scopes": form.getlist("scopes")}
+async def member(request: Request, accounts: AccountsDep) -> Member:
+    """The session and its open account; SignInFirst for anyone else."""
+    session = await signed.viewer(accounts, request)
+    account = None if session is None else await accounts.by_id(session.account_id)
+    if session is None or account is None or account.closed:
+        raise SignInFirst(signed.login_location(request) if request.method == "GET" else "/login?next=%2Faccount")
+    return Member(session, account)
 
-    @router.get("/account", response_class=HTMLResponse)
-    async def account_page(request: Request, me: Signed) -> Response:
-        notice = "The token is revoked." if request.query_params.get("revoked") else None
-        return await _account_page(request, me.session, me.account, notice=notice)
+Signed = Annotated[Member, Depends(member)]
 
-    @router.post("/account/tokens", response_class=HTMLResponse)
-    async def create_token(request: Request, me: Signed) -> Response:
-        session, account = me.session, me.account
-        form = await _form(request, session)
-        if form is None:
-            return await _account_page(request, session, account, 403, error=EXPIRED)
-        name = form["name"].strip() if isinstance(form["name"], str) else form["name"]
-        try:
-            plain, token = await accounts.create_token(account, name, form["scopes"])
-        except AccountError as error:
-            detail = error.detail[:1].upper() + error.detail[1:]
-            return await _account_page(request, session, account, error.status, error=f"No token made: {detail}.",
-                                       token_name=name if isinstance(name, str) else "")
-        # Shown this once: the answer is not a redirect, and the page is not cached (no-store).
-        return await _account_page(request, session, account, new_token=plain, new_token_name=token.name)
 
-    @router.post("/account/tokens/{token_id}/revoke")
-    async def revoke_token(request: Request, token_id: int, me: Signed) -> Response:
-        session, account = me.session, me.account
-        if await _form(request, session) is None:
-            return await _account_page(request, session, account, 403, error=EXPIRED)
-        if not await accounts.revoke_token(account, token_id):
-            return await _account_page(request, session, account, 404,
-                                       error="No such token of yours: it may be revoked already.")
-        return RedirectResponse("/account?revoked=1", status_code=303)
+async def _form(request: Request, session: Session) -> dict[str, Any] | None:
+    """The posted form, or None when its CSRF token is not the session's."""
+    form = await request.form()
+    if not signed.csrf_matches(session, form.get(signed.CSRF_FIELD)):
+        return None
+    return {"name": form.get("name"), "scopes": form.getlist("scopes")}
 
-    @router.get("/account/close", response_class=HTMLResponse)
-    async def close_page(request: Request, me: Signed) -> Response:
-        session, account = me.session, me.account
-        return page("close.html", session=session, back=signed.here(request), account=account,
-                    title="Close your account")
 
-    @router.post("/account/close", response_class=HTMLResponse)
-    async def close(request: Request, me: Signed) -> Response:
-        session, account = me.session, me.account
-        if await _form(request, session) is None:
-            return page("close.html", status=403, session=session, back="/account/close", account=account,
-                        title="Close your account", error=EXPIRED)
-        # Its sessions (this one too) end and its tokens are revoked in the closing transaction.
-        await accounts.close(account.name)
-        response = page("notice.html", session=None, back="/", title="Account closed",
-                        message=f"The account {account.name} is closed, and every browser signed in to it "
-                                "is signed out. Its matches stay, under its name.")
-        signed.drop_session(response, request)
-        response.headers["Cache-Control"] = "no-store"
-        return response
+@router.get("/account", response_class=HTMLResponse)
+async def account_page(request: Request, me: Signed, accounts: AccountsDep) -> Response:
+    notice = "The token is revoked." if request.query_params.get("revoked") else None
+    return await _account_page(request, accounts, me.session, me.account, notice=notice)
 
-    return router
+
+@router.post("/account/tokens", response_class=HTMLResponse)
+async def create_token(request: Request, me: Signed, accounts: AccountsDep) -> Response:
+    session, account = me.session, me.account
+    form = await _form(request, session)
+    if form is None:
+        return await _account_page(request, accounts, session, account, 403, error=EXPIRED)
+    name = form["name"].strip() if isinstance(form["name"], str) else form["name"]
+    try:
+        plain, token = await accounts.create_token(account, name, form["scopes"])
+    except AccountError as error:
+        detail = error.detail[:1].upper() + error.detail[1:]
+        return await _account_page(request, accounts, session, account, error.status, error=f"No token made: {detail}.",
+                                   token_name=name if isinstance(name, str) else "")
+    # Shown this once: the answer is not a redirect, and the page is not cached (no-store).
+    return await _account_page(request, accounts, session, account, new_token=plain, new_token_name=token.name)
+
+
+@router.post("/account/tokens/{token_id}/revoke")
+async def revoke_token(request: Request, token_id: int, me: Signed, accounts: AccountsDep) -> Response:
+    session, account = me.session, me.account
+    if await _form(request, session) is None:
+        return await _account_page(request, accounts, session, account, 403, error=EXPIRED)
+    if not await accounts.revoke_token(account, token_id):
+        return await _account_page(request, accounts, session, account, 404,
+                                   error="No such token of yours: it may be revoked already.")
+    return RedirectResponse("/account?revoked=1", status_code=303)
+
+
+@router.get("/account/close", response_class=HTMLResponse)
+async def close_page(request: Request, me: Signed, accounts: AccountsDep) -> Response:
+    session, account = me.session, me.account
+    return page("close.html", session=session, back=signed.here(request), account=account,
+                title="Close your account")
+
+
+@router.post("/account/close", response_class=HTMLResponse)
+async def close(request: Request, me: Signed, accounts: AccountsDep) -> Response:
+    session, account = me.session, me.account
+    if await _form(request, session) is None:
+        return page("close.html", status=403, session=session, back="/account/close", account=account,
+                    title="Close your account", error=EXPIRED)
+    # Its sessions (this one too) end and its tokens are revoked in the closing transaction.
+    await accounts.close(account.name)
+    response = page("notice.html", session=None, back="/", title="Account closed",
+                    message=f"The account {account.name} is closed, and every browser signed in to it "
+                            "is signed out. Its matches stay, under its name.")
+    signed.drop_session(response, request)
+    response.headers["Cache-Control"] = "no-store"
+    return response

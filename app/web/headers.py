@@ -3,7 +3,7 @@ pages, static files and errors alike, whatever route answered). The headers
 themselves are app/security.py's; a header a route set already is kept.
 
 The API's pages (/docs, /redoc, app/api/docs_page.py) run no inline script
-either (issue 17, item 11): their policy adds only what Swagger UI and ReDoc
+either: their policy adds only what Swagger UI and ReDoc
 need, inline styles (both set style attributes; ReDoc writes <style>
 elements), fonts as data: URLs, and ReDoc's search worker, started from a
 blob: URL.

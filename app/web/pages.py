@@ -7,12 +7,12 @@ so the arena shows at once, before the websocket has said anything.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from app import bots
 from app.accounts import Accounts
 from app.kernel.errors import NotFound
 from app.kernel.ids import is_match_id
@@ -21,9 +21,10 @@ from app.rules import VARIANTS
 from app.rules.vocabulary import move_table
 
 from . import signed
+from .deps import AccountsDep, ReadsDep
 from .render import ROOT, TEMPLATES, page
 
-__all__ = ["ROOT", "TEMPLATES", "ReadMatch", "make_router"]
+__all__ = ["ROOT", "TEMPLATES", "router"]
 VARIANT_NAMES = {
     "standard": "Standard", "rotating": "Rotating chaos lords (R17)",
     "archmage": "Archmage: one private chamber each (R18)",
@@ -39,39 +40,34 @@ HOME_MODULES = ["home.js", "api.js", "seat.js", "fields.js", "results.js", "firs
 LEARN_MODULES = ["learn.js", "mages.js", "pieces.js", "first-match.js", "guide.js", "api.js", "seat.js", "session.js"]
 
 
-ReadMatch = Callable[[str], Awaitable[dict[str, Any]]]
+router = APIRouter(include_in_schema=False)
 
 
-def make_router(bot_levels: Callable[[], Iterable[str]], read_match: ReadMatch, accounts: Accounts) -> APIRouter:
-    """The pages' routes; `read_match` gives a match's public state (the service's
-    reads, handed in by app/main.py like every other part); `accounts` says who
-    is signed in, for the header of every page."""
-    router = APIRouter(include_in_schema=False)
+async def _page(request: Request, accounts: Accounts, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    session = await signed.viewer(accounts, request)
+    return page(name, status, session=session, back=signed.here(request), **context)
 
-    async def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-        session = await signed.viewer(accounts, request)
-        return page(name, status, session=session, back=signed.here(request), **context)
 
-    @router.get("/", response_class=HTMLResponse)
-    async def home(request: Request) -> HTMLResponse:
-        return await _page(request, "home.html", variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
-                           levels=list(bot_levels()), modules=HOME_MODULES, pools=list(POOLS.values()))
+@router.get("/", response_class=HTMLResponse)
+async def home(request: Request, accounts: AccountsDep) -> HTMLResponse:
+    return await _page(request, accounts, "home.html", variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
+                       levels=list(bots.LEVELS), modules=HOME_MODULES, pools=list(POOLS.values()))
 
-    @router.get("/learn", response_class=HTMLResponse)
-    async def learn(request: Request) -> HTMLResponse:
-        """The rules in our words, every word about the game the engine's."""
-        return await _page(request, "learn.html", moves=move_table(), modules=LEARN_MODULES, here="learn")
 
-    @router.get("/matches/{match_id}", response_class=HTMLResponse)
-    async def match_page(request: Request, match_id: str) -> HTMLResponse:
-        if not is_match_id(match_id):
-            return await _page(request, "not_found.html", 404, what="That is not a match address.")
-        try:
-            match = await read_match(match_id)
-        except NotFound:
-            return await _page(request, "not_found.html", 404, what="There is no match at this address.")
-        players = match["players"]
-        title = f"{players['white']['name'] or '…'} v {players['black']['name'] or '…'}"
-        return await _page(request, "match.html", match=match, title=title, modules=MATCH_MODULES)
+@router.get("/learn", response_class=HTMLResponse)
+async def learn(request: Request, accounts: AccountsDep) -> HTMLResponse:
+    """The rules in our words, every word about the game the engine's."""
+    return await _page(request, accounts, "learn.html", moves=move_table(), modules=LEARN_MODULES, here="learn")
 
-    return router
+
+@router.get("/matches/{match_id}", response_class=HTMLResponse)
+async def match_page(request: Request, match_id: str, accounts: AccountsDep, reads: ReadsDep) -> HTMLResponse:
+    if not is_match_id(match_id):
+        return await _page(request, accounts, "not_found.html", 404, what="That is not a match address.")
+    try:
+        match = await reads.get(match_id)
+    except NotFound:
+        return await _page(request, accounts, "not_found.html", 404, what="There is no match at this address.")
+    players = match["players"]
+    title = f"{players['white']['name'] or '…'} v {players['black']['name'] or '…'}"
+    return await _page(request, accounts, "match.html", match=match, title=title, modules=MATCH_MODULES)

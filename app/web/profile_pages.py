@@ -1,4 +1,4 @@
-"""The players' pages (issue 19): a profile at `/@/{name}` and the
+"""The players' pages: a profile at `/@/{name}` and the
 `/leaderboard`. Drawn on the server from app.accounts.profiles: a profile
 needs no script; its rating charts are app/charts' SVG, which the pages'
 content security policy allows (no script, no inline style in them).
@@ -12,13 +12,14 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
 from app.accounts import Accounts
-from app.accounts.profiles import Profiles
 from app.charts import page as charts
 from app.kernel.cursor import make_cursor, read_cursor
 from app.kernel.errors import BadRequest
 from app.rules import VARIANTS
 
 from . import render
+from .deps import AccountsDep, ProfilesDep
+from .pages import VARIANT_NAMES
 from .signed import here, viewer
 
 PAGE = 20  # matches a profile lists at a time
@@ -35,53 +36,54 @@ def signed(change: int | None) -> str:
     return f"+{change}" if change > 0 else f"\u2212{-change}" if change < 0 else "\u00b10"
 
 
-def make_router(accounts: Accounts, profiles: Profiles, variant_names: dict[str, str]) -> APIRouter:
-    router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 
-    async def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-        """The page drawn for whoever asks: the header names a signed-in viewer."""
-        session = await viewer(accounts, request)
-        return render.page(name, status, session=session, back=here(request), modules=[], **context)
 
-    def variant_name(variant: str) -> str:
-        return variant_names.get(variant, variant).split(":")[0].split(" (")[0]
+async def page(request: Request, accounts: Accounts, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    """The page drawn for whoever asks: the header names a signed-in viewer."""
+    session = await viewer(accounts, request)
+    return render.page(name, status, session=session, back=here(request), modules=[], **context)
 
-    @router.get("/@/{name}", response_class=HTMLResponse)
-    async def profile(request: Request, name: str, cursor: Annotated[str | None, Query(max_length=64)] = None) -> HTMLResponse:
-        found = await profiles.profile(name)
-        if found is None:
-            return await page(request, "not_found.html", 404, what=f"There is no player named \u201c{name}\u201d.")
-        try:
-            after = read_cursor(cursor) if cursor else None
-        except BadRequest:
-            return await page(request, "not_found.html", 400, what="That is not a page of this player's matches: "
-                        "follow the profile's own “Older matches” link.")
-        rated, history = await profiles.ratings(found.id), await profiles.history(found.id)
-        results = await profiles.results(found.id)
-        played, more = await profiles.matches(found.id, PAGE, after)
-        ratings = [{"variant": variant_name(v), "rating": r, "chart": charts.line(
-                        f"{found.name}'s {variant_name(v)} rating after each rated match",
-                        [(p.at, float(p.rating)) for p in history.get(v, [])], "Rating")
-                    if history.get(v) else None}
-                   for v, r in rated.items()]
-        rows = [{"match": p, "outcome": OUTCOMES[p.outcome], "reason": REASONS.get(p.reason or "", p.reason),
-                 "variant": variant_name(p.variant), "change": signed(p.rating_change)} for p in played]
-        older = make_cursor(played[-1].created_at, played[-1].id) if more and played else None
-        return await page(request, "profile.html", player=found, ratings=ratings, results=results, rows=rows, older=older,
-                    first_page=cursor is None, title=found.name,
-                    challenge_variants=[(v, variant_name(v)) for v in VARIANTS])
 
-    @router.get("/leaderboard", response_class=HTMLResponse)
-    async def leaderboard(request: Request) -> HTMLResponse:
-        boards = [{"variant": variant_name(v), "key": v, "leaders": await profiles.leaderboard(v)}
-                  for v in VARIANTS]
-        computers: dict[str, dict[str, Any]] = {}
-        for row in await profiles.computers():
-            entry = computers.setdefault(row.name, {"name": row.name, "ratings": {}})
-            if row.variant:
-                entry["ratings"][row.variant] = row.rating
-        return await page(request, "leaderboard.html", boards=boards, computers=list(computers.values()),
-                    variants=[(v, variant_name(v)) for v in VARIANTS], here="leaderboard")
+def variant_name(variant: str) -> str:
+    return VARIANT_NAMES.get(variant, variant).split(":")[0].split(" (")[0]
 
-    return router
 
+@router.get("/@/{name}", response_class=HTMLResponse)
+async def profile(request: Request, name: str, accounts: AccountsDep, profiles: ProfilesDep,
+                  cursor: Annotated[str | None, Query(max_length=64)] = None) -> HTMLResponse:
+    found = await profiles.profile(name)
+    if found is None:
+        return await page(request, accounts, "not_found.html", 404, what=f"There is no player named \u201c{name}\u201d.")
+    try:
+        after = read_cursor(cursor) if cursor else None
+    except BadRequest:
+        return await page(request, accounts, "not_found.html", 400, what="That is not a page of this player's matches: "
+                    "follow the profile's own “Older matches” link.")
+    rated, history = await profiles.ratings(found.id), await profiles.history(found.id)
+    results = await profiles.results(found.id)
+    played, more = await profiles.matches(found.id, PAGE, after)
+    ratings = [{"variant": variant_name(v), "rating": r, "chart": charts.line(
+                    f"{found.name}'s {variant_name(v)} rating after each rated match",
+                    [(p.at, float(p.rating)) for p in history.get(v, [])], "Rating")
+                if history.get(v) else None}
+               for v, r in rated.items()]
+    rows = [{"match": p, "outcome": OUTCOMES[p.outcome], "reason": REASONS.get(p.reason or "", p.reason),
+             "variant": variant_name(p.variant), "change": signed(p.rating_change)} for p in played]
+    older = make_cursor(played[-1].created_at, played[-1].id) if more and played else None
+    return await page(request, accounts, "profile.html", player=found, ratings=ratings, results=results, rows=rows, older=older,
+                first_page=cursor is None, title=found.name,
+                challenge_variants=[(v, variant_name(v)) for v in VARIANTS])
+
+
+@router.get("/leaderboard", response_class=HTMLResponse)
+async def leaderboard(request: Request, accounts: AccountsDep, profiles: ProfilesDep) -> HTMLResponse:
+    boards = [{"variant": variant_name(v), "key": v, "leaders": await profiles.leaderboard(v)}
+              for v in VARIANTS]
+    computers: dict[str, dict[str, Any]] = {}
+    for row in await profiles.computers():
+        entry = computers.setdefault(row.name, {"name": row.name, "ratings": {}})
+        if row.variant:
+            entry["ratings"][row.variant] = row.rating
+    return await page(request, accounts, "leaderboard.html", boards=boards, computers=list(computers.values()),
+                variants=[(v, variant_name(v)) for v in VARIANTS], here="leaderboard")

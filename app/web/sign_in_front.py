@@ -1,5 +1,5 @@
 """The players' sign-in tries of a locked address refused in front of the
-whole stack (issue 17): the players' form's part of app/auth/tries_in_front.py.
+whole stack: the players' form's part of app/auth/tries_in_front.py.
 
 A burst of sign-ins from one address was as many concurrent transactions on
 the same lock rows through the whole stack (app/accounts/limits.py counts each

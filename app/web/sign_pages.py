@@ -1,4 +1,4 @@
-"""Signing up, in and out (issue 19): `/signup`, `/login`, `POST /logout`, and
+"""Signing up, in and out: `/signup`, `/login`, `POST /logout`, and
 `/account/claim`, where a guest's seats are brought into the account.
 
 Plain HTML forms that work without a script; the one script is the claim's
@@ -24,10 +24,11 @@ from app.accounts.names import NAME_RULE
 from app.accounts.passwords import MIN_PASSWORD
 from app.auth import Busy
 from app.kernel.errors import ServiceError
-from app.matches import Caller, Gateway
+from app.matches import Caller
 from app.matches.claims import MOST_SEATS
 
 from . import signed
+from .deps import AccountsDep, GatewayDep
 from .render import page
 
 BUSY_RETRY = 2  # seconds: a password check takes a fraction of one
@@ -117,112 +118,113 @@ def _seats_of(body: Any) -> list[tuple[str, str]] | str:
     return pairs
 
 
-def make_router(accounts: Accounts, gateway: Gateway) -> APIRouter:
-    """The sign-in pages, bound to the players' Accounts and the match gateway
-    (which alone changes a match: claiming a seat is its `claim_seats`)."""
-    router = APIRouter(include_in_schema=False)
-    days = accounts.settings.account_session_days
+router = APIRouter(include_in_schema=False)
 
-    async def _open(request: Request, account: Any, target: str) -> Response:
-        """Signed up or in: the session's cookie, then the guest's seats brought
-        along (/account/claim), then back where the player was."""
-        token, _ = await accounts.open_session(account, _address(request))
-        response = RedirectResponse("/account/claim?" + urlencode({"next": target}), status_code=303)
-        signed.keep_session(response, request, token, days)
-        response.delete_cookie(signed.FORM_COOKIE, path=request.url.path)
-        return response
 
-    # ---- signing up and in --------------------------------------------------------
+async def _open(request: Request, accounts: Accounts, account: Any, target: str) -> Response:
+    """Signed up or in: the session's cookie, then the guest's seats brought
+    along (/account/claim), then back where the player was."""
+    token, _ = await accounts.open_session(account, _address(request))
+    response = RedirectResponse("/account/claim?" + urlencode({"next": target}), status_code=303)
+    signed.keep_session(response, request, token, accounts.settings.account_session_days)
+    response.delete_cookie(signed.FORM_COOKIE, path=request.url.path)
+    return response
 
-    def blank_form(kind: str) -> Callable[[Request], Awaitable[Response]]:
-        async def form_page(request: Request) -> Response:
-            target = signed.safe_next(request.query_params.get("next"))
-            if await signed.viewer(accounts, request) is not None:
-                return RedirectResponse(target, status_code=303)
-            return _form_page(request, kind, next_path=target)
-        return form_page
+# ---- signing up and in --------------------------------------------------------
 
-    for kind in ("signup", "login"):
-        router.add_api_route(f"/{kind}", blank_form(kind), methods=["GET"], response_class=HTMLResponse)
 
-    @router.post("/signup", response_class=HTMLResponse)
-    async def signup(request: Request) -> Response:
-        tried = await _Tried.read(request, "signup")
-        if isinstance(tried, Response):
-            return tried
-        try:
-            account = await accounts.sign_up(tried.name, tried.password, _address(request))
-        except Busy:
-            return tried.refused(503, "The server is busy. Try again in a moment.", retry_after=BUSY_RETRY)
-        except TooMany as error:
-            return tried.refused(429, "Too many accounts were made from this address lately: "
-                                 f"try again in {error.retry_after} seconds.", retry_after=error.retry_after)
-        except AccountError as error:
-            return tried.refused(error.status, _said(error), error.field)
-        return await _open(request, account, tried.target)
+def blank_form(kind: str) -> Callable[[Request, Accounts], Awaitable[Response]]:
+    async def form_page(request: Request, accounts: AccountsDep) -> Response:
+        target = signed.safe_next(request.query_params.get("next"))
+        if await signed.viewer(accounts, request) is not None:
+            return RedirectResponse(target, status_code=303)
+        return _form_page(request, kind, next_path=target)
+    return form_page
 
-    @router.post("/login", response_class=HTMLResponse)
-    async def login(request: Request) -> Response:
-        tried = await _Tried.read(request, "login")
-        if isinstance(tried, Response):
-            return tried
-        try:
-            account = await accounts.sign_in(tried.name, tried.password, _address(request))
-        except Busy:
-            return busy_form(request, tried.target, tried.name)
-        except TooMany as error:
-            return locked_form(request, error.retry_after, tried.target, tried.name)
-        except SignInFailed:
-            return tried.refused(401, "Wrong username or password.")
-        except AccountClosed:
-            return tried.refused(403, "This account is closed.")
-        return await _open(request, account, tried.target)
+for kind in ("signup", "login"):
+    router.add_api_route(f"/{kind}", blank_form(kind), methods=["GET"], response_class=HTMLResponse)
 
-    @router.post("/logout")
-    async def logout(request: Request) -> Response:
-        session = await signed.viewer(accounts, request)
-        if session is None:  # signed out already (elsewhere, or the session ran out)
-            response = RedirectResponse("/", status_code=303)
-            signed.drop_session(response, request)
-            return response
-        form = await request.form()
-        if not signed.csrf_matches(session, form.get(signed.CSRF_FIELD)):
-            return page("notice.html", status=403, session=session, title="Not signed out",
-                        message="This form had expired: reload the page and sign out again.")
-        await accounts.sign_out(session.id)
+
+@router.post("/signup", response_class=HTMLResponse)
+async def signup(request: Request, accounts: AccountsDep) -> Response:
+    tried = await _Tried.read(request, "signup")
+    if isinstance(tried, Response):
+        return tried
+    try:
+        account = await accounts.sign_up(tried.name, tried.password, _address(request))
+    except Busy:
+        return tried.refused(503, "The server is busy. Try again in a moment.", retry_after=BUSY_RETRY)
+    except TooMany as error:
+        return tried.refused(429, "Too many accounts were made from this address lately: "
+                             f"try again in {error.retry_after} seconds.", retry_after=error.retry_after)
+    except AccountError as error:
+        return tried.refused(error.status, _said(error), error.field)
+    return await _open(request, accounts, account, tried.target)
+
+
+@router.post("/login", response_class=HTMLResponse)
+async def login(request: Request, accounts: AccountsDep) -> Response:
+    tried = await _Tried.read(request, "login")
+    if isinstance(tried, Response):
+        return tried
+    try:
+        account = await accounts.sign_in(tried.name, tried.password, _address(request))
+    except Busy:
+        return busy_form(request, tried.target, tried.name)
+    except TooMany as error:
+        return locked_form(request, error.retry_after, tried.target, tried.name)
+    except SignInFailed:
+        return tried.refused(401, "Wrong username or password.")
+    except AccountClosed:
+        return tried.refused(403, "This account is closed.")
+    return await _open(request, accounts, account, tried.target)
+
+
+@router.post("/logout")
+async def logout(request: Request, accounts: AccountsDep) -> Response:
+    session = await signed.viewer(accounts, request)
+    if session is None:  # signed out already (elsewhere, or the session ran out)
         response = RedirectResponse("/", status_code=303)
         signed.drop_session(response, request)
         return response
+    form = await request.form()
+    if not signed.csrf_matches(session, form.get(signed.CSRF_FIELD)):
+        return page("notice.html", status=403, session=session, title="Not signed out",
+                    message="This form had expired: reload the page and sign out again.")
+    await accounts.sign_out(session.id)
+    response = RedirectResponse("/", status_code=303)
+    signed.drop_session(response, request)
+    return response
 
-    # ---- the guest's seats --------------------------------------------------------
+# ---- the guest's seats --------------------------------------------------------
 
-    @router.get("/account/claim", response_class=HTMLResponse)
-    async def claim_page(request: Request) -> Response:
-        target = signed.safe_next(request.query_params.get("next"))
-        session = await signed.viewer(accounts, request)
-        if session is None:
-            return RedirectResponse(target, status_code=303)
-        return page("claim.html", session=session, next=target, modules=CLAIM_MODULES, title="Signed in")
 
-    @router.post("/account/claim")
-    async def claim(request: Request) -> Response:
-        session = await signed.viewer(accounts, request)
-        if session is None:
-            return _json_error(401, "unauthorized", "sign in first: the claim is the signed-in account's")
-        if not signed.csrf_matches(session, request.headers.get(signed.CSRF_HEADER)):
-            return _json_error(403, "csrf_failed", f"the {signed.CSRF_HEADER} header is missing or wrong; "
-                               "reload the page and try again")
-        try:
-            body = await request.json()
-        except ValueError:
-            return _json_error(400, "bad_request", "the body is not JSON")
-        handed = _seats_of(body)
-        if isinstance(handed, str):
-            return _json_error(400, "bad_request", handed)
-        try:
-            done = await gateway.claim_seats(Caller(address=_address(request)), session.account_id, handed)
-        except ServiceError as error:
-            return JSONResponse(error.body(), status_code=error.status)
-        return JSONResponse({"claimed": done.claimed, "refused": done.refused})
+@router.get("/account/claim", response_class=HTMLResponse)
+async def claim_page(request: Request, accounts: AccountsDep) -> Response:
+    target = signed.safe_next(request.query_params.get("next"))
+    session = await signed.viewer(accounts, request)
+    if session is None:
+        return RedirectResponse(target, status_code=303)
+    return page("claim.html", session=session, next=target, modules=CLAIM_MODULES, title="Signed in")
 
-    return router
+
+@router.post("/account/claim")
+async def claim(request: Request, accounts: AccountsDep, gateway: GatewayDep) -> Response:
+    session = await signed.viewer(accounts, request)
+    if session is None:
+        return _json_error(401, "unauthorized", "sign in first: the claim is the signed-in account's")
+    if not signed.csrf_matches(session, request.headers.get(signed.CSRF_HEADER)):
+        return _json_error(403, "csrf_failed", f"the {signed.CSRF_HEADER} header is missing or wrong; "
+                           "reload the page and try again")
+    try:
+        body = await request.json()
+    except ValueError:
+        return _json_error(400, "bad_request", "the body is not JSON")
+    handed = _seats_of(body)
+    if isinstance(handed, str):
+        return _json_error(400, "bad_request", handed)
+    try:
+        done = await gateway.claim_seats(Caller(address=_address(request)), session.account_id, handed)
+    except ServiceError as error:
+        return JSONResponse(error.body(), status_code=error.status)
+    return JSONResponse({"claimed": done.claimed, "refused": done.refused})

@@ -1,4 +1,4 @@
-"""Who a page is for, and the cookies that say so (issue 19).
+"""Who a page is for, and the cookies that say so.
 
 A signed-in browser holds the account's session in the `magery_session`
 cookie (app.accounts.sessions.COOKIE): HttpOnly, SameSite=Lax, Secure when the

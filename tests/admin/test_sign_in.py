@@ -131,7 +131,7 @@ async def test_pages_carry_a_csp_without_inline_script(admin: AdminClient) -> No
 
 def _admin(app: Any) -> Any:
     """The Admin this app's wing was bound to."""
-    return app.state.admin
+    return app.state.parts.admin
 
 
 def _stop_clock(app: Any) -> None:

@@ -42,7 +42,7 @@ def _stop_clock(app: Any) -> None:
     """The wing's clock stands still: on a busy machine a lock's real seconds
     could run out before the tries it must refuse (seen at load 25)."""
     stopped = time.time()
-    app.state.admin.clock = lambda: stopped
+    app.state.parts.admin.clock = lambda: stopped
 
 
 def _client(app: Any, host: str = "127.0.0.1") -> httpx.AsyncClient:
@@ -81,7 +81,7 @@ class Counted:
 
 
 def _admin(app: Any) -> Any:
-    return app.state.admin
+    return app.state.parts.admin
 
 
 async def _count(app: Any, table: Any, *where: Any) -> int:

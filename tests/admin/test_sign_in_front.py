@@ -47,7 +47,7 @@ async def roomy(database_url: str) -> AsyncIterator[Any]:
     app.add_middleware(Reached)
     Reached.count = 0
     stopped = time.time()
-    app.state.admin.clock = lambda: stopped
+    app.state.parts.admin.clock = lambda: stopped
     async with app.router.lifespan_context(app):
         yield app
 

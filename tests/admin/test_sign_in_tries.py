@@ -38,11 +38,11 @@ def _stop_clock(app: Any) -> None:
     """The wing's clock stands still: on a busy machine a lock's real seconds
     could run out before the tries it must refuse."""
     stopped = time.time()
-    app.state.admin.clock = lambda: stopped
+    app.state.parts.admin.clock = lambda: stopped
 
 
 def _admin(app: Any) -> Any:
-    return app.state.admin
+    return app.state.parts.admin
 
 
 class Reservations:

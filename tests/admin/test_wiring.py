@@ -50,7 +50,7 @@ def test_each_apps_routes_check_against_its_own_admin(tmp_path: Path) -> None:
             for call in _calls(route.dependant):
                 assert inspect.iscoroutinefunction(call), (route.path, call)
                 if isinstance(getattr(call, "__self__", None), Guard):
-                    assert call.__self__.admin is app.state.admin, route.path
+                    assert call.__self__.admin is app.state.parts.admin, route.path
                     guarded += 1
         # Every route but the sign-in form and its answer asks for a session.
         assert guarded == len(routes) - 2

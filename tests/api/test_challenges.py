@@ -118,7 +118,7 @@ async def test_pending_challenges_are_capped_and_expire(app: Any, client: httpx.
     assert (await answer(client, ada, first["id"], "cancel")).status_code == 200
     assert (await challenge(client, ada, "Bo")).status_code == 201  # a place freed
 
-    service: Challenges = app.state.challenges
+    service: Challenges = app.state.parts.challenges
     later = service.clock() + 61
     service.clock = lambda: later
     assert (await client.get(BASE, headers=bo.token())).json()["in"] == []

@@ -103,7 +103,7 @@ async def test_head_of_a_stream_answers_its_headers_and_ends(app: Any, client: h
             async with asyncio.timeout(DEADLINE):
                 head = await client.head(path)
             assert head.status_code == status and head.content == b"", (path, head.status_code)
-        hub, channel = app.state.parts.hub, app.state.channel
+        hub, channel = app.state.parts.hub, app.state.parts.channel
         assert hub.by_address.total() == 0 and channel.open_count() == 1  # only the GET above
         r = await client.post("/api/v1/challenges/Bo", json={}, headers=ada.token())
         assert r.status_code == 201, r.text

@@ -12,7 +12,6 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from app.api import resends as resends_module
 from app.db.models import Match
 from app.db.resend_models import kept_answers
 
@@ -91,7 +90,7 @@ async def test_racing_creates_with_one_key_make_one_match(client: httpx.AsyncCli
 
 
 async def test_answers_are_kept_sealed_for_a_day(client: httpx.AsyncClient, app: Any) -> None:
-    resends = app.state.resends
+    resends = app.state.parts.resends
     now = resends.clock()
     first = await client.post(BASE, json=BODY, headers=_key())
     async with app.state.parts.engine.connect() as conn:
@@ -115,7 +114,7 @@ async def test_a_first_request_still_at_work(client: httpx.AsyncClient, app: Any
     """A resend while the first is at work waits for it (here: not at all, so it
     is told 409 to come back); a first whose process died (its claim a minute old
     with no answer) is taken over by the resend."""
-    gateway, resends = app.state.parts.gateway, app.state.resends
+    gateway, resends = app.state.parts.gateway, app.state.parts.resends
     create, entered, release = gateway.create, asyncio.Event(), asyncio.Event()
 
     async def held(*args: Any, **kwargs: Any) -> Any:
@@ -125,7 +124,7 @@ async def test_a_first_request_still_at_work(client: httpx.AsyncClient, app: Any
         return await create(*args, **kwargs)
 
     monkeypatch.setattr(gateway, "create", held)
-    monkeypatch.setattr(resends_module, "WAIT_SECONDS", 0.0)
+    monkeypatch.setattr(resends, "wait_seconds", 0.0)
     first = asyncio.create_task(client.post(BASE, json=BODY, headers=_key()))
     await entered.wait()
     busy = await client.post(BASE, json=BODY, headers=_key())

@@ -26,7 +26,7 @@ async def test_healthz_and_readyz_answer_200_on_a_ready_server(client: httpx.Asy
 
 
 async def test_readyz_is_503_while_the_database_is_out_of_reach(app: Any, client: httpx.AsyncClient) -> None:
-    ops = app.state.ops
+    ops = app.state.parts.ops
     real = ops.engine
     ops.engine = make_engine(DEAD)
     try:

@@ -1,0 +1,43 @@
+"""The parts the pages read, declared once each as an `Annotated` alias a route
+names as a parameter's type: read from the parts the app was built with
+(`app.state.parts`, app/wiring.py), as app/api/deps.py does for the API (a
+sibling wing, so not imported from here). Tests swap one with
+`app.dependency_overrides[get_x]`.
+
+No `from __future__ import annotations`: FastAPI reads the aliases as objects.
+"""
+
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+
+from app.accounts import Accounts
+from app.accounts.profiles import Profiles
+from app.matches import Gateway
+from app.matches.reads import Reads
+
+
+def _parts(request: Request) -> Any:
+    return request.app.state.parts
+
+
+def get_accounts(request: Request) -> Accounts:
+    return _parts(request).accounts  # type: ignore[no-any-return]
+
+
+def get_gateway(request: Request) -> Gateway:
+    return _parts(request).gateway  # type: ignore[no-any-return]
+
+
+def get_profiles(request: Request) -> Profiles:
+    return _parts(request).profiles  # type: ignore[no-any-return]
+
+
+def get_reads(request: Request) -> Reads:
+    return _parts(request).service.reads  # type: ignore[no-any-return]
+
+
+AccountsDep = Annotated[Accounts, Depends(get_accounts)]
+GatewayDep = Annotated[Gateway, Depends(get_gateway)]
+ProfilesDep = Annotated[Profiles, Depends(get_profiles)]
+ReadsDep = Annotated[Reads, Depends(get_reads)]

@@ -1,0 +1,119 @@
+"""Every part of the application, made in one place and in order by `build()`:
+
+    settings → database engine → match service → gateway → realtime hub → bot runner
+    → accounts → chat → pools → profiles → challenges → person channel → resends
+    → streams → the socket → operations → the admin wing
+
+Each part is handed the parts it needs when it is made; a part that must hear
+of another's doings subscribes to it here, by name (`listeners.add`,
+`seats.on_return`, `share_claims`), and nothing is set on a part afterwards.
+The routes find the parts through `app.state.parts` (app/api/deps.py), as
+tests and tools do; app/main.py makes the app around them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app import admin, bots
+from app.accounts import Accounts
+from app.accounts.profiles import Profiles
+from app.api import ws, ws_chat
+from app.api.kept_states import Replays
+from app.api.match_stream import MatchStreams
+from app.api.resends import Resends
+from app.auth import PasswordChecks
+from app.bots.runner import BotRunner
+from app.challenges import Challenges
+from app.chat import Chat, Relay
+from app.config import Settings
+from app.db import head, make_engine
+from app.db.outage import OutageLog
+from app.kernel.limits import make_limiter
+from app.matches import Fanout, Gateway, MatchService
+from app.ops import MeteredGateway, Metrics, Ops, metered_bus
+from app.people import Person, PersonChannel
+from app.people.events import OneEach
+from app.pools import Pools
+from app.realtime import Hub, ServiceSource, make_bus, make_hub
+from app.realtime.service import share_claims
+
+
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """What the app is made of: what its routes, tests and tools reach."""
+
+    settings: Settings
+    engine: AsyncEngine
+    outage: OutageLog  # what every part reports when the database is out of reach
+    metrics: Metrics | None  # None with METRICS=false
+    service: MatchService
+    gateway: Gateway
+    hub: Hub
+    bots: BotRunner
+    accounts: Accounts  # the players' accounts, sessions, tokens (app/accounts)
+    chat: Chat  # the match chat (app/chat)
+    relay: Relay  # the chat's lines to the sockets
+    pools: Pools  # quick pairing (app/pools)
+    profiles: Profiles  # the players' public read side: profiles, leaderboard
+    challenges: Challenges
+    channel: PersonChannel  # every page's live channel
+    event_streams: OneEach  # one event stream per credential (GET /api/v1/stream/events)
+    resends: Resends  # the answers kept for Idempotency-Key
+    streams: MatchStreams  # a match as a stream of JSON lines
+    replays: Replays  # the replay answers that can no longer change, kept
+    socket: ws.MatchSocket  # the match's websocket
+    ops: Ops  # the probes and /metrics
+    admin: admin.Admin  # the admins' wing
+
+
+def build(settings: Settings) -> Parts:
+    engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
+    outage = OutageLog()  # one for the app: one line when the database goes, one when it is back
+    listeners = Fanout()  # who hears each commit: the hub, then the bot runner
+    service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS)
+    limiter = make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds, outage)
+    # Operations: the gateway and the bus metered (app/ops/meters.py): the gateway is
+    # built as a counting one, the bus is wrapped.
+    metrics = Metrics() if settings.metrics else None
+    gateway = (Gateway(service, limiter, settings.rate_limit_hold_seconds) if metrics is None
+               else MeteredGateway(service, limiter, settings.rate_limit_hold_seconds, metrics=metrics))
+    bus = metered_bus(make_bus(settings.database_url, settings.realtime_bus, outage), metrics)
+    hub = make_hub(ServiceSource(service), settings, bus, outage)
+    runner = (BotRunner(gateway, service, settings, outage) if metrics is None
+              else BotRunner(gateway, service, settings, outage,
+                             metered=metrics.bot_searched, dropped=metrics.bot_dropped))
+    if metrics is not None:
+        metrics.watch(hub)
+        if service.keeper.together is not None:
+            metrics.watch_saves(service.keeper.together)
+    listeners.add(hub)
+    listeners.add(runner, reads_words=False)  # it reads an update's `match` only
+    service.seats.on_return(runner.seen)  # a person back: a bot turn dropped while away is taken up
+    share_claims(service, hub.nudges)  # a claimed seat seen as the account's on every process
+    # The players' passwords are checked in a small argon2 pool of their own (app/auth/checks.py).
+    accounts = Accounts(engine, settings, PasswordChecks(settings.admin_password_workers,
+                                                         settings.admin_password_waiting))
+    # The chat writes through the gateway's write budget and wakes every process by a nudge.
+    chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)
+    relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)
+    pools = Pools(engine, gateway, hub.nudges, settings, bots.LEVELS)
+    # The players' public read side, on the accounts' clock (a rating's RD grows
+    # with the days since its last rated match).
+    profiles = Profiles(engine, lambda: accounts.clock())
+    # Challenges and every page's live channel, woken by the hub's nudges.
+    challenges = Challenges(engine, accounts, gateway, hub.nudges, settings)
+    channel = PersonChannel(Person(engine, challenges, service.reads.get), hub.nudges,
+                            settings.person_channels_per_address, settings.person_recheck_seconds,
+                            settings.person_keepalive_seconds, closing=lambda: hub.closed)
+    socket = ws.MatchSocket(hub, gateway, settings, outage, accounts, ws_chat.SocketChat(chat, relay))
+    return Parts(
+        settings=settings, engine=engine, outage=outage, metrics=metrics, service=service, gateway=gateway,
+        hub=hub, bots=runner, accounts=accounts, chat=chat, relay=relay, pools=pools, profiles=profiles,
+        challenges=challenges, channel=channel, event_streams=OneEach(hub.nudges), resends=Resends(engine, settings.idempotency_wait_seconds),
+        streams=MatchStreams(hub, gateway, settings.match_stream_keepalive_seconds), replays=Replays(),
+        socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),
+        admin=admin.Admin(engine, service, gateway, settings, accounts, chat=chat),
+    )
