@@ -45,10 +45,10 @@ def test_sounds_for_the_opponent_your_turn_a_draw_offer_and_the_end_and_mute_is_
     expect(ada.locator(".toast", has_text="Black offers a draw.")).to_be_visible()
     server.call("POST", f"/matches/{match_id}/resign", token=tokens["black"])
     assert wait_sounds(ada, 4)[-1] == "end"
-    # The end's toast says the result to her (issue 29): not only "The match is over."
+    # The end's toast says the result to her, not only "The match is over."
     expect(ada.locator(".toast", has_text="You won — Black resigned.")).to_be_visible()
 
-    # The speaker is named by what pressing it does (issue 29): "Mute", then "Unmute".
+    # The speaker is named by what pressing it does: "Mute", then "Unmute".
     mute = ada.get_by_role("button", name="Mute", exact=True)
     mute.click()
     expect(ada.get_by_role("button", name="Unmute", exact=True)).to_be_visible()

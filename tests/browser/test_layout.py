@@ -47,7 +47,7 @@ def test_a_narrow_screen_reads_arena_then_turn_panel_then_tower(contexts: Contex
 
 
 def test_a_desktop_shows_the_reserve_and_the_turn_panel_and_a_draw_offer_in_view(contexts: Contexts) -> None:
-    """Issue 29 replaced the sticky side column (the page scrolled, the side stayed)
+    """One screen replaced the sticky side column (the page scrolled, the side stayed)
     with one screen that needs no scrolling: the reserve, the turn panel and an
     opponent's draw offer are in view where the page opens."""
     server = contexts.server

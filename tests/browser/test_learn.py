@@ -145,7 +145,7 @@ def test_chambers_and_minions_explain_themselves_on_hover_focus_and_long_press(
     expect(tip).to_have_text(f"{name} (a chaos mage): {v['mages'][chaos]['power']} It is empty.")
     page.get_by_role("button", name=re.compile("^d1, White's dragon")).hover()
     expect(tip).to_contain_text(f"White's dragon on d1, a greater minion: it {v['minions']['dragon']['moves']}.")
-    # By keyboard: the tower is one tab stop (issue 29), walked with the arrow keys
+    # By keyboard: the tower is one tab stop, walked with the arrow keys
     # in its grid of four floors a row, floor 16 first: the Druid (floor 5) is two
     # rows down and three along. Focus the page puts there itself explains nothing.
     stop = page.locator(".tower button.chamber[tabindex='0']")

@@ -1,4 +1,4 @@
-"""The match page's snags a newcomer met (issue 29, part 2), each with a test
+"""The match page's snags a newcomer met, each with a test
 that fails without its fix: the reserve's count during the setup, a guest with
 no name, no "Notify me" for a spectator and no chat against the computer, the
 explanation that must not cover the board after a click, and tap targets of

@@ -1,4 +1,4 @@
-"""The match on one screen (issue 29, part 1): at the start of each of your turns
+"""The match on one screen: at the start of each of your turns
 (setup, decision, action) the arena, the whole tower, your reserve, both clocks
 and the turn panel stand in the window together, with no scrolling, on a
 1366×768 desktop and on 390×844 and 360×780 phones (touch): for the creator and

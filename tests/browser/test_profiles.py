@@ -106,7 +106,7 @@ def test_the_end_panel_shows_each_sides_change(pages: Contexts, scene_server: tu
     wait_ready(page)
     changes = page.get_by_role("list", name="Rating changes")
     expect(changes).to_be_visible()
-    # The rating before and after (issue 29: "1500? → 1742?"), then the change.
+    # The rating before and after ("1500? → 1742?"), then the change.
     w, b = white["rating"]["rating"], black["rating"]["rating"]
     expect(changes).to_contain_text(f"White, Ada: {w}? → {w + white['rating_change']}? (+{white['rating_change']})")
     expect(changes).to_contain_text(f"Black, Bea: {b}? → {b + black['rating_change']}? (\u2212{-black['rating_change']})")
