@@ -25,6 +25,7 @@ from app.api.kept_states import Replays
 from app.api.match_stream import MatchStreams
 from app.api.resends import Resends
 from app.auth import PasswordChecks
+from app.bots.draw_answer import accepts_draw
 from app.bots.runner import BotRunner
 from app.challenges import Challenges
 from app.chat import Chat, Relay
@@ -74,6 +75,7 @@ def build(settings: Settings) -> Parts:
     outage = OutageLog()  # one for the app: one line when the database goes, one when it is back
     listeners = Fanout()  # who hears each commit: the hub, then the bot runner
     service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS)
+    service.finisher.computer_answers_draw = accepts_draw  # the computer answers an offer at once
     limiter = make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds, outage)
     # Operations: the gateway and the bus metered (app/ops/meters.py): the gateway is
     # built as a counting one, the bus is wrapped.
@@ -93,9 +95,8 @@ def build(settings: Settings) -> Parts:
     listeners.add(runner, reads_words=False)  # it reads an update's `match` only
     service.seats.on_return(runner.seen)  # a person back: a bot turn dropped while away is taken up
     share_claims(service, hub.nudges)  # a claimed seat seen as the account's on every process
-    # The players' passwords are checked in a small argon2 pool of their own (app/auth/checks.py).
-    accounts = Accounts(engine, settings, PasswordChecks(settings.admin_password_workers,
-                                                         settings.admin_password_waiting))
+    # Every password, a player's or an admin's, is checked in one small argon2 pool (app/auth/checks.py).
+    accounts = Accounts(engine, settings, PasswordChecks(settings.password_workers, settings.password_waiting))
     # The chat writes through the gateway's write budget and wakes every process by a nudge.
     chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)
     relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)

@@ -147,6 +147,33 @@ class DrawAcceptEvent(Exactly):
     type: Literal["draw_accept"]
 
 
+class TakebackOfferEvent(Exactly):
+    type: Literal["takeback_offer"]
+
+
+class TakebackDeclineEvent(Exactly):
+    type: Literal["takeback_decline"]
+
+
+class TakebackWithdrawEvent(Exactly):
+    type: Literal["takeback_withdraw"]
+
+
+class TakebackAcceptEvent(Exactly):
+    """The match goes back to the state after version `to`: the one just before
+    the asker's last choice."""
+
+    type: Literal["takeback_accept"]
+    to: int = Field(ge=0, description="the version whose state the match goes back to")
+
+
+class GiveTimeEvent(Exactly):
+    """The player gives their opponent `seconds` more on the clock."""
+
+    type: Literal["give_time"]
+    seconds: int = Field(gt=0)
+
+
 class ResignEvent(Exactly):
     type: Literal["resign"]
 
@@ -196,7 +223,8 @@ class RematchEvent(Exactly):
 class LogAction(RootModel[Annotated[
     SetupAction | PlaceAction | PassAction | RemoveAction | JoinEvent | DrawOfferEvent | DrawDeclineEvent
     | DrawWithdrawEvent | DrawAcceptEvent | ResignEvent | TimeoutEvent | AbortEvent | ClaimEvent
-    | AdjudicateEvent | RematchOfferEvent | RematchWithdrawEvent | RematchDeclineEvent | RematchEvent,
+    | AdjudicateEvent | RematchOfferEvent | RematchWithdrawEvent | RematchDeclineEvent | RematchEvent
+    | TakebackOfferEvent | TakebackDeclineEvent | TakebackWithdrawEvent | TakebackAcceptEvent | GiveTimeEvent,
     Field(discriminator="type")]]):
     """A log entry's action: a game action or one of the match's other events,
     told apart by `type` (docs/api.md, "The log"). Ignore a type you do not know."""

@@ -110,13 +110,15 @@ async def read_chat(match_id: str, caller: ChatCaller, chat: ChatDep,
                  400: {"bad_chat_line": "a chat line is at most 140 characters; this one has 141"},
                  403: {"guest_phrases_only": "guests write only the stock phrases: …",
                        "wrong_room": "you write in the players' chat, not the spectators'",
-                       "muted": "you are muted in chat until 2026-11-21T16:00:00.000Z"},
+                       "muted": "you are muted in chat until 2026-11-21T16:00:00.000Z",
+                       "computer_opponent": "your opponent is the computer: it reads no chat"},
                  409: {"chat_repeated": "you said that just now: say something else"},
                  429: {"chat_flood": "at most 4 lines in 10 seconds: wait 3 s"}})},
              summary="Say something in the match's chat")
 async def post_chat(match_id: str, body: ChatPost, caller: ChatCaller, chat: ChatDep) -> JSONResponse:
     """Refused: 400 `bad_chat_line` (empty, over 140 characters, a control
-    character), 403 `guest_phrases_only`, `wrong_room`, `muted`, 409
+    character), 403 `guest_phrases_only`, `wrong_room`, `muted`, `computer_opponent`
+    (a player of a match against the computer), 409
     `chat_repeated` (one of your last two lines again), 429 `chat_flood`
     (a fifth line within 10 s; see Retry-After)."""
     line = await chat.post(match_id, caller, body.text, body.room)

@@ -47,6 +47,7 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
           "match_over": {"error": "match_over", "detail": "the match is over"},
           "id_taken": {"error": "id_taken",
                        "detail": "the action id 'c-1' is used by another action of this match"},
+          "no_takeback": {"error": "no_takeback", "detail": "no takeback is asked in this match"},
           "match_running": {"error": "match_running",
                             "detail": "the match is still running: its positions are judged only once it is over"},
           "request_in_flight": {"error": "request_in_flight", "detail": (
@@ -70,7 +71,8 @@ _DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or u
                       "no X-CSRF-Token with the session cookie, a seat the account does not hold, "
                       "or a rating outside the range an open match asks for",
                  404: "No such match", 409: "Stale version, seat taken, match over, action id taken, a match still "
-                                            "running, or a request with this Idempotency-Key still being answered",
+                                            "running, no takeback to accept, or a request with this "
+                                            "Idempotency-Key still being answered",
                  415: "A body that is not sent as JSON (Content-Type: application/json)",
                  422: "An action the rules forbid (the detail names the rule), or an Idempotency-Key "
                       "used for another request",
@@ -91,6 +93,7 @@ _MEANINGS = {
     "match_over": "the match is over",
     "id_taken": "the action id is used by another action of this match",
     "match_running": "the match is still running",
+    "no_takeback": "no takeback is asked (any more): answered, withdrawn, or lapsed at a choice played",
     "request_in_flight": "a request with this Idempotency-Key is still being answered",
     "illegal_action": "an action the rules forbid (the detail names the rule)",
     "idempotency_key_reused": "an Idempotency-Key used for another request",

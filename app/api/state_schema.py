@@ -226,9 +226,12 @@ class MatchState(Exactly):
                              ge=0)
     clock: Clock | None
     draw_offer: Colour | None
+    # Not required, as states logged before these were kept carry none.
+    rated: bool = Field(False, description="a rated match (its ending moves ratings); false: casual")
+    takeback_offer: Colour | None = Field(None, description="who asks for a takeback now (casual matches only)",
+                                          examples=[None])
     rematch: Rematch | None = None
     rematch_of: str | None = None
-    rated: bool = Field(default=False, description="whether the match's ending moves the players' ratings")
     created_at: Stamp
     # Enough to draw a clock exactly. Not required: a state
     # logged before they were kept carries them only where the server adds them.

@@ -17,6 +17,12 @@ class WrongRoom(ServiceError):
     status, code = 403, "wrong_room"
 
 
+class ComputerOpponent(ServiceError):
+    """A player's line in a match against the computer: it reads nothing."""
+
+    status, code = 403, "computer_opponent"
+
+
 class Muted(ServiceError):
     status, code = 403, "muted"
 

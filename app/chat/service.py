@@ -29,9 +29,10 @@ from app.kernel import text as stored_text
 from app.kernel.errors import BadRequest, NotFound
 from app.kernel.moments import stamp
 from app.matches import Caller, Gateway
+from app.matches.record import other
 from app.realtime.nudges import Nudges
 
-from .errors import Muted, WrongRoom
+from .errors import ComputerOpponent, Muted, WrongRoom
 from .flood import FLOOD_SECONDS, ROOMS, Earlier, checked, not_flooding
 
 SHOWN = 100  # lines a reader is sent at once: the last of the room
@@ -97,6 +98,8 @@ class Chat:
         if room is not None and room != who.room:
             raise WrongRoom(f"you write in the {who.room}' chat, not the {room}'"
                             if room in ROOMS else f"room is one of {', '.join(ROOMS)}")
+        if who.seat is not None and await self._against_computer(match_id, who.seat):
+            raise ComputerOpponent("your opponent is the computer: it reads no chat")
         now = self.now()
         async with self.engine.begin() as conn:
             # The flood check and the insert, one line of this writer at a time.
@@ -117,6 +120,11 @@ class Chat:
             ).returning(*chat_lines.c))).one()
         self.nudges.nudge(key_of(match_id))
         return shown(row)
+
+    async def _against_computer(self, match_id: str, seat: str) -> bool:
+        rec = await self.gateway.service.keeper.get(match_id)
+        opponent = rec.seats.get(other(seat))
+        return opponent is not None and opponent.bot is not None
 
     async def read(self, match_id: str, caller: Caller, after: int = 0) -> tuple[Writer, list[dict[str, Any]]]:
         """The caller's room's visible lines after line `after` (the last SHOWN)."""

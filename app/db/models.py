@@ -83,6 +83,8 @@ class Match(Base):
     # When something happens by itself (a flag falls, a join times out): the sweeper's index.
     due_at_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True, index=True)
     draw_offer: Mapped[str | None] = mapped_column(String(8), nullable=True)  # who offers now
+    # Who asks for a takeback now (migration 0017; casual matches only).
+    takeback_offer: Mapped[str | None] = mapped_column(String(8), nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)

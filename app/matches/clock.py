@@ -77,6 +77,11 @@ class Clock:
         self._set(colour, left)
         self.running, self.since_ms = None, None
 
+    def give(self, colour: str, ms: int) -> None:
+        """`ms` more for `colour` (time given by the opponent); a running clock's
+        deadline moves with it."""
+        self._set(colour, (self.white_ms if colour == "white" else self.black_ms) + ms)
+
     def start(self, colour: str | None, now_ms: int) -> None:
         self.running = colour
         self.since_ms = now_ms if colour else None

@@ -71,3 +71,10 @@ class TooManyBotMatches(ServiceError):
         super().__init__(
             f"this {per} already has {limit} running bot matches, the most allowed "
             f"(BOT_MATCHES_PER_{per.upper()}); finish or resign one of them first", limit=limit)
+
+
+class NoTakeback(ServiceError):
+    """An accept of a takeback nobody asks for (any more): answered, withdrawn,
+    or lapsed at a choice played meanwhile."""
+
+    status, code = 409, "no_takeback"

@@ -4,12 +4,13 @@ claim against an absent opponent, an abort, and what falls due by itself (R16)."
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 from app.kernel import text
 from app.kernel.errors import BadRequest, Forbidden, ServiceError
 from app.kernel.moments import ms_of
-from app.rules import SETUP
+from app.rules import SETUP, State
 
 from . import bot_store, store
 from .errors import MatchIsOver
@@ -22,9 +23,15 @@ MAX_REASON = 500
 MIN_ABANDON_MS = 10_000  # the smallest abandon_seconds a match may choose
 
 
+# Whether the computer in seat `colour` accepts a draw in `state`: app/bots
+# answers (a layer above this one), wired in by app/main.py.
+DrawAnswer = Callable[[State, str], bool]
+
+
 class Finisher:
     def __init__(self, keeper: MatchKeeper) -> None:
         self.keeper = keeper
+        self.computer_answers_draw: DrawAnswer | None = None
 
     async def resign(self, match_id: str, colour: str) -> MatchState:
         keeper = self.keeper
@@ -50,6 +57,7 @@ class Finisher:
                 rec.draw_offer = colour
                 rec.draw_ops.append(("offer", colour))
                 keeper.log(rec, colour, {"type": "draw_offer"}, False, now)
+                self._computer_answers(rec, other(colour), now)
             elif not offer and pending is not None:
                 mine = pending == colour
                 rec.draw_offer = None
@@ -59,6 +67,19 @@ class Finisher:
 
         rec, _ = await keeper.mutate(match_id, decide)
         return keeper.present(rec)
+
+    def _computer_answers(self, rec: Record, seat: str, now: int) -> None:
+        """A computer in `seat` answers an offer at once, by its evaluation."""
+        answer = self.computer_answers_draw
+        if answer is None or rec.seats[seat].bot is None:
+            return
+        if answer(rec.state, seat):
+            rec.draw_ops.append(("accepted", None))
+            self.keeper.end(rec, seat, {"type": "draw_accept"}, now)
+        else:
+            rec.draw_offer = None
+            rec.draw_ops.append(("declined", None))
+            self.keeper.log(rec, seat, {"type": "draw_decline"}, False, now)
 
     async def claim(self, match_id: str, colour: str, result: str) -> MatchState:
         """Claim a win or a draw once the opponent's seat has been gone longer than

@@ -154,6 +154,14 @@ class Gateway:
         colour = await self.enter(match_id, caller)
         return await self.service.finisher.draw(match_id, colour, offer)
 
+    async def takeback(self, match_id: str, caller: Caller, doing: str) -> MatchState:
+        colour = await self.enter(match_id, caller)
+        return await self.service.takebacks.take(match_id, colour, doing)
+
+    async def give_time(self, match_id: str, caller: Caller, to: str | None = None) -> MatchState:
+        colour = await self.enter(match_id, caller)
+        return await self.service.time_gifts.give(match_id, colour, to)
+
     async def claim(self, match_id: str, caller: Caller, result: str) -> MatchState:
         colour = await self.enter(match_id, caller)
         return await self.service.finisher.claim(match_id, colour, result)

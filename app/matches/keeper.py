@@ -213,6 +213,8 @@ class MatchKeeper:
             rec.draw_offer = None
             if not any(op == "accepted" for op, _ in rec.draw_ops):
                 rec.draw_ops.append(("ended", None))
+        if rec.takeback_offer is not None:
+            rec.takeback_offer, rec.takeback_changed = None, True
 
     def log(self, rec: Record, player: str | None, action: dict[str, Any], automatic: bool, now: int,
             client_id: str | None = None) -> None:

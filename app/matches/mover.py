@@ -29,8 +29,10 @@ from .record import COLOURS, Record, other
 from .shapes import MatchState
 
 log = logging.getLogger(__name__)
-# Log entries that change neither the position nor whose turn it is.
-TALK = frozenset({"join", "draw_offer", "draw_decline", "draw_withdraw"})
+# Log entries that change neither the position nor whose turn it is (an
+# accepted takeback changes both: it is not talk).
+TALK = frozenset({"join", "draw_offer", "draw_decline", "draw_withdraw",
+                  "takeback_offer", "takeback_decline", "takeback_withdraw", "give_time"})
 
 
 @dataclass(slots=True)
@@ -83,6 +85,8 @@ class Mover:
             if rec.draw_offer == other(colour):  # moving on answers an offer: no
                 rec.draw_offer = None
                 rec.draw_ops.append(("lapsed", None))
+            if rec.takeback_offer is not None:  # a choice played: the ask was about the match before it
+                rec.takeback_offer, rec.takeback_changed = None, True
             for i, (mover, step, state) in enumerate(steps):
                 rec.state = state
                 keeper.turn_done(rec, now, moved=i == 0)

@@ -107,6 +107,7 @@ class Record:
     rematch_token: str | None = None
     rematch_of: str | None = None
     rated: bool = False  # chosen when made: its ending moves ratings (app/accounts/rated.py)
+    takeback_offer: str | None = None  # who asks for a takeback now (takeback.py)
     # Derived, kept while `state` stays the same object.
     view_of: State | None = None
     view: PublicView | None = None
@@ -115,6 +116,7 @@ class Record:
     new_seats: list[str] = field(default_factory=list)
     draw_ops: list[tuple[str, str | None]] = field(default_factory=list)
     rematch_changed: bool = False
+    takeback_changed: bool = False  # saved by the Core path (store.save), as a rematch's change is
     rematch_new: Record | None = None  # the rematch made by this change, inserted with it
     ended: bool = False  # this change ends the match (MatchKeeper.finish)
 
@@ -122,7 +124,8 @@ class Record:
         """A copy to change; the original stays as it was until the change is saved."""
         return replace(
             self, clock=self.clock.copy() if self.clock else None, seats=dict(self.seats),
-            entries=[], new_seats=[], draw_ops=[], rematch_changed=False, rematch_new=None, ended=False,
+            entries=[], new_seats=[], draw_ops=[], rematch_changed=False, takeback_changed=False,
+            rematch_new=None, ended=False,
         )
 
     @property
@@ -168,7 +171,9 @@ class Record:
             "custom": view["custom"], "seed_commitment": view["seed_commitment"], "seed": view["seed"],
             "position": view["position"], "players": players, "clock": clock,
             "draw_offer": self.draw_offer, "rematch": self.rematch, "rematch_of": self.rematch_of,
-            "rated": self.rated, "created_at": stamp(self.created_ms), "finished_at": finished_at,
+            "takeback_offer": self.takeback_offer,
+            "rated": self.rated,  # a page offers takebacks only in a casual match
+            "created_at": stamp(self.created_ms), "finished_at": finished_at,
             # The moment the clock above holds; a finished match's clock stopped at
             # its end, and its answer never changes again.
             "server_time": finished_at or stamp(now_ms),
@@ -203,6 +208,7 @@ class Record:
             "clock_since_ms": clock.since_ms if clock else None,
             "due_at_ms": self.due_at_ms,
             "draw_offer": self.draw_offer,
+            "takeback_offer": self.takeback_offer,
             "result": self.result,
             "updated_at": moment(self.updated_ms),
             "finished_at": moment(self.finished_ms) if self.finished_ms is not None else None,
@@ -271,4 +277,5 @@ def record_from_rows(row: Any, seat_rows: Any, state: State) -> Record:
         finished_ms=ms_of(row.finished_at) if row.finished_at is not None else None,
         seats={s.seat_colour: seat_from_row(s, "seat_") for s in seat_rows},
         rematch=row.rematch, rematch_token=row.rematch_token, rematch_of=row.rematch_of, rated=row.rated,
+        takeback_offer=row.takeback_offer,
     )

@@ -6,6 +6,8 @@
     lobby     create a match, join it (lobby.py)
     mover     play an action, answer a resend (mover.py)
     finisher  resign, draw, claim, abort, and what falls due by itself (finisher.py)
+    takebacks ask, accept, decline a takeback in a casual match (takeback.py)
+    time_gifts give the opponent 15 s (time_gift.py)
     rematches offer, accept and decline playing again (rematch.py)
     claims    a guest's seats become an account's (claims.py)
 
@@ -30,6 +32,8 @@ from .publisher import NullPublisher, Publisher
 from .reads import Reads
 from .rematch import Rematches
 from .seats import Seats
+from .takeback import Takebacks
+from .time_gift import TimeGifts
 
 
 class MatchService:
@@ -41,6 +45,8 @@ class MatchService:
         self.lobby = Lobby(self.keeper, self.seats, bot_levels)
         self.mover = Mover(self.keeper, self.reads)
         self.finisher = Finisher(self.keeper)
+        self.takebacks = Takebacks(self.keeper)
+        self.time_gifts = TimeGifts(self.keeper)
         self.rematches = Rematches(self.keeper, self.seats)
         self.claims = Claims(self.keeper)
 

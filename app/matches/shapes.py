@@ -87,9 +87,11 @@ class MatchState(TypedDict):
     spectators: NotRequired[int]  # added by the sockets and the match stream only
     clock: ClockView | None
     draw_offer: str | None
+    # Not required: states logged before these were kept carry neither.
+    takeback_offer: NotRequired[str | None]
+    rated: NotRequired[bool]
     rematch: RematchView | None
     rematch_of: str | None
-    rated: bool
     created_at: str
     finished_at: str | None
     server_time: str

@@ -172,7 +172,7 @@ async def save(engine: AsyncEngine, before_version: int, rec: Record,
     (or ClientIdTaken) and writes nothing otherwise. On PostgreSQL's hot path,
     `together` may write it in one transaction with other matches' saves."""
     if (rec.entries and not rec.new_seats and not rec.draw_ops and not rec.rematch_changed
-            and not rec.rates_now and engine.dialect.name == "postgresql"):
+            and not rec.takeback_changed and not rec.rates_now and engine.dialect.name == "postgresql"):
         await _save_postgres(engine, before_version, rec, together)
     else:
         await _save_core(engine, before_version, rec)

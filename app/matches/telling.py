@@ -23,6 +23,10 @@ EVENTS = {
     "draw_withdraw": "{who} withdraws the draw offer.",
     "draw_accept": "{who} accepts the draw.",
     "resign": "{who} resigns.",
+    "takeback_offer": "{who} asks for a takeback.",
+    "takeback_decline": "{who} declines the takeback.",
+    "takeback_withdraw": "{who} withdraws the takeback ask.",
+    "takeback_accept": "{who} accepts the takeback: the match goes back.",
     "rematch_offer": "{who} offers a rematch.",
     "rematch_withdraw": "{who} withdraws the rematch offer.",
     "rematch_decline": "{who} declines the rematch.",
@@ -65,6 +69,8 @@ def entry_words(before: Mapping[str, Any] | None, player: str | None, action: di
         winner = action.get("winner")
         verdict = f"{_colour(winner)} wins" if winner else "a draw"
         return f"A server admin ends the match ({verdict}): {action.get('note', '')}"
+    if kind == "give_time":
+        return f"{who} gives {_other(player)} {action.get('seconds', 15)} seconds."
     if kind == "claim":
         what = "the win" if action.get("result") == "win" else "a draw"
         return f"{who} claims {what}: {_other(player)} left the match."

@@ -17,7 +17,7 @@ as the server replays its own log (`replay_log`).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,8 @@ from .start import new_match
 from .state import State
 
 ENGINE_ACTIONS = frozenset({"setup", "place", "pass", "remove"})
+# An accepted takeback: the match goes back to the state after version `to`.
+TAKEBACK = "takeback_accept"
 _KINDS = ("play", "auto")
 _PLAYERS = ("white", "black", "-")
 
@@ -67,22 +69,46 @@ def ending(kind: str, player: str | None, action: dict[str, Any]) -> tuple[str |
 
 
 def replay_log(state: State, entries: Iterable[tuple[str | None, dict[str, Any], bool]]) -> State:
-    """The state after `entries`, each (player, action JSON, automatic), from `state`.
+    """The state after `entries`, each (player, action JSON, automatic), from `state`
+    (the state at version 0: the entries are the log from version 1 on)."""
+    final = state
+    for final in replayed(state, entries):  # noqa: B007 - only the last is wanted
+        pass
+    return final
+
+
+def replayed(state: State, entries: Iterable[tuple[str | None, dict[str, Any], bool]]) -> Iterator[State]:
+    """The state after each of `entries` in turn, from `state` at version 0.
 
     A player's engine action is applied (the engine plays the automatic passes
-    after it itself, R11, so the log's own `auto` passes are skipped); events
-    that end the match are applied with `conclude`; the others (join, draw
-    offers, rematch offers) leave the engine state as it was."""
+    after it itself, R11, so the log's own `auto` passes leave the state as it
+    is); events that end the match are applied with `conclude`; an accepted
+    takeback brings back the state after the version it names; the others
+    (join, draw and takeback offers, rematch offers, time given) leave the
+    engine state as it was."""
+    history = [state]  # history[v]: the state after version v
     for player, action, automatic in entries:
         kind = action["type"]
         if kind in ENGINE_ACTIONS:
             if not automatic:
                 state, _ = apply(state, action)
-            continue
-        end = ending(kind, player, action)
-        if end is not None:
-            state = conclude(state, *end)
-    return state
+        elif kind == TAKEBACK:
+            state = history[back_to(action, len(history) - 1)]
+        else:
+            end = ending(kind, player, action)
+            if end is not None:
+                state = conclude(state, *end)
+        history.append(state)
+        yield state
+
+
+def back_to(action: dict[str, Any], before: int) -> int:
+    """The version a takeback entry goes back to, checked against `before`,
+    the version just before the entry."""
+    to = action.get("to")
+    if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < before:
+        raise ValueError(f"a takeback goes back to an earlier version, not {to!r}")
+    return to
 
 
 def _one_line(value: str, name: str) -> str:
@@ -127,9 +153,10 @@ class GameRecord:
     def final(self) -> State:
         """The state after the whole log, replayed from the start."""
         state = self.start()
+        after = replayed(state, ((entry.player, entry.action, entry.automatic) for entry in self.log))
         for entry in self.log:
             try:
-                state = replay_log(state, [(entry.player, entry.action, entry.automatic)])
+                state = next(after)
             except (ValueError, KeyError, IndexError, TypeError) as error:  # the engine's refusal, or a malformed event
                 raise BadRecord(f"version {entry.version}: {error}") from None
         return state

@@ -121,6 +121,15 @@ export function alertControls(muteButton, notifyButton) {
 }
 
 /** Compares the match before and after an update and says what changed. */
+// What the opponent did about a takeback or your clock, told to you (offers.js).
+const OPPONENT_OFFERS = {
+  takeback_offer: "asks for a takeback.",
+  takeback_decline: "declines the takeback.",
+  takeback_accept: "accepts the takeback: the match goes back.",
+  takeback_withdraw: "withdraws the takeback ask.",
+  give_time: "gives you 15 seconds.",
+};
+
 export class Announcer {
   constructor(seatOf) {
     this.seatOf = seatOf; // () => the page's seat colour, or null
@@ -142,6 +151,10 @@ export class Announcer {
     if (after.draw_offer && after.draw_offer !== before.draw_offer && after.draw_offer !== me) {
       sound("draw-offer");
       toast(`${title(after.draw_offer)} offers a draw.`);
+    }
+    if (kind in OPPONENT_OFFERS && player && me && player !== me) {
+      if (kind === "takeback_offer") sound("draw-offer"); // asked: an answer is awaited, as for a draw
+      toast(`${title(player)} ${OPPONENT_OFFERS[kind]}`);
     }
     const offer = after.rematch && after.rematch.offered_by;
     if (offer && offer !== (before.rematch && before.rematch.offered_by) && offer !== me) {

@@ -12,6 +12,9 @@ import { FocusKeeper } from "./focus.js";
 import { Explainer, withRulings } from "./explain.js";
 import { Guide } from "./guide.js";
 import { Live } from "./live.js";
+import { Offers } from "./offers.js";
+import { startDownloads } from "./downloads.js";
+import { startShortcuts } from "./shortcuts.js";
 import { myTurn, paintClaim, paintClocks, paintEnd, paintPlayers, paintSeatPanel, paintTools, statusWords } from "./panels.js";
 import { Rematch } from "./rematch.js";
 import { forgetSeat, loadSeat, saveName, savedName, saveSeat, seatLink, takeSeatFromFragment } from "./seat.js";
@@ -67,6 +70,9 @@ const focus = new FocusKeeper([boardHost, $("turn")]);
 // Sounds, a notification and toasts for what changed (alerts.js); playing again (rematch.js).
 const announcer = new Announcer(() => (page.seat ? page.seat.seat : null));
 const rematch = new Rematch({ matchId: page.id, getPage: () => page, onMatch: (m) => applyMatch(m), onError: refuse });
+startDownloads($("comforts"), page.id, () => (page.review ? page.review.match : page.match));
+startShortcuts({ host: $("comforts"), flip: () => $("flip").click() });
+const offers = new Offers({ host: $("offers"), matchId: page.id, onMatch: (m) => applyMatch(m), onError: refuse });
 
 // ---- what the server says ----------------------------------------------------------
 
@@ -256,6 +262,7 @@ function refresh() {
   paintEnd(page);
   paintTools(page);
   rematch.paint();
+  offers.paint(m, page.seat);
   if (m.status === "finished") graph.load(m).then(() => graph.mark(timeline.shown ?? m.version));
   const nameOf = (c) => (m.players[c] && m.players[c].name) || "…";
   const names = `${nameOf("white")} v ${nameOf("black")}`;

@@ -19,9 +19,10 @@ from app.matches.record import Entry
 
 from ..conftest import Api, FakeTime, Game
 
-# The rematch pair is left out of the raw statement on purpose: `save` sends a
-# change of it (rec.rematch_changed) through the Core path.
-RAW_SKIPS = {"rematch", "rematch_token"}
+# The rematch pair and the takeback asked are left out of the raw statement on
+# purpose: `save` sends a change of them (rec.rematch_changed,
+# rec.takeback_changed) through the Core path.
+RAW_SKIPS = {"rematch", "rematch_token", "takeback_offer"}
 
 
 def _raw_columns(statement: str = store._PG_ACT) -> tuple[set[str], set[str]]:
