@@ -61,7 +61,7 @@ const timeline = new Timeline({
 
 // The guided first match's sentences, and the chambers' and minions' explanations.
 const guide = new Guide(page, $("turn"));
-new Explainer(boardHost, () => (page.review ? page.review.match : page.match));
+const explainer = new Explainer(boardHost, () => (page.review ? page.review.match : page.match));
 
 // Under the replay of a finished match: how the strong bot judged each position.
 const graph = new AdvantageGraph({ host: $("advantage"), matchId: page.id, onPick: (v) => timeline.show(v) });
@@ -252,6 +252,7 @@ function refresh() {
   if (page.review) $("turn").hidden = true;
   setText($("live"), m.status === "finished" ? "Back to the final position" : "Back to the live position");
   if (focus.lost) focusChoice(); // its button left the page (a choice made, an action sent)
+  explainer.refresh();
   guide.show(controls);
   setText($("status"), statusWords(page)); // a live region: said again only when it changes
   setText($("watchers"), page.spectators === null ? "" : `${page.spectators} watching`);
@@ -326,9 +327,14 @@ $("copy-seat").addEventListener("click", () => {
   copy(field.value, $("copy-seat"));
 });
 $("join-name").value = accountName() || savedName();
+$("watch-instead").addEventListener("click", () => { page.onlyWatching = true; refresh(); });
 $("join").addEventListener("click", async () => {
-  const name = $("join-name").value.trim() || "anonymous";
+  const name = $("join-name").value.trim() || "Anonymous";
   $("refusal").textContent = "";
+  // The box goes at the press, not when the answer comes: the page moves while
+  // the player is still acting, not a moment later under their finger.
+  page.joining = true;
+  refresh();
   try {
     const joined = await matches.join(page.id, name);
     if (!accountName()) saveName(name);
@@ -338,6 +344,9 @@ $("join").addEventListener("click", async () => {
     applyMatch(joined.match);
   } catch (error) {
     refuse(error);
+  } finally {
+    page.joining = false;
+    refresh();
   }
 });
 
