@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -88,23 +88,18 @@ class Settings(BaseSettings):
     # POST …/actions answered by app/api/fast.py ahead of FastAPI's routing
     # (bench/api.py measures the server both ways).
     fast_path: bool = True
-    # The admin dashboard: how long a sign-in lasts; how many failed
-    # sign-ins in a row (per name and per address) are let through before each
-    # further try must wait, the first wait, doubled per failure up to the longest.
+    # The admin dashboard: how long a dashboard sign-in lasts. Admins are accounts
+    # (the admin role): their failed sign-ins are locked out by ACCOUNT_LOCK_AFTER
+    # and the rest, below, as everyone's are.
     admin_session_hours: float = 12.0
-    admin_lock_after: int = 5
-    admin_lock_seconds: float = 30.0
-    admin_lock_max_seconds: float = 3600.0
 
-    # ---- admin sign-in under load (app/admin/throttle.py) ----
-    # Failures for one name, from any addresses, before the name itself is
-    # locked: above ADMIN_LOCK_AFTER, so one address (locked at that) cannot do
-    # it alone; an address the admin signed in from before is never held by it.
-    admin_name_lock_after: int = 20
+    # ---- every sign-in under load (app/auth/checks.py) ----
     # argon2 checks run at once (64 MiB and tens of ms of CPU each), and how many
-    # more may wait for a thread; a sign-in beyond those answers 503 at once.
-    admin_password_workers: int = 1
-    admin_password_waiting: int = 8
+    # more may wait for a thread; a sign-in beyond those answers 503 at once. One
+    # pool for every sign-in, players' and admins'; the names these had when only
+    # the admins' sign-in had a pool (ADMIN_PASSWORD_*) are still read.
+    password_workers: int = Field(1, validation_alias=AliasChoices("password_workers", "admin_password_workers"))
+    password_waiting: int = Field(8, validation_alias=AliasChoices("password_waiting", "admin_password_waiting"))
     # argon2id's costs for every password hashed from now on (admins' and
     # players'; app/auth/hashing.py): passes, memory in KiB, lanes. The defaults
     # are argon2-cffi's own, RFC 9106's low-memory profile. A hash keeps the costs
@@ -113,15 +108,17 @@ class Settings(BaseSettings):
     password_memory_kib: int = Field(65536, ge=8)
     password_parallelism: int = Field(4, ge=1)
 
-    # ---- players' accounts (app/accounts) ----
+    # ---- accounts, players' and admins' (app/accounts) ----
     # How long a player's sign-in lasts.
     account_session_days: float = 30.0
     # Accounts one address may try to make in each window (counted by every process).
     account_signups_per_address: int = 3
     account_signup_window_seconds: float = 3600.0
-    # Failed sign-ins locked out as the admins' are (ADMIN_LOCK_AFTER and the rest):
-    # per address after ACCOUNT_LOCK_AFTER, per name (from addresses it never
-    # signed in from) after ACCOUNT_NAME_LOCK_AFTER; the wait doubles per failure.
+    # Failed sign-ins, at /login and /admin/login alike, locked out per address
+    # after ACCOUNT_LOCK_AFTER, per name after ACCOUNT_NAME_LOCK_AFTER from any
+    # addresses (above ACCOUNT_LOCK_AFTER, so one address cannot do it alone; an
+    # address the account holds a session from, or its admin signed in to the
+    # dashboard from, is never held by it); the wait doubles per failure up to the longest.
     account_lock_after: int = 5
     account_lock_seconds: float = 30.0
     account_lock_max_seconds: float = 3600.0

@@ -30,6 +30,7 @@ from starlette.types import ASGIApp
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from app import admin, api, web
+from app.accounts.limits import address_key
 from app.api import ws
 from app.api.asyncapi import install as install_asyncapi
 from app.api.body_limit import BodyLimit
@@ -42,6 +43,7 @@ from app.api.head import HeadAsGet
 from app.api.operation_ids import operation_id
 from app.api.response_docs import install as install_response_docs
 from app.auth import use_password_costs
+from app.auth.tries_in_front import SignInsInFront
 from app.config import Settings, get_settings
 from app.db import head, revision, upgrade
 from app.kernel.limits import SlidingWindow
@@ -49,7 +51,8 @@ from app.matches.sweeper import sweep_forever
 from app.ops import OpsOutermost, configure_logs
 from app.realtime import close_sockets_on_signal
 from app.redact import install as install_redaction
-from app.web.sign_in_front import PlayersSignInsInFront
+from app.security import security_headers
+from app.web import sign_in_front
 from app.wiring import Parts, build
 
 __all__ = ["MageryApp", "Parts", "build", "create_app"]
@@ -166,10 +169,12 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     if settings.allowed_origins:  # the API's CORS, outside the budgets: a 429 is readable by the page too
         app.add_middleware(ApiCors, allowed=settings.allowed_origins)
     # Sign-in tries of a locked address refused ahead of the whole stack, one try per
-    # address let in at a time (app/admin/front.py); inside the request ids and metrics.
-    app.add_front(admin.SignInsInFront, parts.admin)
-    # The same for the players' sign-in (app/web/sign_in_front.py), the locks learnt by the account service.
-    app.add_front(PlayersSignInsInFront, parts.accounts, settings.body_timeout_seconds)
+    # address let in at a time, at every sign-in form, the locks learnt by the account
+    # service (app/auth/tries_in_front.py); inside the request ids and metrics.
+    app.add_front(SignInsInFront, parts.accounts.sign_ins, address_key, parts.accounts.now,
+                  settings.body_timeout_seconds, {sign_in_front.PATH: sign_in_front.answer,
+                                                  admin.front.PATH: admin.front.answer(parts.admin)},
+                  security_headers())
     # Probes, request ids and HTTP metrics ahead of every middleware and limit, and
     # of the error middleware: a bug's 500 is counted and carries its request id.
     # Only the socket bypass (worth 27% of an idle socket's memory) stands in front.

@@ -95,9 +95,8 @@ def build(settings: Settings) -> Parts:
     listeners.add(runner, reads_words=False)  # it reads an update's `match` only
     service.seats.on_return(runner.seen)  # a person back: a bot turn dropped while away is taken up
     share_claims(service, hub.nudges)  # a claimed seat seen as the account's on every process
-    # The players' passwords are checked in a small argon2 pool of their own (app/auth/checks.py).
-    accounts = Accounts(engine, settings, PasswordChecks(settings.admin_password_workers,
-                                                         settings.admin_password_waiting))
+    # Every password, a player's or an admin's, is checked in one small argon2 pool (app/auth/checks.py).
+    accounts = Accounts(engine, settings, PasswordChecks(settings.password_workers, settings.password_waiting))
     # The chat writes through the gateway's write budget and wakes every process by a nudge.
     chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)
     relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)

@@ -50,7 +50,8 @@ from sqlalchemy import select, update  # noqa: E402
 from sqlalchemy.ext.compiler import compiles  # noqa: E402
 from sqlalchemy.sql.expression import ClauseElement, Executable  # noqa: E402
 
-from app.admin import accounts, figures  # noqa: E402
+from app.accounts import admins  # noqa: E402
+from app.admin import figures  # noqa: E402
 from app.admin import match_search as history  # noqa: E402  (the history's queries; renamed in issue 18)
 from app.config import Settings  # noqa: E402
 from app.db import make_engine, upgrade  # noqa: E402
@@ -181,7 +182,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                             db_pool_size=4, db_max_overflow=0)
         app = create_app(settings)
         async with app.router.lifespan_context(app):
-            await accounts.add(app.state.parts.engine, "bench", PASSWORD, datetime.now(UTC))
+            await admins.add(app.state.parts.accounts, "bench", PASSWORD, "the bench")
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
                 await sign_in(client)

@@ -53,7 +53,7 @@ signin      the other match's p99 (as in flood) in quiet windows and sign-in
             burst windows: each second, 30 admin sign-ins at once from one new
             address, the first burst for the real admin with the right
             password 15th (bench/signin_burst.py). PASS: at most
-            ADMIN_LOCK_AFTER passwords checked per burst; the right password,
+            ACCOUNT_LOCK_AFTER passwords checked per burst; the right password,
             once locked, refused; only 303/401/429/503, nothing logged at
             ERROR; the p99 in the bursts at most 2x the quiet one before.
 signin-players  the same against the players' sign-in form (POST /login;

@@ -15,7 +15,7 @@ for names that do not exist (their checks cost the same argon2 time). Each
 burst's passwords checked are its 401 and 303 answers (429: refused by a
 lock, 503: refused by a full pool, neither checked).
 
-PASS: at most ADMIN_LOCK_AFTER (ACCOUNT_LOCK_AFTER) passwords checked per burst; the right
+PASS: at most ACCOUNT_LOCK_AFTER passwords checked per burst (one lock-out for every form); the right
 password, sent in a burst after the lock, refused; no answer but 303, 401,
 429 and 503, nothing logged at ERROR; the other match's p99 in a burst window
 at most 2x the quiet window's before it (the median over the pairs).
@@ -56,7 +56,7 @@ BURST = 30
 RIGHT_AT = 14  # the 15th of the first burst
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 EXPECTED = {303, 401, 429, 503}
-LOCK_AFTER = 5  # the server's default ADMIN_LOCK_AFTER, and ACCOUNT_LOCK_AFTER
+LOCK_AFTER = 5  # the server's default ACCOUNT_LOCK_AFTER, every form's
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +74,7 @@ PLAYERS = Form("/login", 303, "benchplayer")
 
 def add_admin(pair: Pair) -> None:
     env = {**os.environ, **pair.env, "MAGERY_ADMIN_PASSWORD": PASSWORD}
-    subprocess.run([sys.executable, "-m", "app.admin", "add-user", "root"], cwd=ROOT, env=env, check=True,
+    subprocess.run([sys.executable, "-m", "app.accounts", "add-admin", "root"], cwd=ROOT, env=env, check=True,
                    capture_output=True, timeout=60)
 
 

@@ -4,7 +4,7 @@ Debian's chromium:
     .venv/bin/python scripts/admin_screenshots.py
 
 Starts its own server on a free port with a fresh SQLite file, makes an admin
-with `python -m app.admin add-user`, plays a few matches through the API (random
+with `python -m app.accounts add-admin`, plays a few matches through the API (random
 legal actions, a fixed seed; see scripts/screenshots.py), and photographs the
 sign-in page, the history, a match with its replay board and the figures; then
 makes players' accounts seated in those matches, with rated matches between them
@@ -41,7 +41,7 @@ def main() -> None:
     rng = random.Random(11)
     with tempfile.TemporaryDirectory() as folder, run_server(Path(folder)) as server:
         env = {**os.environ, "DATABASE_URL": server.database_url, "MAGERY_ADMIN_PASSWORD": PASSWORD}
-        subprocess.run([sys.executable, "-m", "app.admin", "add-user", NAME], cwd=ROOT, env=env, check=True)
+        subprocess.run([sys.executable, "-m", "app.accounts", "add-admin", NAME], cwd=ROOT, env=env, check=True)
         shown, played = "", {}
         for white, black, until, end in [
             ("Lin", "Sam", 60, "resign"), ("Ada", "Grace", 45, "resign"), ("Bo", "Kay", 30, None),

@@ -10,7 +10,6 @@ against.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -18,10 +17,10 @@ from argon2 import extract_parameters
 from argon2.profiles import RFC_9106_LOW_MEMORY
 from sqlalchemy import select
 
-from app.admin import accounts as admin_accounts
+from app.accounts import admins
 from app.auth import hashing
 from app.config import Settings
-from app.db.admin_models import admin_users
+from app.db.account_models import accounts as account_rows
 from app.main import create_app
 from tests.conftest import CHEAP_PASSWORDS
 
@@ -61,9 +60,10 @@ async def test_production_hashes_with_the_production_costs(production_settings: 
     app: Any = create_app(production_settings)
     async with app.router.lifespan_context(app):
         engine = app.state.parts.engine
-        await admin_accounts.add(engine, "root", "correct horse battery", datetime.now(UTC))
+        await admins.add(app.state.parts.accounts, "root", "correct horse battery", "a test")
         async with engine.connect() as conn:
-            admin_hash = (await conn.execute(select(admin_users.c.password_hash))).scalar_one()
+            admin_hash = (await conn.execute(select(account_rows.c.password_hash)
+                                             .where(account_rows.c.name == "root"))).scalar_one()
     # The players' service hashes with app.auth.hash_password, in its pool of threads
     # at the lowest priority, where on a busy machine one hash of 64 MiB waited 49 s
     # (load 25): the function is called here, in this thread.

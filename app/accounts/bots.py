@@ -1,4 +1,4 @@
-"""Bot accounts (issue 21), as lichess's BOT accounts: an account that a program
+"""Bot accounts, as lichess's BOT accounts: an account that a program
 plays through the API, shown as a computer wherever a player is shown (its
 `title` is "BOT"), paired by the pools only with players who consent.
 

@@ -1,15 +1,17 @@
 """The counts that slow guessing and mass sign-ups, kept in `account_limits`
 so that every server process counts the same.
 
-Sign-in is throttled as the admins' is (app/admin/throttle.py): a try is
-counted as a failure before its password is checked, in one transaction that
+Every sign-in is throttled here, a player's at /login and an admin's at
+/admin/login alike (one count per name and per address): a try is counted as a failure before its password is checked, in one transaction that
 locks the address's row and the name's, so tries sent all at once queue there
 and at most `account_lock_after` from one address reach the slow check; a
 success forgets the counts. After that many failures from an address each
 further try from it waits, the wait doubling per failure up to the longest.
 The name's own lock starts only at `account_name_lock_after` failures from
-any addresses, and never holds an address the account holds a session from:
-an outsider failing on purpose locks out their own addresses, not the player.
+any addresses, and never holds an address the account holds a session from,
+nor one an admin signed in to the dashboard from before (the audit log's
+`sign_in`): an outsider failing on purpose locks out their own addresses,
+not the player nor the admin.
 
 Sign-ups are counted per address in a window that begins with the first.
 """
@@ -27,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.config import Settings
 from app.db.account_models import account_limits, account_sessions, accounts
+from app.db.admin_models import admin_audit
 
 
 def name_key(name: str) -> str:
@@ -62,13 +65,19 @@ def _wait(failures: int, after: int, settings: Settings) -> float:
 
 
 async def _known(conn: AsyncConnection, name: str, address: str | None) -> bool:
-    """Does the account named `name` hold a session from `address`?"""
+    """Does the account named `name` hold a session from `address`, or has the
+    admin of that name signed in to the dashboard from there before?"""
     if not address:
         return False
     found = await conn.execute(
         select(account_sessions.c.id).join(accounts, accounts.c.id == account_sessions.c.account_id)
         .where(accounts.c.name_lower == name.lower()[:20], account_sessions.c.address == address[:64]).limit(1))
-    return found.first() is not None
+    if found.first() is not None:
+        return True
+    signed = await conn.execute(
+        select(admin_audit.c.id).where(admin_audit.c.kind == "sign_in", admin_audit.c.admin == name[:64],
+                                       admin_audit.c.address == address[:64]).limit(1))
+    return signed.first() is not None
 
 
 @dataclass(frozen=True, slots=True)

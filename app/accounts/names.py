@@ -14,6 +14,7 @@ NAME_RULE = "a name is 2 to 20 letters (A-Z, a-z), digits or _ -"
 # The computer levels' names, and words a player could use to pass for the
 # site, its staff or nobody in particular. Compared without regard to case.
 COMPUTER_NAMES = ("Random", "Greedy", "Strong")
+_COMPUTERS = frozenset(n.lower() for n in COMPUTER_NAMES)
 RESERVED = frozenset({
     *(n.lower() for n in COMPUTER_NAMES),
     "admin", "administrator", "admins", "root", "system", "server", "staff", "support", "help",
@@ -29,10 +30,12 @@ RESERVED = frozenset({
 })
 
 
-def check_name(name: object) -> str:
-    """`name` if it may be a player's name; AccountError naming the rule if not."""
+def check_name(name: object, staff: bool = False) -> str:
+    """`name` if it may be a player's name; AccountError naming the rule if not.
+    An admin's (`staff`, made on the command line) may be a word kept for the
+    site, "admin" say: those words are kept so that no player passes for staff."""
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise AccountError(NAME_RULE, "name")
-    if name.lower() in RESERVED:
+    if name.lower() in RESERVED and not (staff and name.lower() not in _COMPUTERS):
         raise AccountError(f"the name {name!r} is kept for the site; choose another", "name")
     return name

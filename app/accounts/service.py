@@ -48,6 +48,7 @@ class Account:
     closed_reason: str | None = None
     last_seen: datetime | None = None
     bot: bool = False  # a bot account (bots.py): a program plays it
+    admin: bool = False  # holds the admin role (admins.py): may sign in to the dashboard
 
     @property
     def closed(self) -> bool:
@@ -56,7 +57,7 @@ class Account:
 
 def _account(row: Any) -> Account:
     return Account(row.id, row.name, row.created_at, row.computer, row.closed_at, row.closed_reason, row.last_seen,
-                   getattr(row, "bot_at", None) is not None)
+                   getattr(row, "bot_at", None) is not None, getattr(row, "admin_at", None) is not None)
 
 
 def check_reason(reason: object) -> str:
@@ -73,8 +74,9 @@ class Accounts:
                  clock: Callable[[], float] = time.time) -> None:
         self.engine, self.settings, self.checks = engine, settings, checks
         self.clock = clock  # seconds since the epoch; tests replace it to move time
-        # This process's sign-in line and the address locks the database reported,
-        # for the front that refuses a locked address's tries (app/web/sign_in_front.py).
+        # This process's sign-in tries: one reservation at a time per address, the
+        # address locks the database reported, and the line of the front that
+        # refuses a locked address's tries (app/auth/tries_in_front.py).
         self.sign_ins = Tries()
 
     def now(self) -> datetime:
@@ -133,26 +135,39 @@ class Accounts:
         return Account(new_id, chosen, now, last_seen=now)
 
     async def sign_in(self, name: object, password: object, address: str | None) -> Account:
-        """The account whose password this is. SignInFailed, the same for an
-        unknown name and a wrong password; TooMany while a lock runs (nothing
-        checked); AccountClosed only to whoever gave the right password."""
-        self.checks.admit()
-        try:
-            now = self.now()
-            reserved = await limits.reserve_sign_in(self.engine, str(name), address, now, self.settings)
-            self.sign_ins.learn(limits.address_key(address), reserved.address_locked_until, now)
-            if reserved.wait:
-                raise TooMany(f"too many failed sign-ins: try again in {reserved.wait} seconds", reserved.wait)
-            row = await self._row(name)
-            digest = row.password_hash if row is not None else None  # none: a computer level
-            right = await self.checks.run(matches, digest or DUMMY_HASH, password if isinstance(password, str) else "")
-        finally:
-            self.checks.release()
+        """The account whose password this is (a player's or an admin's). SignInFailed,
+        the same for an unknown name and a wrong password; TooMany while a lock
+        runs (nothing checked); AccountClosed only to whoever gave the right password.
+
+        A process reserves one try per address at a time, and once the database
+        has said the address is locked it refuses the address's tries from memory
+        (`Tries.wait`: no transaction, no place in the pool) until the lock ends
+        or the memory's trust does; then it asks the database again."""
+        now, key = self.now(), limits.address_key(address)
+        locked = self.sign_ins.wait(key, now)
+        if not locked:
+            self.checks.admit()  # Busy when too many checks wait already
+            try:
+                async with self.sign_ins.one_at_a_time(key):
+                    locked = self.sign_ins.wait(key, now)  # the try before may have learnt the lock
+                    if not locked:
+                        reserved = await limits.reserve_sign_in(self.engine, str(name), address, now, self.settings)
+                        self.sign_ins.learn(key, reserved.address_locked_until, now)
+                        locked = reserved.wait
+                if not locked:
+                    row = await self._row(name)
+                    digest = row.password_hash if row is not None else None  # none: a computer level
+                    right = await self.checks.run(matches, digest or DUMMY_HASH,
+                                                  password if isinstance(password, str) else "")
+            finally:
+                self.checks.release()
+        if locked:
+            raise TooMany(f"too many failed sign-ins: try again in {locked} seconds", locked)
         if not right or row is None or digest is None:
             raise SignInFailed()
         found = _account(row)
         await limits.sign_in_succeeded(self.engine, found.name, address)
-        self.sign_ins.forget(limits.address_key(address))
+        self.sign_ins.forget(key)
         if found.closed:
             raise AccountClosed("this account is closed")
         async with self.engine.begin() as conn:

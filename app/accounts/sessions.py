@@ -1,6 +1,9 @@
 """Signed-in browsers: a random token in the cookie, its sha256 in
-`account_sessions`, and a CSRF token per session, kept by the store both
-wings share (app/db/sessions.py).
+`account_sessions`, and a CSRF token per session (app/db/sessions.py). Two
+kinds: a player's (`STORE`, the pages' `magery_session` cookie) and an
+admin's (`ADMIN_STORE`, opened at the dashboard's own sign-in, for fewer
+hours, in a cookie of its own); each store finds only its own kind, and an
+admin's only while its account holds the admin role.
 
 The cookie is set HttpOnly and SameSite=Lax, and Secure over https (the
 pages' part, COOKIE names it). A session lives in the database, so signing
@@ -30,8 +33,10 @@ class Session(stored.Session):
         return self.owner_id
 
 
-# Players are many: opening a session sweeps only that account's expired ones.
-STORE = stored.SessionStore(account_sessions, accounts, "account_id", Session, live=accounts.c.closed_at.is_(None))
+_OPEN = accounts.c.closed_at.is_(None)
+STORE = stored.SessionStore(account_sessions, accounts, "account_id", Session, live=_OPEN, marks={"admin": False})
+ADMIN_STORE = stored.SessionStore(account_sessions, accounts, "account_id", Session,
+                                  live=_OPEN & accounts.c.admin_at.is_not(None), marks={"admin": True})
 
 
 async def open_session(engine: AsyncEngine, account_id: int, address: str | None, now: datetime,
@@ -53,3 +58,14 @@ async def end(engine: AsyncEngine, session_id: str) -> None:
 async def end_all(conn: AsyncConnection, account_id: int) -> None:
     """Sign every browser of the account out, in the caller's transaction."""
     await STORE.end_all(conn, account_id)
+
+
+async def open_admin_session(engine: AsyncEngine, account_id: int, address: str | None, now: datetime,
+                             hours: float) -> tuple[str, Session]:
+    """A new dashboard session (the caller has checked the role): (the cookie's token; the session)."""
+    return await ADMIN_STORE.open(engine, account_id, address, now, timedelta(hours=hours))
+
+
+async def find_admin(engine: AsyncEngine, token: str | None, now: datetime) -> Session | None:
+    """The live dashboard session `token` holds: not expired, its account open and an admin."""
+    return await ADMIN_STORE.find(engine, token, now)

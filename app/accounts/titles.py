@@ -1,4 +1,4 @@
-"""A player's title, as the API and the pages show it beside the name (issue 21):
+"""A player's title, as the API and the pages show it beside the name:
 "BOT" marks a bot account (bots.py), which a program plays, as `computer` marks
 a computer level's seat. Kept apart, with no import, so the match records can
 read it without the accounts' service."""

@@ -1,17 +1,19 @@
-"""The admin dashboard (issue 10): a wing of its own under /admin.
+"""The admin dashboard: a wing of its own under /admin.
 
-Accounts come from the command line (`python -m app.admin`); people sign in at
-/admin/login. The wing reads the history, a match's log and the figures
+Admins are accounts with the admin role, made on the command line
+(`python -m app.accounts add-admin`); they sign in at /admin/login, through the
+account service's sign-in (one lock-out, password pool, session store and
+CSRF check for every account), and the dashboard checks the role. The wing reads the history, a match's log and the figures
 straight from the database, and changes a match only through the gateway's
 `moderate` (app/matches/gateway.py), which the match service's finisher carries
 out (app/matches/finisher.py) like any other ending.
 
 `install(app, admin)` adds the routes, built by `pages.router(admin)` and
 `api.router(admin)` for the parts app/main.py hands in (and, for the players'
-accounts of issue 19, `player_pages.router(admin)` and `player_api.router(admin)`),
+accounts, `player_pages.router(admin)` and `player_api.router(admin)`),
 the static files under /static/admin and the redirect to the sign-in page.
-app/main.py puts `SignInsInFront` ahead of the whole stack: the sign-in tries
-of a locked address are refused there (app/admin/front.py).
+app/main.py puts the one sign-in front ahead of the whole stack, with this
+form's refusal (`front.answer`): a locked address's tries are refused there.
 """
 
 from __future__ import annotations
@@ -20,13 +22,12 @@ from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import api, chat_pages, pages, player_api, player_pages
+from . import api, chat_pages, front, pages, player_api, player_pages
 from .context import Admin
-from .front import SignInsInFront
 from .guard import LoginRequired
 from .render import STATIC
 
-__all__ = ["Admin", "SignInsInFront", "install"]
+__all__ = ["Admin", "front", "install"]
 
 
 def install(app: FastAPI, admin: Admin) -> None:

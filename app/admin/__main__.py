@@ -1,89 +1,56 @@
-"""Admin accounts from the command line, on the server's database (DATABASE_URL):
+"""The dashboard's command line, on the server's database (DATABASE_URL):
 
-    python -m app.admin add-user NAME      # the password from standard input,
-                                           # or from MAGERY_ADMIN_PASSWORD
-    python -m app.admin remove-user NAME   # also ends that admin's sessions
-    python -m app.admin list-users
-    python -m app.admin unlock NAME        # forget the failed sign-ins for NAME
     python -m app.admin rebuild-figures    # count every finished match again
 
-The database is migrated first, as the server does at start.
+Admins are accounts with the admin role, made by `python -m app.accounts`
+(add-admin, make-admin, remove-admin, list-admins, unlock, reset-password).
+The names this command had for those before are kept, as the same commands:
+
+    python -m app.admin add-user NAME      # = python -m app.accounts add-admin NAME
+    python -m app.admin remove-user NAME   # = remove-admin
+    python -m app.admin list-users         # = list-admins
+    python -m app.admin unlock NAME        # = unlock
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
-import os
 import sys
-from datetime import UTC, datetime
 
-from app.auth import use_password_costs
+from app.accounts.__main__ import ADMIN_ENV_PASSWORD
+from app.accounts.__main__ import main as accounts_main
 from app.config import get_settings
 from app.db import make_engine, upgrade
 
-from . import accounts, audit, figures, throttle
+from . import figures
 
-ENV_PASSWORD = "MAGERY_ADMIN_PASSWORD"
-
-
-def _password() -> str:
-    given = os.environ.get(ENV_PASSWORD)
-    if given:
-        return given
-    if sys.stdin.isatty():
-        first = getpass.getpass("Password: ")
-        if getpass.getpass("Again: ") != first:
-            raise accounts.AccountError("the two passwords differ")
-        return first
-    return sys.stdin.readline().rstrip("\r\n")
+ENV_PASSWORD = ADMIN_ENV_PASSWORD
+SAME_AS = {"add-user": "add-admin", "remove-user": "remove-admin", "list-users": "list-admins", "unlock": "unlock"}
 
 
-async def _run(args: argparse.Namespace) -> int:
-    use_password_costs(*get_settings().password_costs)  # as the server hashes
+async def _rebuild() -> int:
     engine = make_engine(get_settings().database_url, pool_size=1, max_overflow=0)
     try:
         await upgrade(engine)
-        now = datetime.now(UTC)
-        if args.command == "add-user":
-            account = await accounts.add(engine, accounts.check_name(args.name), _password(), now)
-            await audit.record(engine, "user_added", now, "command line", account=account.name)
-            print(f"added admin {account.name}")
-        elif args.command == "remove-user":
-            if not await accounts.remove(engine, args.name):
-                print(f"there is no admin named {args.name!r}", file=sys.stderr)
-                return 1
-            await audit.record(engine, "user_removed", now, "command line", account=args.name)
-            print(f"removed admin {args.name}")
-        elif args.command == "unlock":
-            found = await throttle.unlock(engine, args.name)
-            print(f"unlocked {args.name}" if found else f"no failed sign-ins were counted for {args.name!r}")
-        elif args.command == "list-users":
-            for account in await accounts.listing(engine):
-                print(f"{account.name}\t{account.created_at.isoformat()}")
-        else:
-            print(f"counted {await figures.rebuild(engine)} finished matches")
+        print(f"counted {await figures.rebuild(engine)} finished matches")
         return 0
     finally:
         await engine.dispose()
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app.admin", description="Admin accounts of Magery Online.")
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in SAME_AS:
+        return accounts_main([SAME_AS[args[0]], *args[1:]])
+    parser = argparse.ArgumentParser(
+        prog="python -m app.admin", description="The admin dashboard's figures; admins are made by "
+        "`python -m app.accounts` (add-admin, remove-admin, list-admins, unlock), or here by their old names "
+        f"({', '.join(SAME_AS)}).")
     commands = parser.add_subparsers(dest="command", required=True)
-    for name, text in (("add-user", "add an admin; the password comes from standard input or "
-                                    f"{ENV_PASSWORD}"), ("remove-user", "remove an admin and end its sessions")):
-        commands.add_parser(name, help=text).add_argument("name")
-    commands.add_parser("list-users", help="list the admins")
-    commands.add_parser("unlock", help="forget the failed sign-ins counted for a name").add_argument("name")
     commands.add_parser("rebuild-figures", help="count every finished match again for the figures")
-    args = parser.parse_args(argv)
-    try:
-        return asyncio.run(_run(args))
-    except accounts.AccountError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    parser.parse_args(args)
+    return asyncio.run(_rebuild())
 
 
 if __name__ == "__main__":

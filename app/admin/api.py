@@ -12,13 +12,13 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict
 
+from app.accounts.sessions import Session
 from app.kernel.errors import BadRequest
 
 from . import audit, csv_export, detail, figures, match_search
 from .context import Admin, address
 from .guard import Guard
 from .routing import AdminRoute
-from .sessions import Session
 
 MAX_DAYS = 3660
 MAX_ID = 2**31 - 1  # the audit log's ids are 32-bit integers

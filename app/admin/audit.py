@@ -1,11 +1,12 @@
 """The audit log: every admin action (sign-in, its failures, sign-out,
-moderation, export, accounts made or removed, players' accounts closed or
-reopened, chat lines hidden or their reports dismissed, accounts muted in chat), newest first in the dashboard. The closings and reopenings are
-written by the account service (app/accounts/service.py), in the transaction
-that makes them.
+moderation, export, the admin role given or taken, players' accounts closed or
+reopened, chat lines hidden or their reports dismissed, accounts muted in
+chat, an admin renamed when admins became accounts), newest first in the
+dashboard. The role's changes, closings and reopenings are written by the
+account service (app/accounts/), in the transaction that makes them.
 
 Failed sign-ins are written by `Batch`: a burst of them from one address
-(issue 17, item 3) is a few inserts of many rows, not a transaction per try
+is a few inserts of many rows, not a transaction per try
 on the event loop every other match shares; each try still answers only once
 its own row is stored."""
 
@@ -22,7 +23,8 @@ from app.db.admin_models import admin_audit
 
 KINDS = ("sign_in", "sign_in_failure", "sign_out", "moderation", "export_match", "export_history",
          "user_added", "user_removed", "account_closed", "account_reopened",
-         "chat_hidden", "chat_report_dismissed", "chat_muted")  # issue 20: the match chat
+         "chat_hidden", "chat_report_dismissed", "chat_muted",  # the match chat
+         "admin_renamed")  # an admin's name made an account name (migration 0015)
 
 
 async def record(

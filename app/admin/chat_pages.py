@@ -1,4 +1,4 @@
-"""The dashboard's side of the match chat (issue 20): the queue of reported
+"""The dashboard's side of the match chat: the queue of reported
 lines, and the forms that hide a line, dismiss its reports and mute an account
 for a while. Each carries the session's CSRF token and is written to the
 audit log; a match's page (templates/admin/match.html) shows its chat with
@@ -12,16 +12,17 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app.accounts.sessions import Session
+from app.auth.csrf import CSRF_FIELD
 from app.chat import Chat
 from app.kernel.errors import BadRequest, ServiceError
 from app.kernel.ids import is_match_id
 
-from . import audit, sessions
+from . import audit
 from .context import Admin, address
 from .guard import Guard, check_csrf
 from .render import page
 from .routing import AdminRoute
-from .sessions import Session
 
 DONE = {"hidden": "The line is hidden from everyone.", "dismissed": "The report is dismissed; the line stays.",
         "muted": "The account is muted in chat.", "unmuted": "The account may chat again."}
@@ -51,7 +52,7 @@ def router(admin: Admin) -> APIRouter:
 
     async def checked(request: Request, session: Session) -> dict[str, str]:
         form = {k: str(v) for k, v in (await request.form()).items()}
-        check_csrf(session, form.get(sessions.CSRF_FIELD))
+        check_csrf(session, form.get(CSRF_FIELD))
         return form
 
     @routes.get("", response_class=HTMLResponse)

@@ -24,7 +24,7 @@ def _row(m: dict[str, Any]) -> list[Any]:
             white.get("name", ""), white.get("bot") or "", black.get("name", ""), black.get("bot") or "",
             (result.get("winner") or "draw") if m["status"] == "finished" and result else "",
             result.get("reason", ""), m["version"], "" if tc is None else tc.get("type", ""), m["custom"],
-            white.get("account") or "", black.get("account") or ""]  # last: added by issue 19
+            white.get("account") or "", black.get("account") or ""]  # last: the accounts came after the other columns
 
 
 def _safe(value: Any) -> Any:

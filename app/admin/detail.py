@@ -1,5 +1,5 @@
 """One match as the admin sees it: players, options, the timeline, the public
-state at any version (the replay viewer's frames), the chat (issue 20: both
+state at any version (the replay viewer's frames), the chat (both
 rooms, hidden lines marked), and the export, which keeps the chat with the match.
 
 The seed and the chaos deck's order are secret while the match runs (R20):

@@ -1,5 +1,7 @@
-"""Who may call an admin route: a signed-in admin (session cookie), and for a
-change, one whose request carries the session's CSRF token.
+"""Who may call an admin route: a signed-in admin (an account with the admin
+role, its dashboard session in the `magery_admin` cookie), and for a change,
+one whose request carries the session's CSRF token (app/auth/csrf.py, the one
+CSRF check of every wing).
 
 JSON routes answer 401 to a caller with no session and 403 to one that brings
 a seat's Bearer token instead (a seat is no admin); pages send both to the
@@ -14,11 +16,13 @@ from urllib.parse import urlencode
 
 from fastapi import Request
 
+from app.accounts.sessions import Session, find_admin
+from app.auth.csrf import CSRF_HEADER, csrf_matches
 from app.kernel.errors import Forbidden, Unauthorized
 
-from . import sessions
 from .context import Admin
-from .sessions import Session
+
+COOKIE = "magery_admin"  # a dashboard session's token, on /admin only
 
 
 class LoginRequired(Exception):
@@ -34,7 +38,7 @@ def login_location(request: Request) -> str:
 
 
 def check_csrf(session: Session, given: str | None) -> None:
-    if not sessions.same(given, session.csrf_token):
+    if not csrf_matches(session, given):
         raise Forbidden("the CSRF token is missing or wrong; reload the page and try again")
 
 
@@ -46,8 +50,7 @@ class Guard:
         self.admin = admin
 
     async def _session(self, request: Request) -> Session | None:
-        admin = self.admin
-        return await sessions.find(admin.engine, request.cookies.get(sessions.COOKIE), admin.now())
+        return await find_admin(self.admin.engine, request.cookies.get(COOKIE), self.admin.now())
 
     async def api_session(self, request: Request) -> Session:
         """A signed-in admin calling the JSON API."""
@@ -61,7 +64,7 @@ class Guard:
     async def api_change(self, request: Request) -> Session:
         """A signed-in admin making a change through JSON: the header must carry the token."""
         session = await self.api_session(request)
-        check_csrf(session, request.headers.get(sessions.CSRF_HEADER))
+        check_csrf(session, request.headers.get(CSRF_HEADER))
         return session
 
     async def page_session(self, request: Request) -> Session:

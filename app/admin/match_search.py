@@ -5,7 +5,7 @@ history page and its CSV), checked here with an error that names the problem.
 Each single filter and sort is served by an index ending in (created_at, id)
 or (finished_at, id) (migration 0003), so a page is a short walk of one index
 at any table size; bench/admin.py shows the plans. The `account` filter
-(issue 19) finds the account by its unique lower-case name and its seats by
+finds the account by its unique lower-case name and its seats by
 the index on seats.account_id (migration 0007): it matches the seats an account
 played, never a guest who typed the same name (that is what `player` does).
 """
@@ -74,7 +74,7 @@ def _one_of(name: str, value: str, allowed: tuple[str, ...]) -> str:
 
 
 # Days a filter may name: any later and a day's end (or a month's) would
-# overflow the calendar (issue 17, item 8: to=9999-12-31 was a 500).
+# overflow the calendar (to=9999-12-31 was a 500).
 FIRST_DAY, LAST_DAY = date(1970, 1, 1), date(9998, 12, 31)
 
 
@@ -217,8 +217,8 @@ def statement(q: Query, limit: int) -> Select[Any]:
 
 async def _seats_of(conn: AsyncConnection, ids: list[str]) -> dict[str, dict[str, Any]]:
     """Each match's seats: the name, the bot, the account that played it (None:
-    a guest) and that account's rating as the public lists show it (issue 19,
-    app.matches.record.seat_rating: as the match began once a rated ending
+    a guest) and that account's rating as the public lists show it
+    (app.matches.record.seat_rating: as the match began once a rated ending
     moved it, else as it is now in the match's variant)."""
     players: dict[str, dict[str, Any]] = {i: {"white": None, "black": None} for i in ids}
     if ids:

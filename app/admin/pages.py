@@ -1,8 +1,10 @@
 """The dashboard's pages: sign-in and sign-out, the history, a match (with its
 replay viewer and moderation), the figures and the audit log. Every form
 carries the session's CSRF token; the sign-in form, before any session, a
-token of its own in a short-lived cookie (so no other site can sign a browser
-in to an account of its choosing).
+token of its own in a short-lived cookie (app/auth/csrf.py, as the players'
+forms). An admin signs in as every account does (`Accounts.sign_in`: the one
+lock-out, password pool and clock); the dashboard then checks the role and
+opens a session of its own kind, for `ADMIN_SESSION_HOURS`, and audits it.
 
 No `from __future__ import annotations` here: the routes' annotations name the
 dependency `router` binds to its Admin, which FastAPI must read as objects."""
@@ -15,18 +17,21 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
+from app.accounts import AccountClosed, SignInFailed, TooMany
+from app.accounts.names import NAME, NAME_RULE
+from app.accounts.sessions import Session, end, find_admin, open_admin_session
 from app.auth import Busy
+from app.auth.csrf import CSRF_FIELD, drop_form_token, form_token_matches, hand_form_token
 from app.charts import page as charts
 from app.kernel.errors import ServiceError
 from app.rules import VARIANTS
 from app.rules.state import REASONS
 
-from . import accounts, api, audit, detail, figures, match_search, sessions, throttle
+from . import api, audit, detail, figures, match_search
 from .context import Admin, address
-from .guard import Guard, check_csrf
+from .guard import COOKIE, Guard, check_csrf
 from .render import page
 from .routing import AdminRoute
-from .sessions import Session
 
 BUSY_RETRY = 2  # seconds: a check takes a fraction of one
 
@@ -51,8 +56,7 @@ def _login_form(request: Request, status: int = 200, error: str | None = None,
                 next_path: str = "/admin", name: str = "", retry_after: int | None = None) -> HTMLResponse:
     token = secrets.token_urlsafe(24)
     response = page("login.html", status=status, csrf=token, next=next_path, error=error, username=name)
-    response.set_cookie(sessions.LOGIN_COOKIE, token, max_age=3600, path="/admin/login", httponly=True,
-                        samesite="strict", secure=_https(request))
+    hand_form_token(response, request, "/admin/login", token)
     if retry_after:
         response.headers["Retry-After"] = str(retry_after)
     return response
@@ -72,7 +76,7 @@ def busy_form(request: Request, target: str, name: str) -> HTMLResponse:
 
 async def _checked_form(request: Request, session: Session) -> dict[str, str]:
     form = await request.form()
-    check_csrf(session, str(form.get(sessions.CSRF_FIELD) or ""))
+    check_csrf(session, str(form.get(CSRF_FIELD) or ""))
     return {k: str(v) for k, v in form.items()}
 
 
@@ -128,7 +132,7 @@ def router(admin: Admin) -> APIRouter:
     @routes.get("/login", response_class=HTMLResponse)
     async def login_page(request: Request) -> Response:
         target = safe_next(request.query_params.get("next"))
-        if await sessions.find(admin.engine, request.cookies.get(sessions.COOKIE), admin.now()) is not None:
+        if await find_admin(admin.engine, request.cookies.get(COOKIE), admin.now()) is not None:
             return RedirectResponse(target, status_code=303)
         return _login_form(request, next_path=target)
 
@@ -138,46 +142,36 @@ def router(admin: Admin) -> APIRouter:
         name = str(form.get("username") or "").strip()
         password = str(form.get("password") or "")
         target = safe_next(str(form.get("next") or ""))
-        if not sessions.same(str(form.get(sessions.CSRF_FIELD) or ""), request.cookies.get(sessions.LOGIN_COOKIE) or "\0"):
+        if not form_token_matches(request, str(form.get(CSRF_FIELD) or "")):
             return _login_form(request, 403, "This form had expired. Please sign in again.", target,
-                               name if accounts.NAME.fullmatch(name) else "")
-        if not accounts.NAME.fullmatch(name):  # no account has such a name: nothing to check, count or store
-            return _login_form(request, 400, f"A username is {accounts.NAME_RULE}.", target, "")
-        where, now = address(request), admin.now()
-        tries, key = admin.sign_ins, throttle.address_key(where)
-        locked = tries.wait(key, now)  # known here already: nothing reserved, nothing checked
-        account = None
-        if not locked:
-            try:
-                admin.passwords.admit()
-            except Busy:
-                return busy_form(request, target, name)
-            try:
-                async with tries.one_at_a_time(key):
-                    # The try before this one may have learnt the lock while this one waited.
-                    locked = tries.wait(key, now)
-                    if not locked:
-                        reserved = await throttle.reserve(admin.engine, name, where, now, admin.settings)
-                        tries.learn(key, reserved.address_locked_until, now)
-                        locked = reserved.wait
-                account = None if locked else await accounts.verify(admin.engine, name, password, admin.passwords)
-            finally:
-                admin.passwords.release()
-        if locked:
-            await tries.failures.record("sign_in_failure", now, name, address=where, locked=True)
-            return locked_form(request, locked, target, name)
-        if account is None:  # counted already, by the reservation
-            await tries.failures.record("sign_in_failure", now, name, address=where)
+                               name if NAME.fullmatch(name) else "")
+        if not NAME.fullmatch(name):  # no account has such a name: nothing to check, count or store
+            return _login_form(request, 400, f"A username is {NAME_RULE.removeprefix('a name is ')}.", target, "")
+        where = address(request)
+        try:
+            account = await admin.accounts.sign_in(name, password, where)
+        except Busy:
+            return busy_form(request, target, name)
+        except TooMany as locked:
+            await admin.failures.record("sign_in_failure", admin.now(), name, address=where, locked=True)
+            return locked_form(request, locked.retry_after, target, name)
+        except SignInFailed:  # counted already, by the reservation
+            await admin.failures.record("sign_in_failure", admin.now(), name, address=where)
             return _login_form(request, 401, "Wrong username or password.", target, name)
-        tries.forget(key)
-        await throttle.succeeded(admin.engine, name, where)
-        token, session = await sessions.open_session(admin.engine, account.id, where, now,
-                                                     admin.settings.admin_session_hours)
+        except AccountClosed:
+            await admin.failures.record("sign_in_failure", admin.now(), name, address=where, closed=True)
+            return _login_form(request, 403, "This account is closed.", target, name)
+        if not account.admin:  # the right password, told so: only its holder learns this
+            await admin.failures.record("sign_in_failure", admin.now(), name, address=where, not_admin=True)
+            return _login_form(request, 403, "This account is not an admin's.", target, name)
+        now = admin.now()
+        token, session = await open_admin_session(admin.engine, account.id, where, now,
+                                                  admin.settings.admin_session_hours)
         await audit.record(admin.engine, "sign_in", now, session.name, address=where)
         response = RedirectResponse(target, status_code=303)
-        response.set_cookie(sessions.COOKIE, token, max_age=round(admin.settings.admin_session_hours * 3600),
+        response.set_cookie(COOKIE, token, max_age=round(admin.settings.admin_session_hours * 3600),
                             path="/admin", httponly=True, samesite="lax", secure=_https(request))
-        response.delete_cookie(sessions.LOGIN_COOKIE, path="/admin/login")
+        drop_form_token(response, request)
         return response
 
     @routes.post("/logout")
@@ -186,10 +180,10 @@ def router(admin: Admin) -> APIRouter:
             await _checked_form(request, session)
         except ServiceError as error:
             return _error(session, error)
-        await sessions.close(admin.engine, session.id)
+        await end(admin.engine, session.id)
         await audit.record(admin.engine, "sign_out", admin.now(), session.name, address=address(request))
         response = RedirectResponse("/admin/login", status_code=303)
-        response.delete_cookie(sessions.COOKIE, path="/admin")
+        response.delete_cookie(COOKIE, path="/admin")
         return response
 
     @routes.get("", response_class=HTMLResponse)

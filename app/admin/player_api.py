@@ -1,4 +1,4 @@
-"""`/admin/api/accounts`: the players' accounts as JSON (issue 19), as their
+"""`/admin/api/accounts`: the players' accounts as JSON, as their
 pages show them: the list searched by name, one account, and its closing and
 reopening (with the X-CSRF-Token header and a reason). Errors are the
 contract's `{"error", "detail"}`.
@@ -11,11 +11,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict
 
+from app.accounts.sessions import Session
+
 from . import players
 from .context import Admin, address
 from .guard import Guard
 from .routing import AdminRoute
-from .sessions import Session
 
 
 class Reason(BaseModel):

@@ -1,4 +1,4 @@
-"""The dashboard's pages of the players' accounts (issue 19): the list with its
+"""The dashboard's pages of the players' accounts: the list with its
 search, one account, and its "Close account" / "Reopen account" forms, each
 with a required reason and the session's CSRF token. A password is reset on
 the command line only (`python -m app.accounts reset-password NAME`): the
@@ -13,15 +13,16 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from app.accounts.sessions import Session
+from app.auth.csrf import CSRF_FIELD
 from app.kernel import text
 from app.kernel.errors import ServiceError
 
-from . import players, sessions
+from . import players
 from .context import Admin, address
 from .guard import Guard, check_csrf
 from .render import page
 from .routing import AdminRoute
-from .sessions import Session
 
 DONE = {"closed": "The account is closed: its sessions and tokens are stopped.",
         "reopened": "The account is open again. Its player signs in anew; its old tokens stay revoked."}
@@ -67,7 +68,7 @@ def router(admin: Admin) -> APIRouter:
         form = await request.form()
         reason = str(form.get("reason") or "")
         try:
-            check_csrf(session, str(form.get(sessions.CSRF_FIELD) or ""))
+            check_csrf(session, str(form.get(CSRF_FIELD) or ""))
         except ServiceError as error:
             return _error(session, error)
         act = players.close if verb == "close" else players.reopen

@@ -1,4 +1,4 @@
-"""The players' accounts as the admin sees them (issue 19): the list, searched
+"""The players' accounts as the admin sees them: the list, searched
 by name and paged, and one account's facts: when it was made and last seen,
 closed or open and why, its ratings, its live tokens and signed-in browsers,
 its latest matches. (app/admin/accounts.py holds the admins' own accounts.)
@@ -154,6 +154,6 @@ async def reopen(service: Accounts, name: str, reason: object, admin: str, addre
 
 
 def _stored(reason: object) -> str:
-    """The reason if it may be stored (no NUL, no lone surrogate: issue 17, item 4);
+    """The reason if it may be stored (no NUL, no lone surrogate);
     the service refuses a missing, blank or overlong one."""
     return text.check("reason", reason) if isinstance(reason, str) else ""

@@ -22,7 +22,7 @@ _env = Environment(
 # The engine's words, for the replay's board (mages.js), carried by the match page's body:
 # made into JSON once, not on every render. Only that page carries them: they were 15 KB of
 # every page, the sign-in form's 16 KB among them (a burst of sign-ins renders that form once
-# per try, issue 17 item 3).
+# per try).
 _env.globals["vocabulary_json"] = Markup(_env.from_string("{{ words|tojson }}").render(words=vocabulary()))
 
 

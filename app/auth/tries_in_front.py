@@ -1,6 +1,7 @@
 """Sign-in tries in line per address, and a known-locked address refused in
-front of the whole stack: one piece, used by the admins'
-form (app/admin/front.py) and the players' (app/web/sign_in_front.py).
+front of the whole stack: the one front of every sign-in form, the players'
+(`POST /login`, app/web/sign_in_front.py) and the admins' (`POST /admin/login`,
+app/admin/front.py), each form saying only how its refusal reads.
 
 Thirty sign-ins sent at once from one address each went through the error
 middleware, the budgets, the body limit, FastAPI's routing and the form's
@@ -11,8 +12,8 @@ process lets one try per address at a time in; the others wait in line,
 costing nothing but their place. What the handler learnt of the address's
 lock (the database's answer, `Tries.learn`) is remembered for a moment, and
 while it runs each try is refused right here: its small form read and parsed
-by hand and answered by the form's own page (`TriesInFront.answer`), with the
-wing's security headers. At most `LINE_MOST` wait per address; one more is
+by hand and answered by the form's own page (its `Answer`), with the
+pages' security headers. At most `LINE_MOST` wait per address; one more is
 answered at once as a full password pool answers (503: nothing checked).
 
 Whatever a form's `answer` will not judge (a form this does not read: not
@@ -26,8 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -49,16 +49,22 @@ class Turn:
 
 
 class Tries:
-    """One process's view of a sign-in form's tries: the line per address in
-    front, and the locks the database reported, remembered for a moment."""
+    """One process's view of the sign-in tries: the line per address in front,
+    the turns per address to reserve a try in the database, and the locks the
+    database reported, remembered for a moment."""
 
     def __init__(self) -> None:
         self._line: dict[str, Turn] = {}  # tries let in from the front, one at a time per address
+        self._turns: dict[str, Turn] = {}  # reservations, one at a time per address
         self._locked: dict[str, tuple[datetime, datetime]] = {}  # address: (locked until, trusted until)
 
     def in_line(self, address: str) -> contextlib.AbstractAsyncContextManager[None]:
         """Hold the address's place in front: its tries in this process go in one after another."""
         return hold(self._line, address)
+
+    def one_at_a_time(self, address: str) -> contextlib.AbstractAsyncContextManager[None]:
+        """Hold the address's turn: its tries in this process reserve one after another."""
+        return hold(self._turns, address)
 
     def line_full(self, address: str) -> bool:
         """Are `LINE_MOST` of the address's tries waiting in line already (besides the one inside)?"""
@@ -108,28 +114,28 @@ async def hold(turns: dict[str, Turn], address: str) -> AsyncIterator[None]:
             del turns[address]
 
 
-class TriesInFront(ABC):
-    """A plain ASGI wrapper: `POST path` passes through the address's line in
-    `tries` (keyed by `key(client address)`); every other request goes straight
-    on. A form's own front says how a refused try is answered (`answer`)."""
+Answer = Callable[[Request, dict[str, str], int], Awaitable[Response | None]]
 
-    path = ""
-    headers: dict[str, str] = {}  # the pages' security headers, for an answer given here (the wing's own)
+
+class SignInsInFront:
+    """The one front of every sign-in form: a plain ASGI wrapper in which
+    `POST <a form's path>` passes through the address's line in `tries` (keyed
+    by `key(client address)`); every other request goes straight on. `forms`
+    maps each form's path to its refusal (`Answer`): given the request, the
+    form's fields and the seconds the address is locked for (0: no room in
+    line), the form's own page, or None to let the handler answer it. An answer
+    given here carries `headers` (the pages' security headers)."""
 
     def __init__(self, app: Any, tries: Tries, key: Callable[[str | None], str], now: Callable[[], datetime],
-                 body_timeout: float) -> None:
+                 body_timeout: float, forms: Mapping[str, Answer], headers: Mapping[str, str]) -> None:
         self.app, self.tries, self.key, self.now, self.body_timeout = app, tries, key, now, body_timeout
+        self.forms, self.headers = dict(forms), dict(headers)
 
     def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         # A plain function handing back the coroutine to await: no frame of its own.
-        if scope["type"] != "http" or scope["path"] != self.path or scope["method"] != "POST":
+        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] not in self.forms:
             return self.app(scope, receive, send)
         return self._try(scope, receive, send)
-
-    @abstractmethod
-    async def answer(self, request: Request, form: dict[str, str], locked: int) -> Response | None:
-        """The form's refusal of this try: locked for `locked` seconds, or (0) no room in line;
-        None to let the handler answer it. Each wing's front says it in its own page."""
 
     async def _try(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         client = scope.get("client")
@@ -150,7 +156,8 @@ class TriesInFront(ABC):
     async def _refuse(self, scope: dict[str, Any], receive: Any, send: Any, locked: int) -> None:
         read = await self._read_form(scope, receive)
         form = _fields(read) if read is not None else None
-        response = None if form is None else await self.answer(Request(scope), form, locked)
+        answer = self.forms[scope["path"]]
+        response = None if form is None else await answer(Request(scope), form, locked)
         if response is None:
             return await self._go_in(scope, receive, send, read or [])
         for header, value in self.headers.items():

@@ -1,4 +1,4 @@
-"""The players' tables (migration 0007): accounts, their signed-in
+"""The accounts' tables (migration 0007; admins joined in 0015): accounts, their signed-in
 browsers and API tokens, a rating per account and variant, and each rated
 match's change of rating.
 
@@ -12,7 +12,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import Float, ForeignKey, Index, Integer, String, Table, UniqueConstraint
+from sqlalchemy import (
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .models import Base, UTCDateTime
@@ -32,6 +42,9 @@ class Account(Base):
     closed_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
     # A bot account (migration 0013): a program plays it; when it became one, for good.
     bot_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # An admin (migration 0015): the dashboard's role, since when; null: none. An
+    # admin is an account like any other, signed in by the same machinery.
+    admin_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
     __table_args__ = (
         UniqueConstraint("name_lower", name="uq_accounts_name_lower"),
@@ -51,6 +64,9 @@ class AccountSession(Base):
     address: Mapped[str | None] = mapped_column(String(64), nullable=True)  # where it signed in
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    # Opened at the admin dashboard's sign-in: only such a session opens the
+    # dashboard (and only while its account is an admin); a player's session never does.
+    admin: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class AccountToken(Base):
@@ -73,8 +89,8 @@ class AccountToken(Base):
 class AccountLimit(Base):
     """What the sign-in and sign-up limits count, by every process alike
     (app/accounts/limits.py): failed sign-ins in a row per "name:<name>" and
-    "addr:<address>" (`since`: the last failure), as admin_throttle counts the
-    admins'; sign-ups per "signup:<address>" (`since`: the window's start)."""
+    "addr:<address>" (`since`: the last failure), players' and admins' alike;
+    sign-ups per "signup:<address>" (`since`: the window's start)."""
 
     __tablename__ = "account_limits"
 

@@ -1,5 +1,7 @@
-"""The admin dashboard's tables (migration 0003): accounts, sessions, sign-in
-throttling, the audit log, and the figures' per-match summaries and their sums per day and month.
+"""The admin dashboard's tables (migration 0003): the audit log, and the
+figures' per-match summaries and their sums per day and month. Admins are
+accounts with the admin role (app/db/account_models.py, since migration 0015):
+their sessions and failed sign-ins are kept with every account's.
 
 The summaries are derived from finished matches (app/admin/figures.py), never
 written by the match service: a match's row and log stay the truth.
@@ -19,47 +21,10 @@ from sqlalchemy import (
     Integer,
     String,
     Table,
-    UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .models import Base, UTCDateTime
-
-
-class AdminUser(Base):
-    __tablename__ = "admin_users"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    name: Mapped[str] = mapped_column(String(64))
-    password_hash: Mapped[str] = mapped_column(String(255))  # argon2id, with its salt and costs
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
-
-    __table_args__ = (UniqueConstraint("name", name="uq_admin_users_name"),)
-
-
-class AdminSession(Base):
-    """A signed-in browser. Only the sha256 of the cookie's token is kept, so a
-    copy of the database signs nobody in; deleting the row signs the browser out."""
-
-    __tablename__ = "admin_sessions"
-
-    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # sha256 hex of the cookie token
-    user_id: Mapped[int] = mapped_column(ForeignKey("admin_users.id", ondelete="CASCADE"), index=True)
-    csrf_token: Mapped[str] = mapped_column(String(64))
-    address: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
-
-
-class AdminThrottle(Base):
-    """Failed sign-ins in a row, per "user:<name>" and per "addr:<address>"."""
-
-    __tablename__ = "admin_throttle"
-
-    key: Mapped[str] = mapped_column(String(160), primary_key=True)
-    failures: Mapped[int] = mapped_column(Integer)
-    last_failure_at: Mapped[datetime] = mapped_column(UTCDateTime)
-    locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 class AdminAudit(Base):
@@ -127,9 +92,6 @@ class FigureMark(Base):
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
-admin_users = cast(Table, AdminUser.__table__)
-admin_sessions = cast(Table, AdminSession.__table__)
-admin_throttle = cast(Table, AdminThrottle.__table__)
 admin_audit = cast(Table, AdminAudit.__table__)
 match_summaries = cast(Table, MatchSummary.__table__)
 figure_sums = cast(Table, FigureSum.__table__)

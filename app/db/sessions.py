@@ -1,9 +1,10 @@
-"""Signed-in browsers, the one store both wings that sign people in keep them
-in (the admins' dashboard, app/admin/sessions.py; the players' accounts,
-app/accounts/sessions.py), each in a table of its own of the same shape:
+"""Signed-in browsers, the one store every sign-in keeps them in
+(app/accounts/sessions.py: the players' pages and the admin dashboard alike),
+in a table of this shape:
 
     id (the sha256 of the cookie's token), <owner>_id, csrf_token, address,
-    created_at, expires_at
+    created_at, expires_at, and the marks that tell one kind of session from
+    another (`admin`: opened at the dashboard's sign-in)
 
 A random token goes in the cookie and only its digest in the table, so a copy
 of the table signs nobody in; a session is found by the digest, joined to its
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import ColumnElement, Table, delete, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -37,17 +38,17 @@ S = TypeVar("S", bound=Session)
 
 
 class SessionStore(Generic[S]):
-    """The sessions of one table. `owner`: the column naming the owner's row in
-    `owners` (which has `id` and `name`); `live`: a condition on `owners` a
-    session's owner must meet to be found (an account not closed); `sweep_all`:
-    opening a session drops every owner's expired ones (a small table), else
-    only this owner's (a large one); `kind`: the wing's Session class."""
+    """One kind of session in a table. `owner`: the column naming the owner's
+    row in `owners` (which has `id` and `name`); `live`: a condition on `owners`
+    a session's owner must meet to be found (an account not closed); `marks`:
+    the columns and values this kind's sessions are stored with and found by
+    (a store finds only its own kind); `kind`: the Session class it answers."""
 
     def __init__(self, sessions: Table, owners: Table, owner: str, kind: type[S],
-                 live: ColumnElement[bool] | None = None, sweep_all: bool = False) -> None:
+                 live: ColumnElement[bool] | None = None, marks: dict[str, Any] | None = None) -> None:
         self.sessions, self.owners, self.kind = sessions, owners, kind
         self.owner = sessions.c[owner]
-        self.live, self.sweep_all = live, sweep_all
+        self.live, self.marks = live, dict(marks or {})
 
     async def open(self, engine: AsyncEngine, owner_id: int, address: str | None, now: datetime,
                    lifetime: timedelta) -> tuple[str, S]:
@@ -57,11 +58,12 @@ class SessionStore(Generic[S]):
         expires = now + lifetime
         past = t.c.expires_at <= now
         async with engine.begin() as conn:
-            # Sessions past their time go here, so the table stays small.
-            await conn.execute(delete(t).where(past if self.sweep_all else (self.owner == owner_id) & past))
+            # The owner's sessions past their time go here, so the table stays small.
+            await conn.execute(delete(t).where((self.owner == owner_id) & past))
             await conn.execute(t.insert().values({
                 t.c.id: digest(token), self.owner: owner_id, t.c.csrf_token: csrf,
-                t.c.address: (address or "")[:64] or None, t.c.created_at: now, t.c.expires_at: expires}))
+                t.c.address: (address or "")[:64] or None, t.c.created_at: now, t.c.expires_at: expires,
+                **{t.c[column]: value for column, value in self.marks.items()}}))
             name = (await conn.execute(select(self.owners.c.name).where(self.owners.c.id == owner_id))).scalar_one()
         return token, self.kind(digest(token), owner_id, name, csrf, expires)
 
@@ -74,6 +76,8 @@ class SessionStore(Generic[S]):
                  .join(self.owners, self.owners.c.id == self.owner).where(t.c.id == digest(token)))
         if self.live is not None:
             query = query.where(self.live)
+        for column, value in self.marks.items():
+            query = query.where(t.c[column] == value)
         async with engine.connect() as conn:
             row = (await conn.execute(query)).first()
         if row is None or row.expires_at <= now:

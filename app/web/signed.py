@@ -10,8 +10,8 @@ cookie, never read the token.
 The sign-in and sign-up forms come before any session: each is handed a token
 of its own in a short-lived cookie (SameSite=Strict, on that form's path only)
 and in a hidden field, and a post whose two differ is refused, so no other site
-can sign a browser in to an account of its choosing (as the admin's sign-in,
-app/admin/pages.py).
+can sign a browser in to an account of its choosing. The checks are the one
+CSRF of app/auth/csrf.py, the admin dashboard's too.
 """
 
 from __future__ import annotations
@@ -23,18 +23,19 @@ from fastapi.responses import Response
 
 from app.accounts import Accounts
 from app.accounts.sessions import COOKIE, Session
-from app.auth import new_token, same
+from app.auth import new_token
+from app.auth.csrf import (
+    CSRF_FIELD,
+    CSRF_HEADER,
+    FORM_COOKIE,
+    csrf_matches,
+    form_token_matches,
+    hand_form_token,
+    https,
+)
 
-FORM_COOKIE = "magery_form"  # a sign-in or sign-up form's CSRF token, before any session
-FORM_SECONDS = 3600
-CSRF_FIELD = "csrf_token"
-CSRF_HEADER = "X-CSRF-Token"
 # Where signing in never sends a browser back to: the forms themselves.
 _NOT_BACK = ("/login", "/signup", "/logout", "/account/claim")
-
-
-def https(request: Request) -> bool:
-    return request.url.scheme == "https"
 
 
 def safe_next(target: str | None) -> str:
@@ -71,20 +72,6 @@ def drop_session(response: Response, request: Request) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=https(request))
 
 
-def hand_form_token(response: Response, request: Request, path: str, token: str) -> None:
-    """The pre-session form's token, for the post back to `path` only."""
-    response.set_cookie(FORM_COOKIE, token, max_age=FORM_SECONDS, path=path, httponly=True,
-                        samesite="strict", secure=https(request))
-
-
-def form_token_matches(request: Request, given: object) -> bool:
-    return isinstance(given, str) and same(given, request.cookies.get(FORM_COOKIE) or "\0")
-
-
-def csrf_matches(session: Session, given: object) -> bool:
-    return isinstance(given, str) and same(given, session.csrf_token)
-
-
 __all__ = ["COOKIE", "CSRF_FIELD", "CSRF_HEADER", "FORM_COOKIE", "Session", "csrf_matches", "drop_session",
-           "form_token_matches", "hand_form_token", "here", "keep_session", "login_location", "new_token",
+           "form_token_matches", "hand_form_token", "here", "https", "keep_session", "login_location", "new_token",
            "safe_next", "viewer"]

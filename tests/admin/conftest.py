@@ -1,5 +1,5 @@
-"""Fixtures for the admin dashboard's tests: a clean set of admin tables, an
-admin account, and a client signed in through the sign-in form.
+"""Fixtures for the admin dashboard's tests: an admin (an account with the
+admin role), and a client signed in through the dashboard's sign-in form.
 
 `tests/conftest.py` empties every table, the admin's too, between PostgreSQL tests.
 """
@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pytest
 
-from app.admin import accounts
+from app.accounts import admins
 from tests.realtime.conftest import sockets  # noqa: F401  (the socket fixture, for the moderation tests)
 
 PASSWORD = "correct horse battery"
@@ -23,7 +22,7 @@ META_CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 
 
 async def add_admin(app: Any, name: str = "root", password: str = PASSWORD) -> None:
-    await accounts.add(app.state.parts.engine, name, password, datetime.now(UTC))
+    await admins.add(app.state.parts.accounts, name, password, "a test")
 
 
 def login_token(html: str) -> str:

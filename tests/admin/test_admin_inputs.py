@@ -52,4 +52,4 @@ async def test_a_username_with_a_nul_is_a_clear_400(app: Any, client: httpx.Asyn
     token = login_token((await client.get("/admin/login")).text)
     r = await client.post("/admin/login", data={"username": "ok\x00nul", "password": "whatever it is",
                                                 "csrf_token": token})
-    assert r.status_code == 400 and "A username is 1 to 64 letters" in r.text
+    assert r.status_code == 400 and "A username is 2 to 20 letters" in r.text

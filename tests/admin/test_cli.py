@@ -1,5 +1,7 @@
-"""`python -m app.admin`: accounts made, listed and removed on the server's
-database (DATABASE_URL), the password from standard input or the environment.
+"""`python -m app.admin`'s old names for the admin commands of
+`python -m app.accounts` (add-admin, list-admins, remove-admin, unlock): admins
+made, listed and unmade on the server's database (DATABASE_URL), the password
+from standard input or the environment.
 
 Most calls run `main()` in this process (a new interpreter costs about 2 s of
 CPU each, and the suite runs on two cores); one runs the real command, to prove
@@ -71,11 +73,11 @@ async def test_add_list_and_remove_admins(database_url: str, app: Any, monkeypat
     cli = Cli(database_url, monkeypatch)
     done = await cli("add-user", "ops", stdin="a long enough secret\n")
     assert done.returncode == 0, done.stderr
-    done = await cli("add-user", "night.shift", env={"MAGERY_ADMIN_PASSWORD": "from the environment"})
+    done = await cli("add-user", "night-shift", env={"MAGERY_ADMIN_PASSWORD": "from the environment"})
     assert done.returncode == 0, done.stderr
     listed = await cli("list-users")
     assert listed.returncode == 0 and [line.split("\t")[0] for line in listed.stdout.splitlines()] == [
-        "night.shift", "ops"]
+        "night-shift", "ops"]
     again = await cli("add-user", "ops", stdin="another long secret\n")
     assert again.returncode == 2 and "already" in again.stderr
     short = await cli("add-user", "brief", stdin="short\n")
@@ -92,12 +94,14 @@ async def test_add_list_and_remove_admins(database_url: str, app: Any, monkeypat
         # Removing an admin ends its sessions at once.
         assert (await c.get("/admin/api/matches")).status_code == 401
         c.cookies.clear()
-        assert (await sign_in(c, "ops", "a long enough secret")).status_code == 401
-        assert (await sign_in(c, "night.shift", "from the environment")).status_code == 303
+        # The account stays, a player's: its right password no longer opens the dashboard.
+        refused = await sign_in(c, "ops", "a long enough secret")
+        assert refused.status_code == 403 and "not an admin" in refused.text
+        assert (await sign_in(c, "night-shift", "from the environment")).status_code == 303
         log = (await c.get("/admin/api/audit", params={"kind": "user_added"})).json()["entries"]
-        assert [e["detail"]["account"] for e in log] == ["night.shift", "ops"]
+        assert [e["detail"]["account"] for e in log] == ["night-shift", "ops"]
     real = command(database_url, "list-users")  # the real command, as an operator types it
-    assert real.returncode == 0 and real.stdout.split("\t")[0] == "night.shift", real.stderr
+    assert real.returncode == 0 and real.stdout.split("\t")[0] == "night-shift", real.stderr
     missing = await cli("remove-user", "ops")
     assert missing.returncode == 1 and "no admin" in missing.stderr
 
@@ -109,11 +113,11 @@ async def test_unlock_forgets_a_names_failures(database_url: str, app: Any, monk
     assert (await cli("add-user", "ops", stdin="a long enough secret\n")).returncode == 0
     settings = app.state.parts.settings
     failures, host = 0, 0
-    while failures < settings.admin_name_lock_after:
+    while failures < settings.account_name_lock_after:
         host += 1
         transport = httpx.ASGITransport(app=app, client=(f"203.0.113.{host}", 1))
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as outsider:
-            for _ in range(settings.admin_lock_after):
+            for _ in range(settings.account_lock_after):
                 assert (await sign_in(outsider, "ops", "wrong guess")).status_code == 401
                 failures += 1
     fresh = httpx.ASGITransport(app=app, client=("192.0.2.1", 1))

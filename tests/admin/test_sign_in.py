@@ -69,13 +69,13 @@ async def test_failures_lock_the_address_and_the_wait_grows(app: Any, client: ht
     admin = _admin(app)
     now = [admin.clock()]
     admin.clock = lambda: now[0]
-    for _ in range(settings.admin_lock_after):
+    for _ in range(settings.account_lock_after):
         assert (await sign_in(client, password="wrong guess")).status_code == 401
     # Locked: even the right password is not checked now.
     r = await sign_in(client)
     assert r.status_code == 429 and "Try again in" in r.text
     first_wait = int(r.headers["retry-after"])
-    assert 0 < first_wait <= settings.admin_lock_seconds + 1
+    assert 0 < first_wait <= settings.account_lock_seconds + 1
     # The address is locked, not the name (issue 17: an outsider's failures keep
     # no admin out): from another address the right password signs in.
     other = httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=("10.0.0.9", 1)),
@@ -97,7 +97,7 @@ async def test_failures_from_one_address_lock_it_for_every_name(app: Any, client
     _stop_clock(app)
     await add_admin(app)
     await add_admin(app, "second")
-    for i in range(app.state.parts.settings.admin_lock_after):
+    for i in range(app.state.parts.settings.account_lock_after):
         assert (await sign_in(client, name=f"guess{i}", password="wrong guess")).status_code == 401
     assert (await sign_in(client, name="second")).status_code == 429
 
@@ -139,3 +139,18 @@ def _stop_clock(app: Any) -> None:
     could run out before the try it must refuse (seen at load 25)."""
     stopped = time.time()
     _admin(app).clock = lambda: stopped
+
+
+async def test_a_players_right_password_opens_no_dashboard(app: Any, client: httpx.AsyncClient) -> None:
+    """Admins are accounts with the role: a player signs in at the same service,
+    and the dashboard refuses the account, audits the try and opens no session."""
+    await app.state.parts.accounts.sign_up("Bo", PASSWORD, "10.0.0.9")
+    r = await sign_in(client, "Bo")
+    assert r.status_code == 403 and "not an admin" in r.text
+    assert "magery_admin=" not in r.headers.get("set-cookie", "")
+    assert (await client.get("/admin")).status_code == 303  # to the sign-in page
+    await add_admin(app)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as root:
+        assert (await sign_in(root)).status_code == 303
+        failures = (await root.get("/admin/api/audit", params={"kind": "sign_in_failure"})).json()["entries"]
+    assert [(e["admin"], e["detail"]) for e in failures] == [("Bo", {"not_admin": True})]

@@ -1,9 +1,9 @@
-"""Issue 17, item 3: sign-ins sent all at once, and a name an outsider fails on.
+"""Dashboard sign-ins sent all at once, and a name an outsider fails on.
 
 Each try is reserved (counted) before its password is checked, so a burst
-from one address has at most `admin_lock_after` passwords checked, whatever
+from one address has at most `account_lock_after` passwords checked, whatever
 its size; racing first failures are counted and audited, never a 500; argon2
-runs in a pool of `admin_password_workers` threads; and an outsider failing on
+runs in a pool of `password_workers` threads; and an outsider failing on
 purpose, from one address or many, never keeps the admin out of an address
 the admin signed in from before.
 """
@@ -20,8 +20,9 @@ import httpx
 import pytest
 from sqlalchemy import func, select
 
-from app.admin import accounts
-from app.db.admin_models import admin_audit, admin_throttle
+from app.accounts import service as account_service
+from app.db.account_models import account_limits
+from app.db.admin_models import admin_audit
 from app.main import create_app
 from tests.admin.conftest import PASSWORD, add_admin, login_token, sign_in
 from tests.conftest import make_settings
@@ -32,7 +33,7 @@ from tests.waiting import DEADLINE, until
 async def roomy(database_url: str) -> AsyncIterator[Any]:
     """An app whose password pool lets every try of a burst wait for a thread,
     so what stops them is the lock, not the pool."""
-    app = create_app(make_settings(database_url, admin_password_waiting=1000))
+    app = create_app(make_settings(database_url, password_waiting=1000))
     _stop_clock(app)
     async with app.router.lifespan_context(app):
         yield app
@@ -58,10 +59,10 @@ async def _burst(client: httpx.AsyncClient, passwords: list[str], name: str = "r
 
 
 class Counted:
-    """accounts._matches, counting the checks and the most at once."""
+    """The account service's password check, counting the checks and the most at once."""
 
     def __init__(self, gate: threading.Event | None = None) -> None:
-        self.real = accounts._matches
+        self.real = account_service.matches
         self.gate = gate
         self.lock = threading.Lock()
         self.calls = self.now = self.most = 0
@@ -92,8 +93,8 @@ async def _count(app: Any, table: Any, *where: Any) -> int:
 async def test_a_burst_from_one_address_checks_at_most_the_budget(roomy: Any, monkeypatch: Any) -> None:
     await add_admin(roomy)
     counted = Counted()
-    monkeypatch.setattr(accounts, "_matches", counted)
-    budget = roomy.state.parts.settings.admin_lock_after
+    monkeypatch.setattr(account_service, "matches", counted)
+    budget = roomy.state.parts.settings.account_lock_after
     passwords = [f"wrong guess {i}" for i in range(30)]
     passwords[14] = PASSWORD  # the right one, 15th
     async with _client(roomy) as client:
@@ -110,8 +111,8 @@ async def test_a_burst_from_one_address_checks_at_most_the_budget(roomy: Any, mo
 async def test_the_right_password_is_refused_once_locked(roomy: Any, monkeypatch: Any) -> None:
     await add_admin(roomy)
     counted = Counted()
-    monkeypatch.setattr(accounts, "_matches", counted)
-    budget = roomy.state.parts.settings.admin_lock_after
+    monkeypatch.setattr(account_service, "matches", counted)
+    budget = roomy.state.parts.settings.account_lock_after
     async with _client(roomy) as client:
         first = await _burst(client, [f"wrong {i}" for i in range(budget)])
         assert [r.status_code for r in first] == [401] * budget
@@ -123,15 +124,15 @@ async def test_the_right_password_is_refused_once_locked(roomy: Any, monkeypatch
 
 async def test_racing_first_failures_are_counted_and_audited(database_url: str, monkeypatch: Any) -> None:
     """Four wrong passwords for one name whose reservations race (four addresses:
-    a process lets one address's tries in one at a time, app/admin/front.py) and
+    a process lets one address's tries in one at a time, app/auth/tries_in_front.py) and
     whose checks all end at once (a pool of four, held at a gate until all are
     in): each is counted and audited, none is a 500."""
-    app = create_app(make_settings(database_url, admin_password_workers=4))
+    app = create_app(make_settings(database_url, password_workers=4))
     async with app.router.lifespan_context(app):
         await add_admin(app)
         gate = threading.Event()
         counted = Counted(gate)
-        monkeypatch.setattr(accounts, "_matches", counted)
+        monkeypatch.setattr(account_service, "matches", counted)
         clients = [_client(app, f"10.0.0.{i}") for i in range(4)]
         tokens = [login_token((await c.get("/admin/login")).text) for c in clients]
         tries = [asyncio.create_task(c.post("/admin/login", data={
@@ -144,18 +145,18 @@ async def test_racing_first_failures_are_counted_and_audited(database_url: str, 
             await c.aclose()
         assert [r.status_code for r in answers] == [401] * 4
         async with app.state.parts.engine.connect() as conn:
-            rows = dict((await conn.execute(select(admin_throttle.c.key, admin_throttle.c.failures))).all())
-        assert rows == {"user:root": 4, **{f"addr:10.0.0.{i}": 1 for i in range(4)}}
+            rows = dict((await conn.execute(select(account_limits.c.key, account_limits.c.hits))).all())
+        assert rows == {"name:root": 4, **{f"addr:10.0.0.{i}": 1 for i in range(4)}}
         assert await _count(app, admin_audit, admin_audit.c.kind == "sign_in_failure") == 4
 
 
 async def test_argon2_checks_run_in_a_small_pool(database_url: str, monkeypatch: Any) -> None:
-    app = create_app(make_settings(database_url, admin_password_workers=2, admin_password_waiting=3))
+    app = create_app(make_settings(database_url, password_workers=2, password_waiting=3))
     async with app.router.lifespan_context(app):
         await add_admin(app)
         gate = threading.Event()
         counted = Counted(gate)
-        monkeypatch.setattr(accounts, "_matches", counted)
+        monkeypatch.setattr(account_service, "matches", counted)
         checks = _admin(app).passwords
         # Ten addresses, so no lock stops a try: only the pool does.
         clients = [_client(app, f"10.0.0.{i}") for i in range(10)]
@@ -183,7 +184,7 @@ async def test_an_outsider_locks_out_their_own_address_only(app: Any, client: ht
     await add_admin(app)
     settings = app.state.parts.settings
     async with _client(app, "203.0.113.7") as outsider:
-        for _ in range(settings.admin_lock_after):
+        for _ in range(settings.account_lock_after):
             assert (await sign_in(outsider, password="wrong guess")).status_code == 401
         assert (await sign_in(outsider)).status_code == 429
     assert (await sign_in(client)).status_code == 303  # the admin, from anywhere else
@@ -197,10 +198,10 @@ async def test_many_outsiders_lock_the_name_but_not_a_known_address(app: Any) ->
         assert (await sign_in(home)).status_code == 303  # the admin's own address, now known
     failures = 0
     host = 0
-    while failures < settings.admin_name_lock_after:
+    while failures < settings.account_name_lock_after:
         host += 1
         async with _client(app, f"203.0.113.{host}") as outsider:
-            for _ in range(settings.admin_lock_after):
+            for _ in range(settings.account_lock_after):
                 r = await sign_in(outsider, password="wrong guess")
                 assert r.status_code == 401, r.text
                 failures += 1

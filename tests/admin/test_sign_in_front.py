@@ -1,5 +1,5 @@
-"""Issue 17, item 3: a locked address's sign-in tries refused in front of the
-whole stack (app/admin/front.py).
+"""A locked address's dashboard sign-in tries refused in front of the whole
+stack (the one front, app/auth/tries_in_front.py, with app/admin/front.py's answer).
 
 A process lets one try per address at a time in; the others wait in line and,
 once the lock is known, are answered 429 before any middleware, routing or
@@ -19,7 +19,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from app.admin import accounts
+from app.accounts import service as account_service
 from app.auth import tries_in_front
 from app.db.admin_models import admin_audit
 from app.main import create_app
@@ -35,7 +35,7 @@ class Reached(sign_in_counting.Reached):
 
 
 def Checks(gate: threading.Event | None = None) -> sign_in_counting.Checks:  # noqa: N802 (reads as the class)
-    return sign_in_counting.Checks(accounts._matches, gate)
+    return sign_in_counting.Checks(account_service.matches, gate)
 
 
 @pytest.fixture
@@ -43,7 +43,7 @@ async def roomy(database_url: str) -> AsyncIterator[Any]:
     """Every try may wait for the password pool (only the locks and the line refuse),
     the wing's clock stands still (no lock runs out however busy the machine), and
     `Reached` counts what passes the front."""
-    app = create_app(make_settings(database_url, admin_password_waiting=1000))
+    app = create_app(make_settings(database_url, password_waiting=1000))
     app.add_middleware(Reached)
     Reached.count = 0
     stopped = time.time()
@@ -75,8 +75,8 @@ async def _locked_entries(app: Any) -> list[Any]:
 async def test_a_bursts_tries_past_the_lock_never_reach_the_stack(roomy: Any, monkeypatch: Any) -> None:
     await add_admin(roomy)
     checks = Checks()
-    monkeypatch.setattr(accounts, "_matches", checks)
-    budget = roomy.state.parts.settings.admin_lock_after
+    monkeypatch.setattr(account_service, "matches", checks)
+    budget = roomy.state.parts.settings.account_lock_after
     passwords = [f"wrong guess {i}" for i in range(30)]
     passwords[14] = PASSWORD  # the right one, 15th: it comes after the lock
     async with client_at(roomy) as client:
@@ -90,18 +90,18 @@ async def test_a_bursts_tries_past_the_lock_never_reach_the_stack(roomy: Any, mo
     assert len(entries) == 30 - budget and {(e.admin, e.address) for e in entries} == {("root", "127.0.0.1")}
     for r in answers[budget:]:  # the handler's own page: its message, a new form, the pages' headers
         assert "Try again in" in r.text and int(r.headers["retry-after"]) > 0
-        assert login_token(r.text) and "magery_admin_login=" in r.headers["set-cookie"]
+        assert login_token(r.text) and "magery_form=" in r.headers["set-cookie"] and "path=/admin/login" in r.headers["set-cookie"].lower()
         assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
 
 
 async def test_a_known_lock_is_refused_in_front_for_every_name(roomy: Any, monkeypatch: Any) -> None:
     await add_admin(roomy)
     await add_admin(roomy, "second")
-    budget = roomy.state.parts.settings.admin_lock_after
+    budget = roomy.state.parts.settings.account_lock_after
     async with client_at(roomy) as client:
         assert [r.status_code for r in await _send(client, ["wrong guess"] * budget)] == [401] * budget
         checks = Checks()
-        monkeypatch.setattr(accounts, "_matches", checks)
+        monkeypatch.setattr(account_service, "matches", checks)
         before = Reached.count
         late = await _send(client, [PASSWORD] * 3, "second")
     assert [r.status_code for r in late] == [429] * 3
@@ -113,7 +113,7 @@ async def test_what_the_front_does_not_read_goes_to_the_handler(roomy: Any) -> N
     """A wrong CSRF token, a name no account could have, a multipart form: the
     handler answers, as it always did (the lock refuses the multipart one there)."""
     await add_admin(roomy)
-    budget = roomy.state.parts.settings.admin_lock_after
+    budget = roomy.state.parts.settings.account_lock_after
     async with client_at(roomy) as client:
         await _send(client, ["wrong guess"] * budget)
         before = Reached.count
@@ -138,7 +138,7 @@ async def test_the_line_in_front_is_bounded(roomy: Any, monkeypatch: Any) -> Non
     await add_admin(roomy)
     gate = threading.Event()
     checks = Checks(gate)
-    monkeypatch.setattr(accounts, "_matches", checks)
+    monkeypatch.setattr(account_service, "matches", checks)
     async with client_at(roomy) as client:
         sent = [asyncio.create_task(client.send(r)) for r in await _forms(client, [f"wrong {i}" for i in range(5)])]
         await until(lambda: checks.now == 1 and sum(t.done() for t in sent) == 2,

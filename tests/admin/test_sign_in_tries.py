@@ -1,4 +1,5 @@
-"""Issue 17, item 3: one process's share of a burst of sign-ins.
+"""One process's share of a burst of sign-ins at the dashboard (through the
+account service's sign-in, every account's).
 
 A process reserves one try per address at a time, answers a lock the database
 reported from memory (no reservation, still audited) for at most
@@ -17,9 +18,12 @@ import httpx
 import pytest
 from sqlalchemy import delete, select
 
-from app.admin import accounts, throttle, tries
+from app.accounts import limits
+from app.accounts import service as account_service
 from app.auth import tries_in_front
-from app.db.admin_models import admin_audit, admin_throttle
+from app.auth import tries_in_front as tries
+from app.db.account_models import account_limits
+from app.db.admin_models import admin_audit
 from app.main import create_app
 from tests.admin.conftest import add_admin, login_token, sign_in
 from tests.conftest import make_settings
@@ -28,7 +32,7 @@ from tests.conftest import make_settings
 @pytest.fixture
 async def roomy(database_url: str) -> AsyncIterator[Any]:
     """Every try of a burst may wait for the password pool: only the locks refuse."""
-    app = create_app(make_settings(database_url, admin_password_waiting=1000))
+    app = create_app(make_settings(database_url, password_waiting=1000))
     _stop_clock(app)
     async with app.router.lifespan_context(app):
         yield app
@@ -46,13 +50,13 @@ def _admin(app: Any) -> Any:
 
 
 class Reservations:
-    """throttle.reserve, counting the calls and the most running at once."""
+    """limits.reserve_sign_in, counting the calls and the most running at once."""
 
     def __init__(self) -> None:
-        self.real = throttle.reserve
+        self.real = limits.reserve_sign_in
         self.calls = self.now = self.most = 0
 
-    async def __call__(self, *args: Any) -> throttle.Reservation:
+    async def __call__(self, *args: Any) -> limits.Reserved:
         self.calls += 1
         self.now += 1
         self.most = max(self.most, self.now)
@@ -73,8 +77,8 @@ async def _locked_entries(app: Any) -> list[Any]:
 async def test_a_burst_reserves_one_try_at_a_time_until_the_lock(roomy: Any, monkeypatch: Any) -> None:
     await add_admin(roomy)
     reservations = Reservations()
-    monkeypatch.setattr(throttle, "reserve", reservations)
-    budget = roomy.state.parts.settings.admin_lock_after
+    monkeypatch.setattr(limits, "reserve_sign_in", reservations)
+    budget = roomy.state.parts.settings.account_lock_after
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=roomy), base_url="http://testserver") as client:
         token = login_token((await client.get("/admin/login")).text)
         answers = await asyncio.gather(*(client.post("/admin/login", data={
@@ -96,9 +100,9 @@ async def test_each_try_is_counted_before_its_password_is_checked(app: Any, clie
     order reversed: the order itself is held here."""
     await add_admin(app)
     said: list[str] = []
-    reserve, check = throttle.reserve, accounts._matches
+    reserve, check = limits.reserve_sign_in, account_service.matches
 
-    async def counted(*args: Any) -> throttle.Reservation:
+    async def counted(*args: Any) -> limits.Reserved:
         got = await reserve(*args)
         said.append("counted")
         return got
@@ -107,8 +111,8 @@ async def test_each_try_is_counted_before_its_password_is_checked(app: Any, clie
         said.append("checked")  # in the password pool's thread; list.append is atomic
         return check(*args)
 
-    monkeypatch.setattr(throttle, "reserve", counted)
-    monkeypatch.setattr(accounts, "_matches", checked)
+    monkeypatch.setattr(limits, "reserve_sign_in", counted)
+    monkeypatch.setattr(account_service, "matches", checked)
     assert (await sign_in(client, password="wrong guess")).status_code == 401
     assert (await sign_in(client)).status_code == 303
     assert said == ["counted", "checked"] * 2
@@ -118,14 +122,14 @@ async def test_a_known_lock_is_answered_without_a_reservation(app: Any, client: 
                                                                monkeypatch: Any) -> None:
     _stop_clock(app)
     await add_admin(app)
-    for _ in range(app.state.parts.settings.admin_lock_after):
+    for _ in range(app.state.parts.settings.account_lock_after):
         assert (await sign_in(client, password="wrong guess")).status_code == 401
     reservations = Reservations()
-    monkeypatch.setattr(throttle, "reserve", reservations)
+    monkeypatch.setattr(limits, "reserve_sign_in", reservations)
     for _ in range(3):
         r = await sign_in(client)  # the right password: neither reserved nor checked
         assert r.status_code == 429 and "Try again in" in r.text
-        assert 0 < int(r.headers["retry-after"]) <= app.state.parts.settings.admin_lock_seconds + 1
+        assert 0 < int(r.headers["retry-after"]) <= app.state.parts.settings.account_lock_seconds + 1
     assert reservations.calls == 0
     assert len(await _locked_entries(app)) == 3
 
@@ -136,14 +140,14 @@ async def test_a_remembered_lock_is_asked_again_after_its_trust_runs_out(app: An
     refuses for at most TRUST_SECONDS, then the database is asked again."""
     await add_admin(app)
     settings = app.state.parts.settings
-    assert settings.admin_lock_seconds > tries.TRUST_SECONDS + 1
+    assert settings.account_lock_seconds > tries.TRUST_SECONDS + 1
     admin = _admin(app)
     now = [admin.clock()]
     admin.clock = lambda: now[0]
-    for _ in range(settings.admin_lock_after):
+    for _ in range(settings.account_lock_after):
         assert (await sign_in(client, password="wrong guess")).status_code == 401
     async with app.state.parts.engine.begin() as conn:
-        await conn.execute(delete(admin_throttle))  # as a success on another process would
+        await conn.execute(delete(account_limits))  # as a success on another process would
     assert (await sign_in(client)).status_code == 429  # still remembered here
     now[0] += tries.TRUST_SECONDS + 1
     assert (await sign_in(client)).status_code == 303  # asked again: the database holds no lock
@@ -156,9 +160,9 @@ async def test_a_lock_of_the_name_alone_is_not_remembered_for_the_address(app: A
     await add_admin(app, "second")
     settings = app.state.parts.settings
     async with app.state.parts.engine.begin() as conn:
-        await conn.execute(admin_throttle.insert().values(
-            key=throttle.name_key("root"), failures=settings.admin_name_lock_after,
-            last_failure_at=datetime.now(UTC), locked_until=datetime.now(UTC) + timedelta(hours=1)))
+        await conn.execute(account_limits.insert().values(
+            key=limits.name_key("root"), hits=settings.account_name_lock_after,
+            since=datetime.now(UTC), locked_until=datetime.now(UTC) + timedelta(hours=1)))
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=("192.0.2.8", 1)),
                                  base_url="http://testserver") as stranger:
         assert (await sign_in(stranger)).status_code == 429  # root's name is locked
@@ -167,7 +171,7 @@ async def test_a_lock_of_the_name_alone_is_not_remembered_for_the_address(app: A
 
 def test_the_remembered_locks_are_bounded(monkeypatch: Any) -> None:
     monkeypatch.setattr(tries_in_front, "MOST_REMEMBERED", 3)
-    sign_ins = tries.SignIns(engine=None)  # type: ignore[arg-type]  # memory only: no entry is written
+    sign_ins = tries.Tries()
     now = datetime(2026, 1, 1, tzinfo=UTC)
     for i in range(5):
         sign_ins.learn(f"addr:{i}", now + timedelta(seconds=60), now)

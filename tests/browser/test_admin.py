@@ -3,8 +3,8 @@ match's replay stepped by buttons and arrow keys on the game's own board, an
 adjudication that a player's open page shows at once, axe-core on every page,
 and the phone width.
 
-The admin account is made as an operator makes it, with `python -m app.admin
-add-user` on the test server's database."""
+The admin account is made as an operator makes it, with `python -m app.accounts
+add-admin` on the test server's database."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def _play_until_a_move(server: Server, match_id: str, tokens: dict[str, str]) ->
 def scene(server: Server) -> dict[str, Any]:
     """An admin account, a finished match with moves in its log, and names to filter by."""
     env = {**os.environ, "DATABASE_URL": server.database_url, "MAGERY_ADMIN_PASSWORD": PASSWORD}
-    made = subprocess.run([sys.executable, "-m", "app.admin", "add-user", NAME], cwd=ROOT, env=env,
+    made = subprocess.run([sys.executable, "-m", "app.accounts", "add-admin", NAME], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     assert made.returncode == 0, made.stderr
     match_id, tokens = _start(server, "Linnea", "Samir")

@@ -4,7 +4,7 @@ the list, open an account, close it with a reason; on a desktop and at 360 px.
 The players' accounts, their seats and a rated match between them are made on
 the test server's database by the account and match services in a child
 process (tests/browser/players.py); the admin is made as an operator makes
-one, with `python -m app.admin add-user`."""
+one, with `python -m app.accounts add-admin`."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ PLAYERS = ("Linnea", "Samira", "Otto")
 @pytest.fixture(scope="module")
 def scene(server: Server) -> dict[str, Any]:
     env = {**os.environ, "DATABASE_URL": server.database_url, "MAGERY_ADMIN_PASSWORD": PASSWORD}
-    made = subprocess.run([sys.executable, "-m", "app.admin", "add-user", ADMIN], cwd=ROOT, env=env,
+    made = subprocess.run([sys.executable, "-m", "app.accounts", "add-admin", ADMIN], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     assert made.returncode == 0, made.stderr
     match = server.call("POST", "/matches", {"seat": "white", "name": PLAYERS[0]})

@@ -40,7 +40,7 @@ def Checks(gate: threading.Event | None = None) -> sign_in_counting.Checks:  # n
 @pytest.fixture
 async def roomy(database_url: str) -> AsyncIterator[Any]:
     """Every try may wait for the password pool (only the locks and the line refuse)."""
-    app = create_app(make_settings(database_url, admin_password_waiting=1000))
+    app = create_app(make_settings(database_url, password_waiting=1000))
     app.add_middleware(Reached)
     Reached.count = 0
     stopped = time.time()
