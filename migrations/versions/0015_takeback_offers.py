@@ -1,7 +1,7 @@
 """Takebacks in casual matches: who asks for one now, beside the
 draw offer. Empty on every match made before.
 
-Revision ID: 0017
+Revision ID: 0015
 Revises: 0014
 Create Date: 2026-11-29
 """
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0017"
+revision: str = "0015"
 down_revision: str | None = "0014"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

@@ -15,8 +15,8 @@ account's (folded as accounts fold names, to lower case) gets `-admin` and,
 if need be, a number. Every renamed admin has a line in the admin audit log
 (`admin_renamed`, the old name and the new) saying so.
 
-Revision ID: 0015
-Revises: 0017 (after the takeback offers, which main had first)
+Revision ID: 0016
+Revises: 0015
 Create Date: 2026-11-29
 """
 
@@ -29,8 +29,8 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0015"
-down_revision: str | None = "0017"
+revision: str = "0016"
+down_revision: str | None = "0015"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
