@@ -15,6 +15,7 @@ import { Live } from "./live.js";
 import { Offers } from "./offers.js";
 import { startDownloads } from "./downloads.js";
 import { startShortcuts } from "./shortcuts.js";
+import { startThemes } from "./themes.js";
 import { myTurn, paintClaim, paintClocks, paintEnd, paintPlayers, paintSeatPanel, paintTools, statusWords } from "./panels.js";
 import { Rematch } from "./rematch.js";
 import { forgetSeat, loadSeat, saveName, savedName, saveSeat, seatLink, takeSeatFromFragment } from "./seat.js";
@@ -72,6 +73,7 @@ const announcer = new Announcer(() => (page.seat ? page.seat.seat : null));
 const rematch = new Rematch({ matchId: page.id, getPage: () => page, onMatch: (m) => applyMatch(m), onError: refuse });
 startDownloads($("comforts"), page.id, () => (page.review ? page.review.match : page.match));
 startShortcuts({ host: $("comforts"), flip: () => $("flip").click() });
+startThemes($("comforts"));
 const offers = new Offers({ host: $("offers"), matchId: page.id, onMatch: (m) => applyMatch(m), onError: refuse });
 
 // ---- what the server says ----------------------------------------------------------

@@ -69,3 +69,34 @@ def test_shortcuts_flip_and_zen_and_their_list(contexts: Contexts) -> None:
         page.keyboard.press("z")
         expect(button(page, "Zen")).to_have_attribute("aria-pressed", "false")
     wait_ready(page)
+
+
+def test_the_dark_theme_follows_the_system_then_the_switch_and_the_board_colouring_is_remembered(
+        contexts: Contexts) -> None:
+    server = contexts.server
+    match_id, tokens, _ = one_choice_made(server)
+    page = seated(contexts, match_id, "white", tokens["white"])
+    background = "() => getComputedStyle(document.documentElement).backgroundColor"
+    light = page.evaluate(background)
+    page.emulate_media(color_scheme="dark")
+    dark_theme = button(page, "Dark theme")
+    expect(dark_theme).to_have_attribute("aria-pressed", "true")  # the system's choice, followed
+    dark = page.evaluate(background)
+    assert dark != light
+    dark_theme.click()  # the switch says light, whatever the system says
+    expect(dark_theme).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate(background) == light
+    square = "() => getComputedStyle(document.querySelector('.sq.dark')).backgroundColor"
+    wood = page.evaluate(square)
+    button(page, "Board: wood").click()
+    expect(button(page, "Board: slate")).to_be_visible()
+    slate = page.evaluate(square)
+    assert slate != wood
+    page.reload()
+    wait_ready(page)
+    expect(button(page, "Dark theme")).to_have_attribute("aria-pressed", "false")  # remembered
+    expect(button(page, "Board: slate")).to_be_visible()
+    assert page.evaluate(square) == slate and page.evaluate(background) == light
+    assert_accessible(page)
+    button(page, "Dark theme").click()
+    shot(page, "dark")
