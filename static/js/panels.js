@@ -95,7 +95,6 @@ export function paintSeatPanel(page) {
   const m = page.match;
   const seat = page.seat;
   const active = m.status === "active";
-  const free = COLOURS.find((c) => !m.players[c] || !m.players[c].name);
   $("invite").hidden = !(seat && m.status === "waiting");
   if (!$("invite").hidden) $("invite-link").value = inviteLink(page.id);
   $("join-box").hidden = !invited(page);

@@ -56,12 +56,12 @@ def test_shortcuts_flip_and_zen_and_their_list(contexts: Contexts) -> None:
     for colour in ("white", "black"):
         expect(page.locator(f"#player-{colour} .clock")).to_be_visible()
     expect(page.get_by_role("heading", name="Your turn")).to_be_visible()
-    expect(page.get_by_role("region", name="Log")).to_be_hidden()
+    expect(page.get_by_role("region", name="Moves")).to_be_hidden()
     expect(button(page, "Resign")).to_be_hidden()
     expect(page.get_by_role("link", name="Magery Online")).to_be_hidden()
     shot(page, "zen")
     button(page, "Zen").click()  # the way out by pointer
-    expect(page.get_by_role("region", name="Log")).to_be_visible()
+    expect(page.get_by_role("region", name="Moves")).to_be_visible()
 
     field = page.get_by_role("textbox").first  # a key typed into a field is the field's
     if field.count():
