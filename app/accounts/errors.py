@@ -29,6 +29,12 @@ class SignInFailed(AccountError):
         super().__init__("wrong name or password")
 
 
+class WrongPassword(AccountError):
+    """The old password, asked again before a change, is not the account's."""
+
+    status, code = 403, "wrong_password"
+
+
 class AccountClosed(AccountError):
     """Told only to whoever gave the account's right password."""
 

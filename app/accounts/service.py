@@ -29,7 +29,7 @@ from app.db.account_models import accounts
 from app.db.admin_models import admin_audit
 
 from . import limits, sessions, tokens
-from .errors import AccountClosed, AccountError, NameTaken, NoSuchAccount, SignInFailed, TooMany
+from .errors import AccountClosed, AccountError, NameTaken, NoSuchAccount, SignInFailed, TooMany, WrongPassword
 from .names import NAME, check_name
 from .passwords import check_password
 
@@ -258,6 +258,28 @@ class Accounts:
             await sessions.end_all(conn, account.id)
         await limits.unlock(self.engine, account.name)
         return account
+
+    async def change_password(self, account: Account, session_id: str, old: object, new: object) -> None:
+        """The player's own change: the old password first (WrongPassword if it
+        is not), the new one through the sign-up rules; every other session of
+        the account ends, so whoever held the old password is signed out, while
+        `session_id` (the browser making the change) stays signed in. Its API
+        tokens stay: they are credentials of their own."""
+        check_password(new, account.name)
+        assert isinstance(new, str)
+        self.checks.admit()  # Busy when too many checks wait already
+        try:
+            row = await self._row(account.name)
+            digest = row.password_hash if row is not None else None
+            right = await self.checks.run(matches, digest or DUMMY_HASH, old if isinstance(old, str) else "")
+            if not right or digest is None:
+                raise WrongPassword("the old password is not right", "old_password")
+            fresh = await self.checks.run(hash_password, new)
+        finally:
+            self.checks.release()
+        async with self.engine.begin() as conn:
+            await conn.execute(accounts.update().where(accounts.c.id == account.id).values(password_hash=fresh))
+            await sessions.end_all(conn, account.id, keep=session_id)
 
     async def unlock(self, name: str) -> bool:
         return await limits.unlock(self.engine, name)

@@ -55,9 +55,10 @@ async def end(engine: AsyncEngine, session_id: str) -> None:
     await STORE.end(engine, session_id)
 
 
-async def end_all(conn: AsyncConnection, account_id: int) -> None:
-    """Sign every browser of the account out, in the caller's transaction."""
-    await STORE.end_all(conn, account_id)
+async def end_all(conn: AsyncConnection, account_id: int, keep: str | None = None) -> None:
+    """Sign every browser of the account out (but the session `keep`, if named),
+    in the caller's transaction."""
+    await STORE.end_all(conn, account_id, keep)
 
 
 async def open_admin_session(engine: AsyncEngine, account_id: int, address: str | None, now: datetime,

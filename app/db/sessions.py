@@ -89,6 +89,10 @@ class SessionStore(Generic[S]):
         async with engine.begin() as conn:
             await conn.execute(delete(self.sessions).where(self.sessions.c.id == session_id))
 
-    async def end_all(self, conn: AsyncConnection, owner_id: int) -> None:
-        """Sign every browser of the owner out, in the caller's transaction."""
-        await conn.execute(delete(self.sessions).where(self.owner == owner_id))
+    async def end_all(self, conn: AsyncConnection, owner_id: int, keep: str | None = None) -> None:
+        """Sign every browser of the owner out (but the session `keep`, if named),
+        in the caller's transaction."""
+        which = self.owner == owner_id
+        if keep is not None:
+            which = which & (self.sessions.c.id != keep)
+        await conn.execute(delete(self.sessions).where(which))

@@ -1,7 +1,8 @@
-"""The signed-in player's own page, `/account`: API tokens for
-third-party clients (made with a name and scopes, shown once in a read-only
-field, listed with their last use, revoked one by one) and closing the
-account, after a page that asks to confirm it.
+"""The signed-in player's own page, `/account`: changing the password (the
+old one asked again; every other browser signed in to the account is signed
+out), API tokens for third-party clients (made with a name and scopes, shown
+once in a read-only field, listed with their last use, revoked one by one)
+and closing the account, after a page that asks to confirm it.
 
 Every form carries the session's CSRF token; a post without the right one
 changes nothing. No `from __future__ import annotations`: FastAPI reads the
@@ -15,7 +16,9 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.accounts import Account, AccountError, Accounts
+from app.accounts.passwords import MIN_PASSWORD
 from app.accounts.sessions import Session
+from app.auth import Busy
 from app.accounts.tokens import MAX_LIVE, SCOPES
 
 from . import signed
@@ -51,7 +54,8 @@ async def _account_page(request: Request, accounts: Accounts, session: Session, 
                         status: int = 200, **shown: Any) -> HTMLResponse:
     live = [t for t in await accounts.tokens(account) if t.revoked_at is None]
     return page("account.html", status=status, session=session, back=signed.here(request), account=account,
-                tokens=live, scopes=SCOPES, most=MAX_LIVE, title="Your account", **shown)
+                tokens=live, scopes=SCOPES, most=MAX_LIVE, min_password=MIN_PASSWORD, title="Your account",
+                **shown)
 
 
 async def member(request: Request, accounts: AccountsDep) -> Member:
@@ -70,12 +74,15 @@ async def _form(request: Request, session: Session) -> dict[str, Any] | None:
     form = await request.form()
     if not signed.csrf_matches(session, form.get(signed.CSRF_FIELD)):
         return None
-    return {"name": form.get("name"), "scopes": form.getlist("scopes")}
+    return {"name": form.get("name"), "scopes": form.getlist("scopes"), "old_password": form.get("old_password"),
+            "new_password": form.get("new_password"), "new_password_again": form.get("new_password_again")}
 
 
 @router.get("/account", response_class=HTMLResponse)
 async def account_page(request: Request, me: Signed, accounts: AccountsDep) -> Response:
-    notice = "The token is revoked." if request.query_params.get("revoked") else None
+    notice = ("The token is revoked." if request.query_params.get("revoked") else
+              "Your password is changed. Every other browser signed in to your account is signed out."
+              if request.query_params.get("password") else None)
     return await _account_page(request, accounts, me.session, me.account, notice=notice)
 
 
@@ -105,6 +112,31 @@ async def revoke_token(request: Request, token_id: int, me: Signed, accounts: Ac
         return await _account_page(request, accounts, session, account, 404,
                                    error="No such token of yours: it may be revoked already.")
     return RedirectResponse("/account?revoked=1", status_code=303)
+
+
+@router.post("/account/password", response_class=HTMLResponse)
+async def change_password(request: Request, me: Signed, accounts: AccountsDep) -> Response:
+    session, account = me.session, me.account
+
+    async def refused(status: int, words: str, field: str) -> HTMLResponse:
+        return await _account_page(request, accounts, session, account, status, password_error=words,
+                                   password_field=field)
+
+    form = await _form(request, session)
+    if form is None:
+        return await refused(403, EXPIRED, "")
+    if form["new_password"] != form["new_password_again"]:
+        return await refused(400, "The new password and its repetition differ: type the same one twice.",
+                             "new_password_again")
+    try:
+        await accounts.change_password(account, session.id, form["old_password"], form["new_password"])
+    except Busy:
+        return await refused(503, "The server is busy. Try again in a moment.", "")
+    except AccountError as error:
+        detail = error.detail[:1].upper() + error.detail[1:]
+        field = "old_password" if error.field == "old_password" else "new_password"
+        return await refused(error.status, f"Password not changed: {detail}.", field)
+    return RedirectResponse("/account?password=1", status_code=303)
 
 
 @router.get("/account/close", response_class=HTMLResponse)

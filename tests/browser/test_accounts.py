@@ -170,6 +170,7 @@ def test_a_token_is_made_shown_once_and_revoked(contexts: Contexts, width: int) 
     expect(page.get_by_label("New token")).to_have_count(0)
     assert plain not in page.content()
     page.get_by_role("button", name="Revoke my bot").click()
+    page.get_by_role("button", name="Really revoke my bot?").click()  # it asks first
     expect(page.get_by_role("status")).to_have_text("The token is revoked.")
     expect(page.get_by_role("row", name=re.compile("my bot"))).to_have_count(0)
 
