@@ -29,7 +29,15 @@ from app.db.account_models import accounts
 from app.db.admin_models import admin_audit
 
 from . import limits, sessions, tokens
-from .errors import AccountClosed, AccountError, NameTaken, NoSuchAccount, SignInFailed, TooMany, WrongPassword
+from .errors import (
+    AccountClosed,
+    AccountError,
+    NameTaken,
+    NoSuchAccount,
+    SignInFailed,
+    TooMany,
+    WrongPassword,
+)
 from .names import NAME, check_name
 from .passwords import check_password
 
@@ -259,14 +267,22 @@ class Accounts:
         await limits.unlock(self.engine, account.name)
         return account
 
-    async def change_password(self, account: Account, session_id: str, old: object, new: object) -> None:
+    async def change_password(self, account: Account, session_id: str, old: object, new: object,
+                              address: str | None = None) -> None:
         """The player's own change: the old password first (WrongPassword if it
         is not), the new one through the sign-up rules; every other session of
         the account ends, so whoever held the old password is signed out, while
         `session_id` (the browser making the change) stays signed in. Its API
-        tokens stay: they are credentials of their own."""
+        tokens stay: they are credentials of their own.
+
+        The old password is a sign-in's secret, so its tries count against the
+        same locks as sign-ins (TooMany while one runs): a stolen session must
+        not become a way to guess the password without limit."""
         check_password(new, account.name)
         assert isinstance(new, str)
+        reserved = await limits.reserve_sign_in(self.engine, account.name, address, self.now(), self.settings)
+        if reserved.wait:
+            raise TooMany(f"too many wrong passwords: try again in {reserved.wait} seconds", reserved.wait)
         self.checks.admit()  # Busy when too many checks wait already
         try:
             row = await self._row(account.name)
@@ -277,6 +293,7 @@ class Accounts:
             fresh = await self.checks.run(hash_password, new)
         finally:
             self.checks.release()
+        await limits.sign_in_succeeded(self.engine, account.name, address)
         async with self.engine.begin() as conn:
             await conn.execute(accounts.update().where(accounts.c.id == account.id).values(password_hash=fresh))
             await sessions.end_all(conn, account.id, keep=session_id)

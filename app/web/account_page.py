@@ -18,8 +18,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.accounts import Account, AccountError, Accounts
 from app.accounts.passwords import MIN_PASSWORD
 from app.accounts.sessions import Session
-from app.auth import Busy
 from app.accounts.tokens import MAX_LIVE, SCOPES
+from app.auth import Busy
 
 from . import signed
 from .deps import AccountsDep
@@ -129,7 +129,8 @@ async def change_password(request: Request, me: Signed, accounts: AccountsDep) -
         return await refused(400, "The new password and its repetition differ: type the same one twice.",
                              "new_password_again")
     try:
-        await accounts.change_password(account, session.id, form["old_password"], form["new_password"])
+        await accounts.change_password(account, session.id, form["old_password"], form["new_password"],
+                                       request.client.host if request.client else None)
     except Busy:
         return await refused(503, "The server is busy. Try again in a moment.", "")
     except AccountError as error:

@@ -5,6 +5,7 @@ once, and Revoke asking before it revokes."""
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -15,6 +16,8 @@ from .conftest import Contexts, assert_accessible
 from .test_accounts import PASSWORD, WIDTHS, fits, fresh_name, phone_or_desk, sign_in, sign_up
 
 NEW = "a quieter horse"
+
+SHOTS = os.environ.get("MAGERY_SHOTS")
 
 
 def signed_up_on_account(page: Any, prefix: str) -> str:
@@ -79,7 +82,8 @@ def test_a_new_token_is_copied_and_revoke_asks_first(contexts: Contexts, width: 
     assert page.evaluate("navigator.clipboard.readText()") == plain
     assert_accessible(page)
     fits(page)
-    page.screenshot(path="/tmp/account-page-copied-%d.png" % width, full_page=True)
+    if SHOTS:  # a folder to keep the screenshots in, when set
+        page.screenshot(path=os.path.join(SHOTS, f"account-page-copied-{width}.png"), full_page=True)
     revoke = page.get_by_role("button", name="Revoke my bot")
     revoke.click()
     asking = page.get_by_role("button", name="Really revoke my bot?")

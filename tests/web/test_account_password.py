@@ -83,3 +83,17 @@ async def test_a_change_needs_the_sessions_csrf_token(app: Any, client: httpx.As
 async def test_nobody_signed_out_changes_a_password(client: httpx.AsyncClient) -> None:
     r = await client.post("/account/password", data=_change(PASSWORD, NEW))
     assert r.status_code == 303 and r.headers["location"].startswith("/login")
+
+
+async def test_wrong_old_passwords_meet_the_sign_in_lock(app: Any, client: httpx.AsyncClient) -> None:
+    """The old password is guessed no more often than at the sign-in form: a
+    stolen session is no way round the lock."""
+    await sign_up(client, "Ada")
+    after = app.state.parts.settings.account_lock_after
+    statuses = [(await client.post("/account/password", data=_change(f"guess {n}", NEW, csrf=await csrf_of(client))))
+                .status_code for n in range(after + 1)]
+    assert statuses[:after] == [403] * after and statuses[after] == 429, statuses
+    locked = await client.post("/account/password", data=_change(PASSWORD, NEW, csrf=await csrf_of(client)))
+    assert locked.status_code == 429 and "Too many wrong passwords" in locked.text  # even the right one waits
+    async with _browser(app) as other:
+        assert (await sign_in(other, "Ada", NEW)).status_code != 303  # nothing was changed
