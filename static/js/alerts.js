@@ -7,6 +7,8 @@
 // muted), the notifications shown and the toasts raised. They assert the
 // calls, never the audio.
 
+import { endWords } from "./results.js";
+
 const MUTED = "magery.muted";
 
 // Each sound: [frequency Hz, seconds] notes, played one after another.
@@ -87,10 +89,12 @@ export function toast(text) {
 
 /** Wires the mute switch and the notification opt-in buttons. */
 export function alertControls(muteButton, notifyButton) {
+  // A speaker, named by what pressing it does ("Mute" while sounds play).
   const paintMute = () => {
     const off = muted();
-    muteButton.setAttribute("aria-pressed", String(off));
-    muteButton.textContent = off ? "Sound off" : "Sound on";
+    muteButton.setAttribute("aria-label", off ? "Unmute" : "Mute");
+    muteButton.title = off ? "Sounds are off: press to hear them" : "Sounds are on: press to mute them";
+    muteButton.textContent = off ? "\u{1F507}" : "\u{1F50A}";
   };
   muteButton.addEventListener("click", () => {
     try {
@@ -163,8 +167,10 @@ export class Announcer {
     }
     if (after.status === "finished" && before.status !== "finished") {
       sound("end");
-      toast("The match is over.");
-      notify("The match is over", "Magery Online: the match has ended.");
+      // Said to the reader: "You lost — five of your greater minions are dead."
+      const words = endWords(after.result, me);
+      toast(words || "The match is over.");
+      notify("The match is over", `Magery Online: ${words || "the match has ended."}`);
     }
   }
 

@@ -156,26 +156,67 @@ function updateArena(view, state, hl) {
   }
 }
 
-// A chamber: a row with the floor number, a button named by the mage, where it
-// is and who is on it ("Seer, floor 13, holds Black's beast"), the power in
-// words (the button's description) and the occupant's picture. A click
-// anywhere on the row is a click on the chamber.
+// A chamber: one cell of the tower, a button named by the mage, where it is and
+// who is on it ("Seer, floor 13, holds Black's beast"), showing the floor number,
+// the mage's name and the occupant's picture; the power in words is the button's
+// description (shown by explain.js on hover, focus and a long press). The button
+// fills its cell, so the whole cell is the tap target.
 function chamberRow(view, mage, label, where) {
   const row = el("div", `chamber-row${CHAOS.has(mage) ? " chaos" : ""}`);
   row.dataset.mage = mage;
-  const floor = el("span", "floor", label);
-  floor.setAttribute("aria-hidden", "true");
-  const b = el("button", "chamber", mageName(mage));
+  const b = el("button", "chamber");
   b.type = "button";
   b.dataset.mage = mage;
   b.dataset.where = where;
+  b.tabIndex = -1; // the tower is one tab stop: see rove()
+  const floor = el("span", "floor", label);
+  const name = el("span", "mage-name", mageName(mage));
+  const seat = el("span", "seat");
+  for (const part of [floor, seat]) part.setAttribute("aria-hidden", "true");
+  // The floor is drawn over the cell, not inside the button: a button's visible
+  // text must begin its name ("Seer, floor 13, …"), and "13Seer" would not.
+  b.append(name, seat);
   const power = el("span", "power", magePower(mage));
   power.id = `power-${view.uid}-${mage}`;
   b.setAttribute("aria-describedby", power.id);
-  const seat = el("span", "seat");
-  seat.setAttribute("aria-hidden", "true");
-  row.append(floor, b, power, seat);
+  row.append(b, floor, power);
   return { row, button: b };
+}
+
+// The tower's chambers are one tab stop: the arrow keys walk them in the order
+// drawn (left and right along a row of the grid, up and down a column), Home and
+// End go to the first and the last. The chamber focused last keeps the stop.
+function chamberButtons(view) {
+  return [...view.towerCol.querySelectorAll("button.chamber")];
+}
+
+function rove(view) {
+  const all = chamberButtons(view);
+  if (!all.length) return;
+  const keep = all.find((b) => b.dataset.mage === view.focusMage) || all[0];
+  view.focusMage = keep.dataset.mage;
+  for (const b of all) {
+    const want = b === keep ? 0 : -1;
+    if (b.tabIndex !== want) b.tabIndex = want;
+  }
+}
+
+function onTowerKey(view, e) {
+  const all = chamberButtons(view);
+  const at = all.indexOf(e.target);
+  if (at < 0) return;
+  const columns = getComputedStyle(view.list).gridTemplateColumns.split(" ").filter(Boolean).length || 1;
+  const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -columns, ArrowDown: columns }[e.key];
+  let to = null;
+  if (step !== undefined) to = Math.min(all.length - 1, Math.max(0, at + step));
+  else if (e.key === "Home") to = 0;
+  else if (e.key === "End") to = all.length - 1;
+  if (to === null) return;
+  e.preventDefault();
+  e.stopPropagation();
+  view.focusMage = all[to].dataset.mage;
+  rove(view);
+  all[to].focus();
 }
 
 function updateChamber(view, b, chamber, hl) {
@@ -197,7 +238,7 @@ function buildTower(view) {
   const col = el("div", "tower-col");
   const h = el("h2", "", "Mage Tower");
   const list = el("ol", "tower");
-  list.setAttribute("aria-label", "Mage Tower, floor 16 at the top");
+  list.setAttribute("aria-label", "Mage Tower, floor 16 first");
   view.floors = new Map();
   for (let floor = 16; floor >= 1; floor--) {
     const li = el("li");
@@ -207,10 +248,17 @@ function buildTower(view) {
   const priv = el("div", "private");
   view.privateBox = priv;
   view.privateKey = "";
+  view.towerCol = col;
+  view.list = list;
   col.append(h, list, priv);
   col.addEventListener("click", (e) => {
     const row = e.target.closest(".chamber-row");
     if (row) view.opts.onChamber?.(row.dataset.mage, e);
+  });
+  col.addEventListener("keydown", (e) => onTowerKey(view, e));
+  col.addEventListener("focusin", (e) => {
+    const b = e.target.closest?.("button.chamber");
+    if (b && b.dataset.mage !== view.focusMage) { view.focusMage = b.dataset.mage; rove(view); }
   });
   return col;
 }
@@ -229,7 +277,10 @@ function updateTower(view, state, hl) {
         f.li.append(made.row);
       } else {
         f.button = null;
-        f.li.append(el("div", "unused", `Floor ${floor}: not used in this variant`));
+        const unused = el("div", "unused", String(floor));
+        unused.setAttribute("aria-label", `Floor ${floor}: not used in this variant`);
+        unused.setAttribute("role", "img");
+        f.li.append(unused);
       }
     }
     if (chamber) updateChamber(view, f.button, chamber, hl[mage]);
@@ -259,6 +310,7 @@ function updateTower(view, state, hl) {
       updateChamber(view, view.privateButtons.get(c.mage), c, hl[c.mage]);
     }
   }
+  rove(view);
 }
 
 function buildPools(view) {
@@ -273,7 +325,7 @@ function buildPools(view) {
     const dead = el("ul", "dead");
     pool.append(h, reserve, deadCaption, dead);
     box.append(pool);
-    view.pools[colour] = { h, reserve, deadCaption, dead, key: "" };
+    view.pools[colour] = { box: pool, h, reserve, deadCaption, dead, key: "" };
   }
   box.addEventListener("click", (e) => {
     const b = e.target.closest("button.type");
@@ -306,6 +358,7 @@ function updatePools(view, state, hl) {
     const key = JSON.stringify([reserve, dead, mine, mine ? hl : null]);
     if (key === p.key) continue;
     p.key = key;
+    p.box.classList.toggle("mine", mine); // the page shows the seat's own reserve first
     const total = (counts) => TYPES.reduce((n, t) => n + (counts[t] || 0), 0);
     p.h.textContent = `${colourName(colour)}${mine ? " (you)" : ""}: reserve ${total(reserve)}`;
     p.reserve.replaceChildren(...TYPES.map((t) => {

@@ -65,12 +65,18 @@ export class Controls {
     return this.setupRow ? { options: [] } : choose(this.legal ? this.legal.actions : [], this.picks);
   }
 
-  /** The state to draw: with the proposed backrow while setting up. */
+  /** The state to draw: with the proposed backrow while setting up, its minions
+   * counted out of the reserve (they are on the arena now, not in both places). */
   boardState(match) {
     if (!this.setupRow) return match;
     const arena = { ...match.arena };
-    this.backrow().forEach((sq, i) => { arena[sq] = { owner: this.seat, minion: this.setupRow[i] }; });
-    return { ...match, arena };
+    const mine = { ...((match.reserve || {})[this.seat] || {}) };
+    this.backrow().forEach((sq, i) => {
+      const type = this.setupRow[i];
+      arena[sq] = { owner: this.seat, minion: type };
+      mine[type] = Math.max(0, (mine[type] || 0) - 1);
+    });
+    return { ...match, arena, reserve: { ...match.reserve, [this.seat]: mine } };
   }
 
   /** Highlights of the choices left ({squares, chambers, reserve}: name → classes). */
@@ -158,7 +164,7 @@ export class Controls {
     const again = () => repaint();
     if (this.setupRow) {
       this.title.textContent = "Your setup";
-      promptEl.textContent = "Arrange your backrow: click two squares (or drag one onto another) to swap their minions, then confirm.";
+      promptEl.textContent = "Swap two squares of your back row (tap both, or drag), then confirm.";
       const confirm = button("Confirm setup", () => this.submit({ type: "setup", backrow: [...this.setupRow] }), "primary");
       confirm.disabled = this.busy;
       choicesEl.append(confirm);

@@ -6,6 +6,13 @@ import { VOCABULARY, colourName, mageName, magePower, rulingWords } from "./mage
 
 const LONG_PRESS_MS = 500;
 
+// Whether the last thing the reader did was a key: focus the page moves itself
+// (to the first choice of a new turn) or a click brings explains nothing, a
+// keyboard player's Tab and arrows do.
+let byKey = false;
+document.addEventListener("keydown", () => { byKey = true; }, true);
+document.addEventListener("pointerdown", () => { byKey = false; }, true);
+
 /** What a chamber or a square explains, from the state shown: a sentence or "". */
 export function explanation(state, target) {
   if (target.dataset.mage) {
@@ -39,14 +46,25 @@ export class Explainer {
     this.pressed = false;
     this.shownFor = null; // the chamber or square explained now
     const targetOf = (e) => e.target.closest && e.target.closest("button.chamber, button.sq");
-    host.addEventListener("pointerover", (e) => { if (e.pointerType === "mouse" && targetOf(e)) this.show(targetOf(e)); });
+    this.quiet = null; // clicked: its explanation waits until the pointer leaves it
+    host.addEventListener("pointerover", (e) => {
+      if (e.pointerType === "mouse" && targetOf(e) && targetOf(e) !== this.quiet) this.show(targetOf(e));
+    });
     // Only the explanation the pointer brought: the page scrolling under a still
     // mouse (focus moving to a chamber below) must not hide the focused one's.
     host.addEventListener("pointerout", (e) => {
+      if (e.pointerType === "mouse" && targetOf(e) && targetOf(e) === this.quiet) this.quiet = null;
       if (e.pointerType === "mouse" && targetOf(e) && targetOf(e) === this.shownFor) this.hide();
     });
+    // A click or a tap is a choice being made: the explanation gets out of the way
+    // of the board (it would cover the squares and chambers the next choice needs).
+    host.addEventListener("pointerdown", (e) => {
+      if (!targetOf(e)) return;
+      this.quiet = targetOf(e);
+      if (!this.pressed) this.hide();
+    });
     // Keyboard focus only: a click focuses too, and the chosen chamber needs no explaining.
-    host.addEventListener("focusin", (e) => { if (targetOf(e) && targetOf(e).matches(":focus-visible")) this.show(targetOf(e)); });
+    host.addEventListener("focusin", (e) => { if (byKey && targetOf(e)) this.show(targetOf(e)); });
     host.addEventListener("focusout", () => this.hide());
     host.addEventListener("pointerdown", (e) => {
       const target = targetOf(e);
@@ -85,6 +103,16 @@ export class Explainer {
   hide() {
     this.box.hidden = true;
     this.shownFor = null;
+  }
+
+  /** Said again from the state now shown (the page calls it on every change): an
+   * explanation never tells of an occupant that has left. */
+  refresh() {
+    if (!this.shownFor) return;
+    if (!this.shownFor.isConnected) return this.hide();
+    const words = explanation(this.stateNow(), this.shownFor);
+    if (!words) return this.hide();
+    if (this.box.textContent !== words) this.box.textContent = words;
   }
 }
 

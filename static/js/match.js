@@ -15,6 +15,7 @@ import { Live } from "./live.js";
 import { Offers } from "./offers.js";
 import { startDownloads } from "./downloads.js";
 import { startShortcuts } from "./shortcuts.js";
+import { startThemes } from "./themes.js";
 import { myTurn, paintClaim, paintClocks, paintEnd, paintPlayers, paintSeatPanel, paintTools, statusWords } from "./panels.js";
 import { Rematch } from "./rematch.js";
 import { forgetSeat, loadSeat, saveName, savedName, saveSeat, seatLink, takeSeatFromFragment } from "./seat.js";
@@ -61,7 +62,7 @@ const timeline = new Timeline({
 
 // The guided first match's sentences, and the chambers' and minions' explanations.
 const guide = new Guide(page, $("turn"));
-new Explainer(boardHost, () => (page.review ? page.review.match : page.match));
+const explainer = new Explainer(boardHost, () => (page.review ? page.review.match : page.match));
 
 // Under the replay of a finished match: how the strong bot judged each position.
 const graph = new AdvantageGraph({ host: $("advantage"), matchId: page.id, onPick: (v) => timeline.show(v) });
@@ -72,6 +73,7 @@ const announcer = new Announcer(() => (page.seat ? page.seat.seat : null));
 const rematch = new Rematch({ matchId: page.id, getPage: () => page, onMatch: (m) => applyMatch(m), onError: refuse });
 startDownloads($("comforts"), page.id, () => (page.review ? page.review.match : page.match));
 startShortcuts({ host: $("comforts"), flip: () => $("flip").click() });
+startThemes($("comforts"));
 const offers = new Offers({ host: $("offers"), matchId: page.id, onMatch: (m) => applyMatch(m), onError: refuse });
 
 // ---- what the server says ----------------------------------------------------------
@@ -252,6 +254,7 @@ function refresh() {
   if (page.review) $("turn").hidden = true;
   setText($("live"), m.status === "finished" ? "Back to the final position" : "Back to the live position");
   if (focus.lost) focusChoice(); // its button left the page (a choice made, an action sent)
+  explainer.refresh();
   guide.show(controls);
   setText($("status"), statusWords(page)); // a live region: said again only when it changes
   setText($("watchers"), page.spectators === null ? "" : `${page.spectators} watching`);
@@ -326,9 +329,14 @@ $("copy-seat").addEventListener("click", () => {
   copy(field.value, $("copy-seat"));
 });
 $("join-name").value = accountName() || savedName();
+$("watch-instead").addEventListener("click", () => { page.onlyWatching = true; refresh(); });
 $("join").addEventListener("click", async () => {
-  const name = $("join-name").value.trim() || "anonymous";
+  const name = $("join-name").value.trim() || "Anonymous";
   $("refusal").textContent = "";
+  // The box goes at the press, not when the answer comes: the page moves while
+  // the player is still acting, not a moment later under their finger.
+  page.joining = true;
+  refresh();
   try {
     const joined = await matches.join(page.id, name);
     if (!accountName()) saveName(name);
@@ -338,6 +346,9 @@ $("join").addEventListener("click", async () => {
     applyMatch(joined.match);
   } catch (error) {
     refuse(error);
+  } finally {
+    page.joining = false;
+    refresh();
   }
 });
 

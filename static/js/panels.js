@@ -4,7 +4,7 @@
 import { colourName, otherColour } from "./mages.js";
 import { orbPicture } from "./pieces.js";
 import { inviteLink } from "./seat.js";
-import { resultWords } from "./results.js";
+import { endWords, resultWords } from "./results.js";
 import { changeText, playerNodes, ratingText } from "./ratings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -95,10 +95,9 @@ export function paintSeatPanel(page) {
   const m = page.match;
   const seat = page.seat;
   const active = m.status === "active";
-  const free = COLOURS.find((c) => !m.players[c] || !m.players[c].name);
   $("invite").hidden = !(seat && m.status === "waiting");
   if (!$("invite").hidden) $("invite-link").value = inviteLink(page.id);
-  $("join-box").hidden = !(!seat && m.status === "waiting" && free);
+  $("join-box").hidden = !invited(page);
   $("seat-actions").hidden = !(seat && (active || m.status === "waiting"));
   $("resign").hidden = !active;
   $("abort").hidden = !(seat && (m.status === "waiting" || (active && m.phase === "setup")));
@@ -116,10 +115,22 @@ export function paintSeatPanel(page) {
   panel.hidden = [...panel.children].every((child) => child.hidden);
 }
 
-/** "You are watching" for a spectator; the computer's thinking while a bot is to act. */
+/** Whether the page offers this browser the free seat: a match opened by its
+ * invite link, before its reader chose to only watch. */
+export function invited(page) {
+  const m = page.match;
+  const free = COLOURS.some((c) => !m.players[c] || !m.players[c].name);
+  return !page.seat && !page.onlyWatching && !page.joining && m.status === "waiting" && free;
+}
+
+/** "You are watching" for a spectator (not for the friend a seat waits for);
+ * the computer's thinking while a bot is to act. */
 export function paintTools(page) {
   const m = page.match;
-  $("watching").hidden = Boolean(page.seat);
+  $("watching").hidden = Boolean(page.seat) || invited(page);
+  // A spectator has no turn to be told of; the computer reads no chat.
+  if (!page.seat) $("notify").hidden = true;
+  $("chat").hidden = COLOURS.some((c) => m.players[c] && m.players[c].bot);
   const mover = m.status === "active" ? m.players[m.to_move] : null;
   const text = mover && mover.bot ? "The computer is thinking…" : "";
   if ($("thinking").textContent !== text) $("thinking").textContent = text;
@@ -142,28 +153,7 @@ export function paintClaim(page) {
     : "Your opponent has been away too long: you may claim the victory.";
 }
 
-/** The result said to the one reading it: "You won — Black resigned." to a
- * player, the neutral words to a spectator. */
-export function endWords(result, seat) {
-  if (!result) return "";
-  const late = result.late ? ` ${colourName(result.late)} did not set up in time.` : "";
-  if (!seat) return resultWords(result) + late;
-  if (result.reason === "aborted") return `The match was aborted.${late}`;
-  if (!result.winner) return resultWords(result);
-  const won = result.winner === seat;
-  const loser = colourName(otherColour(result.winner));
-  const head = won ? "You won" : "You lost";
-  switch (result.reason) {
-    case "resigned": return `${head} — ${won ? `${loser} resigned` : "you resigned"}.`;
-    case "timeout":
-      if (result.abandoned) return `${head} — ${won ? `${loser} left the match` : "you left the match"}.`;
-      return `${head} on time.`;
-    case "adjudicated": return `${head} — a server admin's decision.`;
-    default: return `${head} — ${resultWords(result).replace(/^[^:]*: /, "").replace(/\.$/, "")}.`;
-  }
-}
-
-/** Each side's rated change in the end panel: "Ada 1500? +12". */
+/** Each side's rated change in the end panel: "White, Ada: 1500? → 1512? (+12)". */
 function paintRatingChanges(m) {
   const list = $("rating-changes");
   const moved = COLOURS.filter((c) => m.players[c] && m.players[c].rating_change !== null && m.players[c].rating_change !== undefined);
@@ -173,8 +163,10 @@ function paintRatingChanges(m) {
     const item = document.createElement("li");
     const change = document.createElement("span");
     change.className = `rating-change ${p.rating_change > 0 ? "up" : p.rating_change < 0 ? "down" : ""}`;
-    change.textContent = changeText(p.rating_change);
-    item.append(`${colourName(c)}, ${p.name}: ${ratingText(p.rating)} `, change);
+    change.textContent = ` (${changeText(p.rating_change)})`;
+    // "1500? → 1742?": the rating the match began with, then the one it left.
+    const after = { ...p.rating, rating: p.rating.rating + p.rating_change };
+    item.append(`${colourName(c)}, ${p.name}: ${ratingText(p.rating)} → ${ratingText(after)}`, change);
     return item;
   }));
 }
@@ -183,6 +175,7 @@ export async function paintEnd(page) {
   const m = page.match;
   const box = $("end");
   box.hidden = m.status !== "finished";
+  $("seed-box").hidden = box.hidden;
   if (box.hidden) return;
   $("result").textContent = endWords(m.result, page.seat ? page.seat.seat : null);
   paintRatingChanges(m);

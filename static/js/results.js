@@ -38,3 +38,30 @@ export function resultWords(result) {
   const why = wonBy(result.reason, loser);
   return why ? `${winner} wins: ${why}.` : `${winner} wins.`;
 }
+
+/** The result said to the one reading it: "You won — Black resigned.", "You lost
+ * — five of your greater minions are dead." to a player (the match's ending in
+ * the engine's words, the loser named as "your" to the loser), the neutral
+ * words to a spectator (seat null). */
+export function endWords(result, seat) {
+  if (!result) return "";
+  const late = result.late ? ` ${colourName(result.late)} did not set up in time.` : "";
+  if (!seat) return resultWords(result) + late;
+  if (result.reason === "aborted") return `The match was aborted.${late}`;
+  if (!result.winner) return resultWords(result);
+  const won = result.winner === seat;
+  const loser = colourName(otherColour(result.winner));
+  const head = won ? "You won" : "You lost";
+  switch (result.reason) {
+    case "resigned": return `${head} — ${won ? `${loser} resigned` : "you resigned"}.`;
+    case "timeout":
+      if (result.abandoned) return `${head} — ${won ? `${loser} left the match` : "you left the match"}.`;
+      return `${head} on time.`;
+    case "adjudicated": return `${head} — a server admin's decision.`;
+    default: {
+      const words = VOCABULARY.endings[result.reason];
+      if (!words) return `${head}.`;
+      return `${head} — ${words.replace("the loser's", won ? `${loser}'s` : "your")}.`;
+    }
+  }
+}

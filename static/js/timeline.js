@@ -55,9 +55,11 @@ export class Timeline {
       return;
     }
     const items = [];
+    let before = this.cache.get(from - 1)?.match || null;
     for (const row of rows) {
       this.remember(row.version, row.match, row.action);
-      if (row.version >= from) items.push(this.item(row, row.words)); // told by the server's engine
+      if (row.version >= from) items.push(this.item(row, row.words, before)); // told by the server's engine
+      before = row.match;
     }
     this.earlierButton?.remove();
     this.earlierButton = null;
@@ -81,15 +83,29 @@ export class Timeline {
     this.earlierButton = li;
   }
 
-  item(entry, text) {
+  /** A log entry, numbered as a move: the round and phase it was made in ("2D":
+   * round 2's decision phase, "2A" its action phase, "S" the setup, from the
+   * state before it) and a swatch of the colour that acted. */
+  item(entry, text, before) {
     const li = document.createElement("li");
     li.dataset.version = String(entry.version);
     const v = document.createElement("span");
     v.className = "v";
-    v.textContent = String(entry.version);
+    if (before && before.phase === "setup") {
+      v.textContent = "S";
+      v.title = "Setup";
+    } else if (before && (before.phase === "decision" || before.phase === "action")) {
+      v.textContent = `${before.round}${before.phase === "decision" ? "D" : "A"}`;
+      v.title = `Round ${before.round}, ${before.phase} phase`;
+    } else {
+      v.textContent = String(entry.version);
+    }
+    const who = document.createElement("span");
+    who.className = `who-acted ${entry.player === "white" || entry.player === "black" ? entry.player : "server"}`;
+    who.setAttribute("aria-hidden", "true");
     const t = document.createElement("span");
     t.textContent = text;
-    li.append(v, t);
+    li.append(v, who, t);
     return li;
   }
 
@@ -97,7 +113,7 @@ export class Timeline {
   add(update) {
     if (update.version <= this.latest && this.list.querySelector(`li[data-version="${update.version}"]`)) return;
     const stick = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 8;
-    this.list.append(this.item(update, update.words));
+    this.list.append(this.item(update, update.words, this.logState));
     this.logState = update.match;
     this.latest = update.version;
     this.remember(update.version, update.match, update.action);

@@ -45,21 +45,23 @@ def test_sounds_for_the_opponent_your_turn_a_draw_offer_and_the_end_and_mute_is_
     expect(ada.locator(".toast", has_text="Black offers a draw.")).to_be_visible()
     server.call("POST", f"/matches/{match_id}/resign", token=tokens["black"])
     assert wait_sounds(ada, 4)[-1] == "end"
-    expect(ada.locator(".toast", has_text="The match is over.")).to_be_visible()
+    # The end's toast says the result to her, not only "The match is over."
+    expect(ada.locator(".toast", has_text="You won — Black resigned.")).to_be_visible()
 
-    mute = ada.get_by_role("button", name="Sound on")
+    # The speaker is named by what pressing it does: "Mute", then "Unmute".
+    mute = ada.get_by_role("button", name="Mute", exact=True)
     mute.click()
-    expect(ada.get_by_role("button", name="Sound off")).to_have_attribute("aria-pressed", "true")
+    expect(ada.get_by_role("button", name="Unmute", exact=True)).to_be_visible()
     ada.reload()
     wait_ready(ada)
-    expect(ada.get_by_role("button", name="Sound off")).to_have_attribute("aria-pressed", "true")
+    expect(ada.get_by_role("button", name="Unmute", exact=True)).to_be_visible()
     version = server.match(match_id)["version"]
     server.call("POST", f"/matches/{match_id}/rematch", token=tokens["black"])
     wait_version(ada, version + 1)
     expect(ada.locator(".toast", has_text="Black offers a rematch.")).to_be_visible()
     assert record(ada, "sounds") == []  # muted: the offer is shown, not heard
-    ada.get_by_role("button", name="Sound off").click()
-    expect(ada.get_by_role("button", name="Sound on")).to_have_attribute("aria-pressed", "false")
+    ada.get_by_role("button", name="Unmute", exact=True).click()
+    expect(ada.get_by_role("button", name="Mute", exact=True)).to_be_visible()
 
 
 def test_low_time_sounds_once(contexts: Contexts) -> None:

@@ -56,12 +56,12 @@ def test_shortcuts_flip_and_zen_and_their_list(contexts: Contexts) -> None:
     for colour in ("white", "black"):
         expect(page.locator(f"#player-{colour} .clock")).to_be_visible()
     expect(page.get_by_role("heading", name="Your turn")).to_be_visible()
-    expect(page.get_by_role("region", name="Log")).to_be_hidden()
+    expect(page.get_by_role("region", name="Moves")).to_be_hidden()
     expect(button(page, "Resign")).to_be_hidden()
     expect(page.get_by_role("link", name="Magery Online")).to_be_hidden()
     shot(page, "zen")
     button(page, "Zen").click()  # the way out by pointer
-    expect(page.get_by_role("region", name="Log")).to_be_visible()
+    expect(page.get_by_role("region", name="Moves")).to_be_visible()
 
     field = page.get_by_role("textbox").first  # a key typed into a field is the field's
     if field.count():
@@ -69,3 +69,34 @@ def test_shortcuts_flip_and_zen_and_their_list(contexts: Contexts) -> None:
         page.keyboard.press("z")
         expect(button(page, "Zen")).to_have_attribute("aria-pressed", "false")
     wait_ready(page)
+
+
+def test_the_dark_theme_follows_the_system_then_the_switch_and_the_board_colouring_is_remembered(
+        contexts: Contexts) -> None:
+    server = contexts.server
+    match_id, tokens, _ = one_choice_made(server)
+    page = seated(contexts, match_id, "white", tokens["white"])
+    background = "() => getComputedStyle(document.documentElement).backgroundColor"
+    light = page.evaluate(background)
+    page.emulate_media(color_scheme="dark")
+    dark_theme = button(page, "Dark theme")
+    expect(dark_theme).to_have_attribute("aria-pressed", "true")  # the system's choice, followed
+    dark = page.evaluate(background)
+    assert dark != light
+    dark_theme.click()  # the switch says light, whatever the system says
+    expect(dark_theme).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate(background) == light
+    square = "() => getComputedStyle(document.querySelector('.sq.dark')).backgroundColor"
+    wood = page.evaluate(square)
+    button(page, "Board: wood").click()
+    expect(button(page, "Board: slate")).to_be_visible()
+    slate = page.evaluate(square)
+    assert slate != wood
+    page.reload()
+    wait_ready(page)
+    expect(button(page, "Dark theme")).to_have_attribute("aria-pressed", "false")  # remembered
+    expect(button(page, "Board: slate")).to_be_visible()
+    assert page.evaluate(square) == slate and page.evaluate(background) == light
+    assert_accessible(page)
+    button(page, "Dark theme").click()
+    shot(page, "dark")

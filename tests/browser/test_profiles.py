@@ -106,8 +106,10 @@ def test_the_end_panel_shows_each_sides_change(pages: Contexts, scene_server: tu
     wait_ready(page)
     changes = page.get_by_role("list", name="Rating changes")
     expect(changes).to_be_visible()
-    expect(changes).to_contain_text(f"White, Ada: {white['rating']['rating']}? +{white['rating_change']}")
-    expect(changes).to_contain_text(f"Black, Bea: {black['rating']['rating']}? \u2212{-black['rating_change']}")
+    # The rating before and after ("1500? → 1742?"), then the change.
+    w, b = white["rating"]["rating"], black["rating"]["rating"]
+    expect(changes).to_contain_text(f"White, Ada: {w}? → {w + white['rating_change']}? (+{white['rating_change']})")
+    expect(changes).to_contain_text(f"Black, Bea: {b}? → {b + black['rating_change']}? (\u2212{-black['rating_change']})")
     # The players' names link to their profiles, with their ratings.
     ada = page.locator("#player-white").get_by_role("link", name="Ada")
     expect(ada).to_have_attribute("href", "/@/Ada")
