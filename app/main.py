@@ -151,7 +151,7 @@ def create_app(settings: Settings | None = None) -> MageryApp:
         docs_url=None, redoc_url=None, openapi_url="/openapi.json",
         generate_unique_id_function=operation_id,  # chosen ids, not the path's
     )
-    app.state.parts = parts  # what the routes' dependencies read (app/api/deps.py, app/web/deps.py)
+    app.state.parts = parts  # what the routes' dependencies read (app/{api,web,admin}/deps.py)
     install_errors(app, parts.outage)
     install_response_docs(app)  # headers and the middlewares' refusals, in /openapi.json
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
@@ -180,7 +180,7 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     # Only the socket bypass (worth 27% of an idle socket's memory) stands in front.
     app.add_front(OpsOutermost, parts.ops, lambda: app.routes, lambda: app.openapi().get("paths", {}))
     app.add_front(ws.SocketsInFront, parts.socket)
-    admin.install(app, parts.admin)
+    admin.install(app)  # the dashboard: its routes read parts.admin
     web.install(app)  # pages, /static, headers, the players' account pages, profiles, the leaderboard
     if settings.trusted_proxies:  # outermost: every route and socket sees the client it names
         app.add_front(ProxyHeadersMiddleware, settings.trusted_proxies)

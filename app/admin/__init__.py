@@ -8,10 +8,10 @@ straight from the database, and changes a match only through the gateway's
 `moderate` (app/matches/gateway.py), which the match service's finisher carries
 out (app/matches/finisher.py) like any other ending.
 
-`install(app, admin)` adds the routes, built by `pages.router(admin)` and
-`api.router(admin)` for the parts app/main.py hands in (and, for the players'
-accounts, `player_pages.router(admin)` and `player_api.router(admin)`),
-the static files under /static/admin and the redirect to the sign-in page.
+`install(app)` adds the routes (the module-level routers of pages.py, api.py,
+player_pages.py, player_api.py and chat_pages.py, which read the wing's parts,
+`app.state.parts.admin`, through deps.py), the static files under /static/admin
+and the redirect to the sign-in page.
 app/main.py puts the one sign-in front ahead of the whole stack, with this
 form's refusal (`front.answer`): a locked address's tries are refused there.
 """
@@ -30,13 +30,10 @@ from .render import STATIC
 __all__ = ["Admin", "front", "install"]
 
 
-def install(app: FastAPI, admin: Admin) -> None:
-    """Add the wing to `app`, bound to the parts in `admin`."""
-    app.include_router(pages.router(admin))
-    app.include_router(api.router(admin))
-    app.include_router(player_pages.router(admin))
-    app.include_router(player_api.router(admin))
-    app.include_router(chat_pages.router(admin))
+def install(app: FastAPI) -> None:
+    """Add the wing to `app`; its routes read the parts `app.state.parts.admin`."""
+    for module in (pages, api, player_pages, player_api, chat_pages):
+        app.include_router(module.router)
     app.mount("/static/admin", StaticFiles(directory=STATIC / "admin"), name="admin-static")
 
     @app.exception_handler(LoginRequired)

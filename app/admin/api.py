@@ -3,21 +3,21 @@ the people who run the server (with a session cookie and, to change anything,
 the X-CSRF-Token header). Errors are the contract's `{"error", "detail"}`.
 
 No `from __future__ import annotations` here: the routes' annotations name the
-dependencies `router` binds to its Admin, which FastAPI must read as objects."""
+dependencies (deps.py, guard.py), which FastAPI must read as objects."""
 
 from datetime import date, timedelta
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict
 
-from app.accounts.sessions import Session
 from app.kernel.errors import BadRequest
 
 from . import audit, csv_export, detail, figures, match_search
-from .context import Admin, address
-from .guard import Guard
+from .context import address
+from .deps import AdminDep
+from .guard import ApiChange, ApiSession
 from .routing import AdminRoute
 
 MAX_DAYS = 3660
@@ -50,63 +50,64 @@ def day_range(params: Any, today: date) -> tuple[date, date]:
     return start, end
 
 
-def router(admin: Admin) -> APIRouter:
-    """The JSON routes, bound to this wing's Admin."""
-    routes = APIRouter(prefix="/admin/api", route_class=AdminRoute, include_in_schema=False)
-    guard = Guard(admin)
-    Signed = Annotated[Session, Depends(guard.api_session)]
-    Changing = Annotated[Session, Depends(guard.api_change)]
+router = APIRouter(prefix="/admin/api", route_class=AdminRoute, include_in_schema=False)
 
-    @routes.get("/matches")
-    async def list_matches(request: Request, _: Signed) -> dict[str, Any]:
-        return await match_search.page(admin.engine, match_search.parse(request.query_params))
 
-    @routes.get("/matches.csv")
-    async def history_csv(request: Request, session: Signed) -> StreamingResponse:
-        q = match_search.parse(request.query_params)
-        await audit.record(admin.engine, "export_history", admin.now(), session.name, address=address(request),
-                           filters=q.params())
-        return StreamingResponse(
-            csv_export.rows(admin.engine, match_search.Query(q.filters, q.sort)), media_type="text/csv; charset=utf-8",
-            headers={"Content-Disposition": 'attachment; filename="magery-matches.csv"'})
+@router.get("/matches")
+async def list_matches(admin: AdminDep, request: Request, _: ApiSession) -> dict[str, Any]:
+    return await match_search.page(admin.engine, match_search.parse(request.query_params))
 
-    @routes.get("/matches/{match_id}")
-    async def match_detail(match_id: str, _: Signed) -> dict[str, Any]:
-        return await detail.detail(admin.engine, match_id)
 
-    @routes.get("/matches/{match_id}/versions/{version}")
-    async def match_version(match_id: str, version: int, _: Signed) -> dict[str, Any]:
-        return await detail.at_version(admin.engine, match_id, version)
+@router.get("/matches.csv")
+async def history_csv(admin: AdminDep, request: Request, session: ApiSession) -> StreamingResponse:
+    q = match_search.parse(request.query_params)
+    await audit.record(admin.engine, "export_history", admin.now(), session.name, address=address(request),
+                       filters=q.params())
+    return StreamingResponse(
+        csv_export.rows(admin.engine, match_search.Query(q.filters, q.sort)), media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="magery-matches.csv"'})
 
-    @routes.get("/matches/{match_id}/export")
-    async def match_export(match_id: str, request: Request, session: Signed) -> dict[str, Any]:
-        out = await detail.export(admin.engine, match_id)
-        await audit.record(admin.engine, "export_match", admin.now(), session.name, match_id, address(request))
-        return out
 
-    @routes.post("/matches/{match_id}/moderate")
-    async def match_moderate(
-        match_id: str, body: Moderation, request: Request, session: Changing,
-    ) -> dict[str, Any]:
-        state = await admin.gateway.moderate(match_id, body.verdict, body.reason, session.name)
-        await audit.record(admin.engine, "moderation", admin.now(), session.name, match_id, address(request),
-                           verdict=body.verdict, reason=body.reason.strip())
-        return {"match": state}
+@router.get("/matches/{match_id}")
+async def match_detail(admin: AdminDep, match_id: str, _: ApiSession) -> dict[str, Any]:
+    return await detail.detail(admin.engine, match_id)
 
-    @routes.get("/stats")
-    async def stats(request: Request, _: Signed) -> dict[str, Any]:
-        start, end = day_range(request.query_params, admin.now().date())
-        return await figures.stats(admin.engine, start, end)
 
-    @routes.get("/audit")
-    async def audit_log(request: Request, _: Signed) -> dict[str, Any]:
-        kind, before, limit = audit_params(request.query_params)
-        entries = await audit.page(admin.engine, kind, before, limit + 1)
-        more = len(entries) > limit
-        entries = entries[:limit]
-        return {"entries": entries, "next_before": entries[-1]["id"] if more and entries else None}
+@router.get("/matches/{match_id}/versions/{version}")
+async def match_version(admin: AdminDep, match_id: str, version: int, _: ApiSession) -> dict[str, Any]:
+    return await detail.at_version(admin.engine, match_id, version)
 
-    return routes
+
+@router.get("/matches/{match_id}/export")
+async def match_export(admin: AdminDep, match_id: str, request: Request, session: ApiSession) -> dict[str, Any]:
+    out = await detail.export(admin.engine, match_id)
+    await audit.record(admin.engine, "export_match", admin.now(), session.name, match_id, address(request))
+    return out
+
+
+@router.post("/matches/{match_id}/moderate")
+async def match_moderate(
+    admin: AdminDep, match_id: str, body: Moderation, request: Request, session: ApiChange,
+) -> dict[str, Any]:
+    state = await admin.gateway.moderate(match_id, body.verdict, body.reason, session.name)
+    await audit.record(admin.engine, "moderation", admin.now(), session.name, match_id, address(request),
+                       verdict=body.verdict, reason=body.reason.strip())
+    return {"match": state}
+
+
+@router.get("/stats")
+async def stats(admin: AdminDep, request: Request, _: ApiSession) -> dict[str, Any]:
+    start, end = day_range(request.query_params, admin.now().date())
+    return await figures.stats(admin.engine, start, end)
+
+
+@router.get("/audit")
+async def audit_log(admin: AdminDep, request: Request, _: ApiSession) -> dict[str, Any]:
+    kind, before, limit = audit_params(request.query_params)
+    entries = await audit.page(admin.engine, kind, before, limit + 1)
+    more = len(entries) > limit
+    entries = entries[:limit]
+    return {"entries": entries, "next_before": entries[-1]["id"] if more and entries else None}
 
 
 def audit_params(params: Any) -> tuple[str | None, int | None, int]:

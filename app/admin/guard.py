@@ -8,19 +8,24 @@ a seat's Bearer token instead (a seat is no admin); pages send both to the
 sign-in page. A change (POST) needs the CSRF token in the `X-CSRF-Token` header
 or the form's hidden `csrf_token` field, compared in constant time: another
 site's page can make the browser send the cookie, not read the token.
+
+Each check is a route's dependency, named through the aliases at the end
+(`ApiSession`, `ApiChange`, `PageSession`); the wing's parts come from
+deps.py. No `from __future__ import annotations`: FastAPI reads the aliases
+as objects.
 """
 
-from __future__ import annotations
-
+from typing import Annotated
 from urllib.parse import urlencode
 
-from fastapi import Request
+from fastapi import Depends, Request
 
 from app.accounts.sessions import Session, find_admin
 from app.auth.csrf import CSRF_HEADER, csrf_matches
 from app.kernel.errors import Forbidden, Unauthorized
 
 from .context import Admin
+from .deps import AdminDep
 
 COOKIE = "magery_admin"  # a dashboard session's token, on /admin only
 
@@ -42,35 +47,38 @@ def check_csrf(session: Session, given: str | None) -> None:
         raise Forbidden("the CSRF token is missing or wrong; reload the page and try again")
 
 
-class Guard:
-    """The checks, bound to one wing's Admin; each method is a route's dependency
-    (`Depends(guard.api_session)`)."""
+async def _session(request: Request, admin: Admin) -> Session | None:
+    return await find_admin(admin.engine, request.cookies.get(COOKIE), admin.now())
 
-    def __init__(self, admin: Admin) -> None:
-        self.admin = admin
 
-    async def _session(self, request: Request) -> Session | None:
-        return await find_admin(self.admin.engine, request.cookies.get(COOKIE), self.admin.now())
+async def api_session(request: Request, admin: AdminDep) -> Session:
+    """A signed-in admin calling the JSON API."""
+    found = await _session(request, admin)
+    if found is None:
+        if request.headers.get("authorization", "").lower().startswith("bearer "):
+            raise Forbidden("a seat's token gives no admin rights; sign in at /admin/login")
+        raise Unauthorized("sign in at /admin/login first")
+    return found
 
-    async def api_session(self, request: Request) -> Session:
-        """A signed-in admin calling the JSON API."""
-        found = await self._session(request)
-        if found is None:
-            if request.headers.get("authorization", "").lower().startswith("bearer "):
-                raise Forbidden("a seat's token gives no admin rights; sign in at /admin/login")
-            raise Unauthorized("sign in at /admin/login first")
-        return found
 
-    async def api_change(self, request: Request) -> Session:
-        """A signed-in admin making a change through JSON: the header must carry the token."""
-        session = await self.api_session(request)
-        check_csrf(session, request.headers.get(CSRF_HEADER))
-        return session
+ApiSession = Annotated[Session, Depends(api_session)]
 
-    async def page_session(self, request: Request) -> Session:
-        """A signed-in admin asking for a page (a change's CSRF token is checked
-        with its form, which the route reads)."""
-        found = await self._session(request)
-        if found is None:
-            raise LoginRequired(login_location(request) if request.method == "GET" else "/admin/login")
-        return found
+
+async def api_change(request: Request, session: ApiSession) -> Session:
+    """A signed-in admin making a change through JSON: the header must carry the token."""
+    check_csrf(session, request.headers.get(CSRF_HEADER))
+    return session
+
+
+async def page_session(request: Request, admin: AdminDep) -> Session:
+    """A signed-in admin asking for a page (a change's CSRF token is checked
+    with its form, which the route reads)."""
+    found = await _session(request, admin)
+    if found is None:
+        raise LoginRequired(login_location(request) if request.method == "GET" else "/admin/login")
+    return found
+
+
+# The aliases a route names as a parameter's type.
+ApiChange = Annotated[Session, Depends(api_change)]
+PageSession = Annotated[Session, Depends(page_session)]

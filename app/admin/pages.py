@@ -7,13 +7,13 @@ lock-out, password pool and clock); the dashboard then checks the role and
 opens a session of its own kind, for `ADMIN_SESSION_HOURS`, and audits it.
 
 No `from __future__ import annotations` here: the routes' annotations name the
-dependency `router` binds to its Admin, which FastAPI must read as objects."""
+dependencies (deps.py, guard.py), which FastAPI must read as objects."""
 
 import secrets
-from typing import Annotated, Any
+from typing import Any
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
@@ -29,7 +29,8 @@ from app.rules.state import REASONS
 
 from . import api, audit, detail, figures, match_search
 from .context import Admin, address
-from .guard import COOKIE, Guard, check_csrf
+from .deps import AdminDep
+from .guard import COOKIE, PageSession, check_csrf
 from .render import page
 from .routing import AdminRoute
 
@@ -124,123 +125,126 @@ def _charts(s: dict[str, Any]) -> dict[str, Markup]:
     return {k: Markup(v) for k, v in made.items()}  # app/charts escapes every text it draws
 
 
-def router(admin: Admin) -> APIRouter:
-    """The pages, bound to this wing's Admin."""
-    routes = APIRouter(prefix="/admin", route_class=AdminRoute, include_in_schema=False)
-    Signed = Annotated[Session, Depends(Guard(admin).page_session)]
+router = APIRouter(prefix="/admin", route_class=AdminRoute, include_in_schema=False)
 
-    @routes.get("/login", response_class=HTMLResponse)
-    async def login_page(request: Request) -> Response:
-        target = safe_next(request.query_params.get("next"))
-        if await find_admin(admin.engine, request.cookies.get(COOKIE), admin.now()) is not None:
-            return RedirectResponse(target, status_code=303)
-        return _login_form(request, next_path=target)
 
-    @routes.post("/login", response_class=HTMLResponse)
-    async def login(request: Request) -> Response:
-        form = await request.form()
-        name = str(form.get("username") or "").strip()
-        password = str(form.get("password") or "")
-        target = safe_next(str(form.get("next") or ""))
-        if not form_token_matches(request, str(form.get(CSRF_FIELD) or "")):
-            return _login_form(request, 403, "This form had expired. Please sign in again.", target,
-                               name if NAME.fullmatch(name) else "")
-        if not NAME.fullmatch(name):  # no account has such a name: nothing to check, count or store
-            return _login_form(request, 400, f"A username is {NAME_RULE.removeprefix('a name is ')}.", target, "")
-        where = address(request)
-        try:
-            account = await admin.accounts.sign_in(name, password, where)
-        except Busy:
-            return busy_form(request, target, name)
-        except TooMany as locked:
-            await admin.failures.record("sign_in_failure", admin.now(), name, address=where, locked=True)
-            return locked_form(request, locked.retry_after, target, name)
-        except SignInFailed:  # counted already, by the reservation
-            await admin.failures.record("sign_in_failure", admin.now(), name, address=where)
-            return _login_form(request, 401, "Wrong username or password.", target, name)
-        except AccountClosed:
-            await admin.failures.record("sign_in_failure", admin.now(), name, address=where, closed=True)
-            return _login_form(request, 403, "This account is closed.", target, name)
-        if not account.admin:  # the right password, told so: only its holder learns this
-            await admin.failures.record("sign_in_failure", admin.now(), name, address=where, not_admin=True)
-            return _login_form(request, 403, "This account is not an admin's.", target, name)
-        now = admin.now()
-        token, session = await open_admin_session(admin.engine, account.id, where, now,
-                                                  admin.settings.admin_session_hours)
-        await audit.record(admin.engine, "sign_in", now, session.name, address=where)
-        response = RedirectResponse(target, status_code=303)
-        response.set_cookie(COOKIE, token, max_age=round(admin.settings.admin_session_hours * 3600),
-                            path="/admin", httponly=True, samesite="lax", secure=_https(request))
-        drop_form_token(response, request)
-        return response
+@router.get("/login", response_class=HTMLResponse)
+async def login_page(admin: AdminDep, request: Request) -> Response:
+    target = safe_next(request.query_params.get("next"))
+    if await find_admin(admin.engine, request.cookies.get(COOKIE), admin.now()) is not None:
+        return RedirectResponse(target, status_code=303)
+    return _login_form(request, next_path=target)
 
-    @routes.post("/logout")
-    async def logout(request: Request, session: Signed) -> Response:
-        try:
-            await _checked_form(request, session)
-        except ServiceError as error:
-            return _error(session, error)
-        await end(admin.engine, session.id)
-        await audit.record(admin.engine, "sign_out", admin.now(), session.name, address=address(request))
-        response = RedirectResponse("/admin/login", status_code=303)
-        response.delete_cookie(COOKIE, path="/admin")
-        return response
 
-    @routes.get("", response_class=HTMLResponse)
-    async def history_page(request: Request, session: Signed) -> Response:
-        try:
-            q = match_search.parse(request.query_params)
-            if "id" in q.filters:
-                found = await match_search.page(admin.engine, match_search.Query({"id": q.filters["id"]}))
-                if found["matches"]:
-                    return RedirectResponse(f"/admin/matches/{q.filters['id']}", status_code=303)
-            data = await match_search.page(admin.engine, q)
-        except ServiceError as error:
-            return _error(session, error)
-        next_link = None
-        if data["next_cursor"]:
-            next_link = "/admin?" + urlencode(q.params(cursor=data["next_cursor"]))
-        return page("history.html", here="history", session=session, q=q, f=q.params(), matches=data["matches"],
-                    next_link=next_link, csv_link="/admin/api/matches.csv?" + urlencode(q.params()), **_choices())
+@router.post("/login", response_class=HTMLResponse)
+async def login(admin: AdminDep, request: Request) -> Response:
+    form = await request.form()
+    name = str(form.get("username") or "").strip()
+    password = str(form.get("password") or "")
+    target = safe_next(str(form.get("next") or ""))
+    if not form_token_matches(request, str(form.get(CSRF_FIELD) or "")):
+        return _login_form(request, 403, "This form had expired. Please sign in again.", target,
+                           name if NAME.fullmatch(name) else "")
+    if not NAME.fullmatch(name):  # no account has such a name: nothing to check, count or store
+        return _login_form(request, 400, f"A username is {NAME_RULE.removeprefix('a name is ')}.", target, "")
+    where = address(request)
+    try:
+        account = await admin.accounts.sign_in(name, password, where)
+    except Busy:
+        return busy_form(request, target, name)
+    except TooMany as locked:
+        await admin.failures.record("sign_in_failure", admin.now(), name, address=where, locked=True)
+        return locked_form(request, locked.retry_after, target, name)
+    except SignInFailed:  # counted already, by the reservation
+        await admin.failures.record("sign_in_failure", admin.now(), name, address=where)
+        return _login_form(request, 401, "Wrong username or password.", target, name)
+    except AccountClosed:
+        await admin.failures.record("sign_in_failure", admin.now(), name, address=where, closed=True)
+        return _login_form(request, 403, "This account is closed.", target, name)
+    if not account.admin:  # the right password, told so: only its holder learns this
+        await admin.failures.record("sign_in_failure", admin.now(), name, address=where, not_admin=True)
+        return _login_form(request, 403, "This account is not an admin's.", target, name)
+    now = admin.now()
+    token, session = await open_admin_session(admin.engine, account.id, where, now,
+                                              admin.settings.admin_session_hours)
+    await audit.record(admin.engine, "sign_in", now, session.name, address=where)
+    response = RedirectResponse(target, status_code=303)
+    response.set_cookie(COOKIE, token, max_age=round(admin.settings.admin_session_hours * 3600),
+                        path="/admin", httponly=True, samesite="lax", secure=_https(request))
+    drop_form_token(response, request)
+    return response
 
-    @routes.get("/matches/{match_id}", response_class=HTMLResponse)
-    async def match_page(match_id: str, request: Request, session: Signed) -> Response:
-        notice = "The match is ended." if request.query_params.get("moderated") else None
-        return await _match_page(admin, session, match_id, notice=notice)
 
-    @routes.post("/matches/{match_id}/moderate")
-    async def moderate_form(match_id: str, request: Request, session: Signed) -> Response:
-        try:
-            form = await _checked_form(request, session)
-            verdict, reason = form.get("verdict", ""), form.get("reason", "")
-            await admin.gateway.moderate(match_id, verdict, reason, session.name)
-        except ServiceError as error:
-            return await _match_page(admin, session, match_id, status=error.status, error=error.detail)
-        await audit.record(admin.engine, "moderation", admin.now(), session.name, match_id, address(request),
-                           verdict=verdict, reason=reason.strip())
-        return RedirectResponse(f"/admin/matches/{match_id}?moderated=1", status_code=303)
+@router.post("/logout")
+async def logout(admin: AdminDep, request: Request, session: PageSession) -> Response:
+    try:
+        await _checked_form(request, session)
+    except ServiceError as error:
+        return _error(session, error)
+    await end(admin.engine, session.id)
+    await audit.record(admin.engine, "sign_out", admin.now(), session.name, address=address(request))
+    response = RedirectResponse("/admin/login", status_code=303)
+    response.delete_cookie(COOKIE, path="/admin")
+    return response
 
-    @routes.get("/figures", response_class=HTMLResponse)
-    async def figures_page(request: Request, session: Signed) -> Response:
-        try:
-            start, end = api.day_range(request.query_params, admin.now().date())
-            s = await figures.stats(admin.engine, start, end)
-        except ServiceError as error:
-            return _error(session, error)
-        return page("figures.html", here="figures", session=session, s=s, charts=_charts(s),
-                    json_link="/admin/api/stats?" + urlencode({"from": s["from"], "to": s["to"]}))
 
-    @routes.get("/audit", response_class=HTMLResponse)
-    async def audit_page(request: Request, session: Signed) -> Response:
-        try:
-            kind, before, limit = api.audit_params(request.query_params)
-        except ServiceError as error:
-            return _error(session, error)
-        entries = await audit.page(admin.engine, kind, before, limit + 1)
-        older = None
-        if len(entries) > limit:
-            entries = entries[:limit]
-            older = "/admin/audit?" + urlencode({k: v for k, v in (("kind", kind), ("before", entries[-1]["id"])) if v})
-        return page("audit.html", here="audit", session=session, entries=entries, kind=kind, kinds=audit.KINDS, older=older)
+@router.get("", response_class=HTMLResponse)
+async def history_page(admin: AdminDep, request: Request, session: PageSession) -> Response:
+    try:
+        q = match_search.parse(request.query_params)
+        if "id" in q.filters:
+            found = await match_search.page(admin.engine, match_search.Query({"id": q.filters["id"]}))
+            if found["matches"]:
+                return RedirectResponse(f"/admin/matches/{q.filters['id']}", status_code=303)
+        data = await match_search.page(admin.engine, q)
+    except ServiceError as error:
+        return _error(session, error)
+    next_link = None
+    if data["next_cursor"]:
+        next_link = "/admin?" + urlencode(q.params(cursor=data["next_cursor"]))
+    return page("history.html", here="history", session=session, q=q, f=q.params(), matches=data["matches"],
+                next_link=next_link, csv_link="/admin/api/matches.csv?" + urlencode(q.params()), **_choices())
 
-    return routes
+
+@router.get("/matches/{match_id}", response_class=HTMLResponse)
+async def match_page(admin: AdminDep, match_id: str, request: Request, session: PageSession) -> Response:
+    notice = "The match is ended." if request.query_params.get("moderated") else None
+    return await _match_page(admin, session, match_id, notice=notice)
+
+
+@router.post("/matches/{match_id}/moderate")
+async def moderate_form(admin: AdminDep, match_id: str, request: Request, session: PageSession) -> Response:
+    try:
+        form = await _checked_form(request, session)
+        verdict, reason = form.get("verdict", ""), form.get("reason", "")
+        await admin.gateway.moderate(match_id, verdict, reason, session.name)
+    except ServiceError as error:
+        return await _match_page(admin, session, match_id, status=error.status, error=error.detail)
+    await audit.record(admin.engine, "moderation", admin.now(), session.name, match_id, address(request),
+                       verdict=verdict, reason=reason.strip())
+    return RedirectResponse(f"/admin/matches/{match_id}?moderated=1", status_code=303)
+
+
+@router.get("/figures", response_class=HTMLResponse)
+async def figures_page(admin: AdminDep, request: Request, session: PageSession) -> Response:
+    try:
+        start, end = api.day_range(request.query_params, admin.now().date())
+        s = await figures.stats(admin.engine, start, end)
+    except ServiceError as error:
+        return _error(session, error)
+    return page("figures.html", here="figures", session=session, s=s, charts=_charts(s),
+                json_link="/admin/api/stats?" + urlencode({"from": s["from"], "to": s["to"]}))
+
+
+@router.get("/audit", response_class=HTMLResponse)
+async def audit_page(admin: AdminDep, request: Request, session: PageSession) -> Response:
+    try:
+        kind, before, limit = api.audit_params(request.query_params)
+    except ServiceError as error:
+        return _error(session, error)
+    entries = await audit.page(admin.engine, kind, before, limit + 1)
+    older = None
+    if len(entries) > limit:
+        entries = entries[:limit]
+        older = "/admin/audit?" + urlencode({k: v for k, v in (("kind", kind), ("before", entries[-1]["id"])) if v})
+    return page("audit.html", here="audit", session=session, entries=entries, kind=kind, kinds=audit.KINDS, older=older)

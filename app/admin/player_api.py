@@ -4,18 +4,17 @@ reopening (with the X-CSRF-Token header and a reason). Errors are the
 contract's `{"error", "detail"}`.
 
 No `from __future__ import annotations` here: the routes' annotations name the
-dependencies `router` binds to its Admin, which FastAPI must read as objects."""
+dependencies (deps.py, guard.py), which FastAPI must read as objects."""
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict
-
-from app.accounts.sessions import Session
 
 from . import players
 from .context import Admin, address
-from .guard import Guard
+from .deps import AdminDep
+from .guard import ApiChange, ApiSession
 from .routing import AdminRoute
 
 
@@ -25,32 +24,30 @@ class Reason(BaseModel):
     reason: str
 
 
-def router(admin: Admin) -> APIRouter:
-    """The accounts' JSON routes, bound to this wing's Admin."""
-    routes = APIRouter(prefix="/admin/api/accounts", route_class=AdminRoute, include_in_schema=False)
-    guard = Guard(admin)
-    Signed = Annotated[Session, Depends(guard.api_session)]
-    Changing = Annotated[Session, Depends(guard.api_change)]
+router = APIRouter(prefix="/admin/api/accounts", route_class=AdminRoute, include_in_schema=False)
 
-    async def one(name: str) -> dict[str, Any]:
-        return await players.account(admin.accounts, admin.engine, name, admin.now())
 
-    @routes.get("")
-    async def list_accounts(request: Request, _: Signed) -> dict[str, Any]:
-        return await players.listing(admin.engine, players.parse(request.query_params))
+async def _one(admin: Admin, name: str) -> dict[str, Any]:
+    return await players.account(admin.accounts, admin.engine, name, admin.now())
 
-    @routes.get("/{name}")
-    async def account(name: str, _: Signed) -> dict[str, Any]:
-        return await one(name)
 
-    @routes.post("/{name}/close")
-    async def close(name: str, body: Reason, request: Request, session: Changing) -> dict[str, Any]:
-        return {"account": await one(await players.close(admin.accounts, name, body.reason, session.name,
-                                                         address(request)))}
+@router.get("")
+async def list_accounts(admin: AdminDep, request: Request, _: ApiSession) -> dict[str, Any]:
+    return await players.listing(admin.engine, players.parse(request.query_params))
 
-    @routes.post("/{name}/reopen")
-    async def reopen(name: str, body: Reason, request: Request, session: Changing) -> dict[str, Any]:
-        return {"account": await one(await players.reopen(admin.accounts, name, body.reason, session.name,
-                                                          address(request)))}
 
-    return routes
+@router.get("/{name}")
+async def account(admin: AdminDep, name: str, _: ApiSession) -> dict[str, Any]:
+    return await _one(admin, name)
+
+
+@router.post("/{name}/close")
+async def close(admin: AdminDep, name: str, body: Reason, request: Request, session: ApiChange) -> dict[str, Any]:
+    return {"account": await _one(admin, await players.close(admin.accounts, name, body.reason, session.name,
+                                                             address(request)))}
+
+
+@router.post("/{name}/reopen")
+async def reopen(admin: AdminDep, name: str, body: Reason, request: Request, session: ApiChange) -> dict[str, Any]:
+    return {"account": await _one(admin, await players.reopen(admin.accounts, name, body.reason, session.name,
+                                                              address(request)))}

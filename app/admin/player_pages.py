@@ -5,12 +5,11 @@ the command line only (`python -m app.accounts reset-password NAME`): the
 dashboard never sees or sets one.
 
 No `from __future__ import annotations` here: the routes' annotations name the
-dependency `router` binds to its Admin, which FastAPI must read as objects."""
+dependencies (deps.py, guard.py), which FastAPI must read as objects."""
 
-from typing import Annotated
 from urllib.parse import quote, urlencode
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.accounts.sessions import Session
@@ -20,7 +19,8 @@ from app.kernel.errors import ServiceError
 
 from . import players
 from .context import Admin, address
-from .guard import Guard, check_csrf
+from .deps import AdminDep
+from .guard import PageSession, check_csrf
 from .render import page
 from .routing import AdminRoute
 
@@ -33,61 +33,62 @@ def _error(session: Session, error: ServiceError) -> HTMLResponse:
                 message=error.detail)
 
 
-def router(admin: Admin) -> APIRouter:
-    """The accounts' pages, bound to this wing's Admin."""
-    routes = APIRouter(prefix="/admin/accounts", route_class=AdminRoute, include_in_schema=False)
-    Signed = Annotated[Session, Depends(Guard(admin).page_session)]
+router = APIRouter(prefix="/admin/accounts", route_class=AdminRoute, include_in_schema=False)
 
-    async def account_page(session: Session, name: str, status: int = 200, error: str | None = None,
-                           notice: str | None = None, reason: str = "") -> Response:
-        try:
-            a = await players.account(admin.accounts, admin.engine, name, admin.now())
-        except ServiceError as problem:
-            return _error(session, problem)
-        return page("account.html", status=status, here="accounts", session=session, a=a, error=error,
-                    notice=notice, reason=reason, history_link="/admin?" + urlencode({"account": a["name"]}))
 
-    @routes.get("", response_class=HTMLResponse)
-    async def accounts_page(request: Request, session: Signed) -> Response:
-        try:
-            s = players.parse(request.query_params)
-            data = await players.listing(admin.engine, s)
-        except ServiceError as error:
+async def _account_page(admin: Admin, session: Session, name: str, status: int = 200, error: str | None = None,
+                        notice: str | None = None, reason: str = "") -> Response:
+    try:
+        a = await players.account(admin.accounts, admin.engine, name, admin.now())
+    except ServiceError as problem:
+        return _error(session, problem)
+    return page("account.html", status=status, here="accounts", session=session, a=a, error=error,
+                notice=notice, reason=reason, history_link="/admin?" + urlencode({"account": a["name"]}))
+
+
+@router.get("", response_class=HTMLResponse)
+async def accounts_page(admin: AdminDep, request: Request, session: PageSession) -> Response:
+    try:
+        s = players.parse(request.query_params)
+        data = await players.listing(admin.engine, s)
+    except ServiceError as error:
+        return _error(session, error)
+    next_link = None
+    if data["next_after"]:
+        next_link = "/admin/accounts?" + urlencode(s.params(after=data["next_after"]))
+    return page("accounts.html", here="accounts", session=session, s=s, accounts=data["accounts"],
+                next_link=next_link)
+
+
+@router.get("/{name}", response_class=HTMLResponse)
+async def one_account(admin: AdminDep, name: str, request: Request, session: PageSession) -> Response:
+    return await _account_page(admin, session, name, notice=DONE.get(request.query_params.get("done", "")))
+
+
+async def _change(admin: Admin, request: Request, session: Session, name: str, verb: str) -> Response:
+    form = await request.form()
+    reason = str(form.get("reason") or "")
+    try:
+        check_csrf(session, str(form.get(CSRF_FIELD) or ""))
+    except ServiceError as error:
+        return _error(session, error)
+    act = players.close if verb == "close" else players.reopen
+    try:
+        done_to = await act(admin.accounts, name, reason, session.name, address(request))
+    except ServiceError as error:
+        if error.status == 404:
             return _error(session, error)
-        next_link = None
-        if data["next_after"]:
-            next_link = "/admin/accounts?" + urlencode(s.params(after=data["next_after"]))
-        return page("accounts.html", here="accounts", session=session, s=s, accounts=data["accounts"],
-                    next_link=next_link)
+        kept = reason if text.flaw(reason) is None else ""  # never echo what may not be stored
+        return await _account_page(admin, session, name, error.status, error.detail, reason=kept)
+    done = "closed" if verb == "close" else "reopened"
+    return RedirectResponse(f"/admin/accounts/{quote(done_to)}?done={done}", status_code=303)
 
-    @routes.get("/{name}", response_class=HTMLResponse)
-    async def one_account(name: str, request: Request, session: Signed) -> Response:
-        return await account_page(session, name, notice=DONE.get(request.query_params.get("done", "")))
 
-    async def change(request: Request, session: Session, name: str, verb: str) -> Response:
-        form = await request.form()
-        reason = str(form.get("reason") or "")
-        try:
-            check_csrf(session, str(form.get(CSRF_FIELD) or ""))
-        except ServiceError as error:
-            return _error(session, error)
-        act = players.close if verb == "close" else players.reopen
-        try:
-            done_to = await act(admin.accounts, name, reason, session.name, address(request))
-        except ServiceError as error:
-            if error.status == 404:
-                return _error(session, error)
-            kept = reason if text.flaw(reason) is None else ""  # never echo what may not be stored
-            return await account_page(session, name, error.status, error.detail, reason=kept)
-        done = "closed" if verb == "close" else "reopened"
-        return RedirectResponse(f"/admin/accounts/{quote(done_to)}?done={done}", status_code=303)
+@router.post("/{name}/close")
+async def close_form(admin: AdminDep, name: str, request: Request, session: PageSession) -> Response:
+    return await _change(admin, request, session, name, "close")
 
-    @routes.post("/{name}/close")
-    async def close_form(name: str, request: Request, session: Signed) -> Response:
-        return await change(request, session, name, "close")
 
-    @routes.post("/{name}/reopen")
-    async def reopen_form(name: str, request: Request, session: Signed) -> Response:
-        return await change(request, session, name, "reopen")
-
-    return routes
+@router.post("/{name}/reopen")
+async def reopen_form(admin: AdminDep, name: str, request: Request, session: PageSession) -> Response:
+    return await _change(admin, request, session, name, "reopen")

@@ -1,8 +1,9 @@
-"""The wing's routes are built for one Admin (`pages.router(admin)`,
-`api.router(admin)`): each app's routes check sessions against its own Admin,
-never another app's. And every dependency they have is a coroutine, which
-FastAPI awaits on the loop: a plain function it would run in its thread pool,
-a thread hop per request."""
+"""The wing's routes are module-level routers whose parts come through
+app/admin/deps.py from the app they answer for (`app.state.parts.admin`): each
+app's routes check sessions against its own Admin, never another app's. Every
+route but the sign-in form and its answer asks for a session. And every
+dependency they have is a coroutine, which FastAPI awaits on the loop: a plain
+function it would run in its thread pool, a thread hop per request."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from typing import Any
 
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
+from starlette.requests import Request
 
-from app.admin.guard import Guard
+from app.admin import guard
+from app.admin.deps import get_admin
 from app.main import create_app
 
 from ..conftest import make_settings
@@ -39,7 +42,7 @@ def _admin_routes(app: Any) -> list[APIRoute]:
     return [r for r in _api_routes(app.routes) if r.path.startswith("/admin")]
 
 
-def test_each_apps_routes_check_against_its_own_admin(tmp_path: Path) -> None:
+async def test_each_apps_routes_check_against_its_own_admin(tmp_path: Path) -> None:
     apps = [create_app(make_settings(f"sqlite+aiosqlite:///{tmp_path}/{n}.sqlite3")) for n in "ab"]
     for app in apps:
         routes = _admin_routes(app)
@@ -47,10 +50,12 @@ def test_each_apps_routes_check_against_its_own_admin(tmp_path: Path) -> None:
         guarded = 0
         for route in routes:
             assert inspect.iscoroutinefunction(route.endpoint), route.path
-            for call in _calls(route.dependant):
+            calls = list(_calls(route.dependant))
+            for call in calls:
                 assert inspect.iscoroutinefunction(call), (route.path, call)
-                if isinstance(getattr(call, "__self__", None), Guard):
-                    assert call.__self__.admin is app.state.parts.admin, route.path
-                    guarded += 1
-        # Every route but the sign-in form and its answer asks for a session.
+            if {guard.api_session, guard.page_session} & set(calls):
+                guarded += 1
         assert guarded == len(routes) - 2
+        request = Request({"type": "http", "app": app, "headers": []})
+        assert await get_admin(request) is app.state.parts.admin
+    assert apps[0].state.parts.admin is not apps[1].state.parts.admin
