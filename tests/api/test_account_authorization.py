@@ -23,7 +23,8 @@ SEAT_VERBS = {("POST", "/api/v1/matches/{match_id}/actions"), ("GET", "/api/v1/m
               ("POST", "/api/v1/matches/{match_id}/resign"), ("POST", "/api/v1/matches/{match_id}/draw"),
               ("POST", "/api/v1/matches/{match_id}/claim"), ("POST", "/api/v1/matches/{match_id}/abort"),
               ("POST", "/api/v1/matches/{match_id}/rematch"),
-              ("POST", "/api/v1/matches/{match_id}/rematch/decline")}
+              ("POST", "/api/v1/matches/{match_id}/rematch/decline"),
+              ("POST", "/api/v1/matches/{match_id}/takeback"), ("POST", "/api/v1/matches/{match_id}/give-time")}
 ACCOUNT = ("GET", "/api/v1/account")
 # A seat's view when a credential proves a seat, a watcher's without one (issue 21):
 # the seat verbs' refusals are not its own. tests/api/test_match_stream.py refuses a bad token.
@@ -32,7 +33,7 @@ SEAT_OR_WATCHER = {("GET", "/api/v1/matches/{match_id}/stream")}
 # tests/api/test_event_stream.py refuse what they must.
 ACCOUNT_ONLY = {("POST", "/api/v1/account/bot"), ("GET", "/api/v1/stream/events")}
 BODIES = {"actions": {"action": {"type": "pass"}, "version": 0}, "draw": {"offer": True},
-          "claim": {"result": "win"}}
+          "claim": {"result": "win"}, "takeback": {"do": "ask"}, "give-time": {}}
 
 
 def declared(spec: dict[str, Any]) -> set[tuple[str, str]]:
