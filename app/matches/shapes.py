@@ -10,16 +10,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 from app.accounts.profiles import RatingView
-from app.rules.view_shape import (
-    ChamberView,
-    ChaosView,
-    CountsByColour,
-    Effect,
-    MinionView,
-    PassedByColour,
-    PrivateByColour,
-    ResultView,
-)
+from app.rules.view_shape import BoardView
 
 
 class PlayerView(TypedDict):
@@ -56,8 +47,9 @@ class RematchView(TypedDict):
     match_id: str | None
 
 
-class MatchState(TypedDict):
-    """The contract's public match state (R20: nothing secret in it)."""
+class MatchState(BoardView):
+    """The contract's public match state (R20: nothing secret in it): the position
+    (BoardView), and the service's fields about it."""
 
     id: str
     version: int
@@ -65,24 +57,6 @@ class MatchState(TypedDict):
     # The options as created with the defaults filled in: their shape depends on
     # the time control and on what the creator asked for (docs/api.md, "Create").
     options: dict[str, Any]
-    round: int
-    phase: str
-    to_move: str | None
-    orb: str
-    arena: dict[str, MinionView | None]
-    reserve: CountsByColour
-    dead: CountsByColour
-    tower: list[ChamberView]
-    private: PrivateByColour
-    passed: PassedByColour
-    effects: list[Effect]
-    quiet_rounds: int
-    chaos: ChaosView
-    result: ResultView | None
-    custom: bool
-    seed_commitment: str
-    seed: str | None
-    position: str
     players: PlayersView
     spectators: NotRequired[int]  # added by the sockets and the match stream only
     clock: ClockView | None

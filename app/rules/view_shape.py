@@ -89,10 +89,10 @@ class ViewOptions(TypedDict):
     no_progress_rounds: int
 
 
-class PublicView(TypedDict):
-    """What the engine shows of a state (R20: no secret while the match runs)."""
+class BoardView(TypedDict):
+    """The position as clients see it: what the engine's view and the match
+    state share (R20: no secret while the match runs)."""
 
-    options: ViewOptions
     round: int
     phase: str
     to_move: str | None
@@ -111,3 +111,9 @@ class PublicView(TypedDict):
     seed_commitment: str
     seed: str | None
     position: str
+
+
+class PublicView(BoardView):
+    """What the engine shows of a state: the position and the engine's options."""
+
+    options: ViewOptions
