@@ -203,6 +203,10 @@ async def test_the_claim_refuses_a_wrong_token_and_both_seats(app: Any, client: 
     both = await _claim(client, [{"match": game.id, "token": game.tokens["black"]}], csrf)
     assert both.json()["claimed"] == [] and "never holds both" in both.json()["refused"][0]["reason"]
     assert (await _seat_accounts(app, game.id))["black"] is None
+    # The profile and the API both say the match is left out of the results.
+    listed = (await client.get("/api/v1/users/Ada/matches")).json()["matches"]
+    assert [(m["id"], m["counted"]) for m in listed] == [(game.id, False)]
+    assert "not counted: both seats were played from one place" in (await client.get("/@/Ada")).text
 
 
 @pytest.mark.parametrize("body", [{"seats": "x"}, {"seats": [{"match": 1, "token": "t"}]}, [],
