@@ -45,3 +45,20 @@ class Offence(Base):
 
 playbans = cast(Table, Playban.__table__)
 offences = cast(Table, Offence.__table__)
+
+
+class RatingRefund(Base):
+    """Points given back to a player who lost them to an account closed for
+    cheating (app/accounts/refunds.py), one row per player and variant."""
+
+    __tablename__ = "rating_refunds"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    points: Mapped[int] = mapped_column(Integer)
+    cheater_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+rating_refunds = cast(Table, RatingRefund.__table__)

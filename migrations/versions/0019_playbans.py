@@ -1,6 +1,8 @@
 """Waits before rated play for players who leave rated matches
 (app/ratings/leaving.py): `playbans`, one row per account that has offended,
-and `offences`, each offence with its match.
+and `offences`, each offence with its match; and `rating_refunds`, the points
+given back to players who lost them to an account closed for cheating
+(app/accounts/refunds.py).
 
 Revision ID: 0019
 Revises: 0018
@@ -41,8 +43,19 @@ def upgrade() -> None:
         sa.Column("at", MOMENT, nullable=False),
     )
     op.create_index("ix_offences_account_at", "offences", ["account_id", "at"])
+    op.create_table(
+        "rating_refunds",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column("account_id", sa.Integer(), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("variant", sa.String(32), nullable=False),
+        sa.Column("points", sa.Integer(), nullable=False),
+        sa.Column("cheater_id", sa.Integer(), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("at", MOMENT, nullable=False),
+    )
+    op.create_index("ix_rating_refunds_account_id", "rating_refunds", ["account_id"])
 
 
 def downgrade() -> None:
+    op.drop_table("rating_refunds")
     op.drop_table("offences")
     op.drop_table("playbans")
