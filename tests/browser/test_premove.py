@@ -5,6 +5,7 @@ Cancel button, a right-click). The opponent here plays through the API."""
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -14,6 +15,12 @@ from .conftest import Contexts, assert_accessible, my_turn, wait_version
 from .scenes import set_up
 
 NO_PREMOVE = "() => !('premove' in document.documentElement.dataset)"
+SHOTS = os.environ.get("MAGERY_SHOTS")  # a folder to keep the screenshots in, when set
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"))
 
 
 def black_page(contexts: Contexts, match_id: str, token: str, **kw: Any) -> Any:
@@ -39,11 +46,11 @@ def premove_dragon_on_druid(page: Any, tap: bool = False) -> None:
 def test_a_premove_still_legal_is_played_when_the_turn_comes(contexts: Contexts) -> None:
     server = contexts.server
     match_id, tokens = set_up(server)
-    page = black_page(contexts, match_id, tokens["black"], axe=True)
+    page = black_page(contexts, match_id, tokens["black"], axe=True, width=1366, height=768)
     expect(page.locator("#turn")).to_be_hidden()  # not Black's turn: no turn panel
     premove_dragon_on_druid(page)
     assert_accessible(page)
-    page.screenshot(path="/tmp/premove-desktop.png")
+    shot(page, "premove-1366x768")
     server.act(match_id, tokens["white"], {"type": "place", "mage": "sorcerer", "minion": "fey"})
     wait_version(page, 5)  # Black's premove went out as soon as White's action came
     expect(page.locator("#log")).to_contain_text("Black places a dragon on the Druid.")
@@ -97,7 +104,7 @@ def test_a_premove_by_taps_on_a_phone(contexts: Contexts) -> None:
     expect(cancel).to_be_in_viewport()
     box = cancel.bounding_box()
     assert box is not None and box["height"] >= 44 and box["width"] >= 44, box
-    page.screenshot(path="/tmp/premove-phone.png")
+    shot(page, "premove-390x844")
     server.act(match_id, tokens["white"], {"type": "place", "mage": "sorcerer", "minion": "fey"})
     wait_version(page, 5)
     expect(page.locator("#log")).to_contain_text("Black places a dragon on the Druid.")
