@@ -34,6 +34,7 @@ export class Timeline {
     this.reading = Promise.resolve();
     this.moves = null; // the versions that are moves, in order (null: not read yet)
     this.loaded = false; // whether load() has done (the moves read, or found unreadable)
+    this.heardMoves = []; // moves heard live before the list of moves was read
     buttons.first.addEventListener("click", () => this.first());
     buttons.prev.addEventListener("click", () => this.step(-1));
     buttons.next.addEventListener("click", () => this.step(1));
@@ -45,11 +46,13 @@ export class Timeline {
     });
   }
 
-  /** The versions of every move so far, read once (the log without its states is small). */
-  async readMoves(version) {
+  /** The versions of every move so far, read once (the log without its states is small);
+   * a move whose update came while they were read is kept too. */
+  async readMoves() {
     try {
       const entries = await matches.log(this.matchId);
-      this.moves = entries.filter((e) => e.version <= version && isMove(e.action)).map((e) => e.version);
+      const heard = this.heardMoves;
+      this.moves = [...new Set([...entries.filter((e) => isMove(e.action)).map((e) => e.version), ...heard])].sort((a, b) => a - b);
     } catch {
       this.moves = null; // numbered as far as the entries read tell
     }
@@ -77,7 +80,7 @@ export class Timeline {
       this.loaded = true;
       return this.paint();
     }
-    await this.readMoves(match.version);
+    await this.readMoves();
     const from = Math.max(1, match.version - FIRST_LOAD + 1);
     await this.prepend(from, match.version);
     this.list.scrollTop = this.list.scrollHeight; // the newest entries in view
@@ -144,7 +147,7 @@ export class Timeline {
     };
     if (count === null) b.append(hidden(`Entry ${entry.version}`));
     else if (move) b.append(hidden("Move "), String(count));
-    else b.append(hidden(count ? `Event after move ${count}` : "Event before the first move"));
+    else b.append(hidden(count ? `Event after move ${count}` : "Event before any move"));
     const when = document.createElement("span");
     when.className = "when";
     if (move && before && before.phase === "setup") when.textContent = "Setup:";
@@ -167,7 +170,10 @@ export class Timeline {
   /** A live update: a new log entry in words, and the state it made. */
   add(update) {
     if (update.version <= this.latest && this.list.querySelector(`li[data-version="${update.version}"]`)) return;
-    if (this.moves && isMove(update.action) && !this.moves.includes(update.version)) this.moves.push(update.version);
+    if (isMove(update.action)) {
+      if (!this.moves) this.heardMoves.push(update.version);
+      else if (!this.moves.includes(update.version)) this.moves = [...this.moves, update.version].sort((a, b) => a - b);
+    }
     const stick = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 8;
     this.list.append(this.item(update, update.words, this.logState));
     this.logState = update.match;

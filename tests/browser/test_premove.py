@@ -12,7 +12,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from .conftest import Contexts, assert_accessible, my_turn, wait_version
-from .scenes import set_up
+from .scenes import set_up, to_action_phase
 
 NO_PREMOVE = "() => !('premove' in document.documentElement.dataset)"
 SHOTS = os.environ.get("MAGERY_SHOTS")  # a folder to keep the screenshots in, when set
@@ -108,3 +108,28 @@ def test_a_premove_by_taps_on_a_phone(contexts: Contexts) -> None:
     server.act(match_id, tokens["white"], {"type": "place", "mage": "sorcerer", "minion": "fey"})
     wait_version(page, 5)
     expect(page.locator("#log")).to_contain_text("Black places a dragon on the Druid.")
+
+
+def test_a_premove_of_a_removal_leaves_its_power_to_choose_when_the_turn_comes(contexts: Contexts) -> None:
+    server = contexts.server
+    match_id, tokens, mover = to_action_phase(server)
+    waiter = "black" if mover == "white" else "white"
+    mine = "sorcerer" if waiter == "black" else "druid"
+    version = server.match(match_id)["version"]
+    page = contexts.page()
+    page.goto(f"/matches/{match_id}#seat={waiter}.{tokens[waiter]}")
+    wait_version(page, version)
+    chamber = page.get_by_role("button", name=re.compile(f"^{mine.capitalize()},"))
+    chamber.click()
+    premove = page.locator("#premove")
+    expect(premove.get_by_role("button", name="Without power")).to_be_visible()
+    premove.get_by_role("button", name="Choose the power later").click()
+    expect(premove.locator(".premove-line")).to_have_text(
+        f"Premove: remove from the {mine.capitalize()}, choosing its power when your turn comes")
+    theirs = next(a for a in server.legal(match_id, tokens[mover])["actions"] if a["type"] == "remove")
+    server.act(match_id, tokens[mover], {**theirs, "power": None} if theirs.get("power") else theirs)
+    my_turn(page, version + 1)
+    # The removal's chamber is the turn's first choice already: what is left is its power.
+    expect(chamber).to_have_accessible_name(re.compile(", chosen"))
+    expect(page.locator("#turn").get_by_role("button", name="Cancel")).to_be_visible()
+    assert server.match(match_id)["version"] == version + 1
