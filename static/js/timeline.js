@@ -35,6 +35,7 @@ export class Timeline {
     this.moves = null; // the versions that are moves, in order (null: not read yet)
     this.loaded = false; // whether load() has done (the moves read, or found unreadable)
     this.heardMoves = []; // moves heard live before the list of moves was read
+    this.whenLoaded = new Promise((resolve) => { this.markLoaded = resolve; });
     buttons.first.addEventListener("click", () => this.first());
     buttons.prev.addEventListener("click", () => this.step(-1));
     buttons.next.addEventListener("click", () => this.step(1));
@@ -78,6 +79,7 @@ export class Timeline {
     if (match.version < 1) {
       this.moves = [];
       this.loaded = true;
+      this.markLoaded();
       return this.paint();
     }
     await this.readMoves();
@@ -85,6 +87,7 @@ export class Timeline {
     await this.prepend(from, match.version);
     this.list.scrollTop = this.list.scrollHeight; // the newest entries in view
     this.loaded = true;
+    this.markLoaded();
     this.paint();
   }
 
@@ -163,7 +166,10 @@ export class Timeline {
     t.textContent = text;
     when.id = `${t.id}-when`;
     b.setAttribute("aria-describedby", `${when.textContent ? `${when.id} ` : ""}${t.id}`);
-    li.append(b, when, who, t);
+    const body = document.createElement("span");
+    body.className = "body";
+    body.append(when, when.textContent ? " " : "", t);
+    li.append(b, who, body);
     return li;
   }
 
@@ -224,6 +230,7 @@ export class Timeline {
 
   /** One move back or on (one entry at a time while the moves are not known). */
   step(delta) {
+    if (!this.loaded) return this.whenLoaded.then(() => this.step(delta)); // counted in moves, not entries
     const at = this.shown === null ? this.latest : this.shown;
     if (!this.moves) return this.show(Math.min(this.latest, Math.max(1, at + delta)));
     const done = this.movesUpTo(at); // the move on the board is the `done`th
@@ -234,6 +241,7 @@ export class Timeline {
   }
 
   first() {
+    if (!this.loaded) return this.whenLoaded.then(() => this.first());
     return this.moves && this.moves.length ? this.show(this.moves[0]) : this.show(1);
   }
 
