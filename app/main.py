@@ -173,7 +173,7 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     # service (app/auth/tries_in_front.py); inside the request ids and metrics.
     app.add_front(SignInsInFront, parts.accounts.sign_ins, address_key, parts.accounts.now,
                   settings.body_timeout_seconds, {sign_in_front.PATH: sign_in_front.answer,
-                                                  admin.front.PATH: admin.front.answer(parts.admin)},
+                                                  admin.front.PATH: admin.front.answer},
                   security_headers())
     # Probes, request ids and HTTP metrics ahead of every middleware and limit, and
     # of the error middleware: a bug's 500 is counted and carries its request id.
