@@ -29,6 +29,7 @@ from app.config import Settings
 from app.db.account_models import accounts
 from app.db.admin_models import admin_audit
 from app.db.models import seats
+from app.kernel.folding import fold
 
 from . import limits, sessions, tokens
 from .errors import (
@@ -146,7 +147,7 @@ class Accounts:
         try:
             async with self.engine.begin() as conn:
                 new_id = (await conn.execute(accounts.insert().values(
-                    name=chosen, name_lower=chosen.lower(), password_hash=digest, created_at=now, last_seen=now)
+                    name=chosen, name_lower=chosen.lower(), name_fold=fold(chosen), password_hash=digest, created_at=now, last_seen=now)
                     .returning(accounts.c.id))).scalar_one()
         except IntegrityError:
             raise NameTaken(f"the name {chosen!r} is taken", "name") from None
