@@ -56,6 +56,12 @@ def is_client_id(value: object) -> bool:
     return isinstance(value, str) and _CLIENT_ID.match(value) is not None
 
 
+def shows(char: str) -> bool:
+    """Whether `char` draws something by itself: not a control, a direction mark,
+    a blank, a format character (zero-width...) or a mark with nothing to sit on."""
+    return _SHOWN_CHAR.match(char) is not None and unicodedata.category(char) not in ("Cf", "Mn", "Me")
+
+
 def name_flaw(name: str) -> str | None:
     """Why `name` is no display name (None: it is one), in words."""
     if _NAME.match(name):
