@@ -30,6 +30,7 @@ from app.db.account_models import accounts
 from app.db.admin_models import admin_audit
 from app.db.models import seats
 from app.kernel.folding import fold
+from app.kernel.origins import Origins
 
 from . import limits, sessions, tokens
 from .errors import (
@@ -90,6 +91,7 @@ class Accounts:
         # address locks the database reported, and the line of the front that
         # refuses a locked address's tries (app/auth/tries_in_front.py).
         self.sign_ins = Tries()
+        self.origins = Origins(engine)  # where an account was made from, for fair play
         # Told each closed account's id once the closing is written: the match
         # service ends its running matches (app/wiring.py subscribes it).
         self._closed: list[Callable[[int], Awaitable[object]]] = []
@@ -144,10 +146,12 @@ class Accounts:
             digest = await self.checks.run(hash_password, password)
         finally:
             self.checks.release()
+        origin = await self.origins.of(address)  # before the transaction: it may make the key
         try:
             async with self.engine.begin() as conn:
                 new_id = (await conn.execute(accounts.insert().values(
-                    name=chosen, name_lower=chosen.lower(), name_fold=fold(chosen), password_hash=digest, created_at=now, last_seen=now)
+                    name=chosen, name_lower=chosen.lower(), name_fold=fold(chosen), password_hash=digest,
+                    created_at=now, last_seen=now, signup_origin=origin)
                     .returning(accounts.c.id))).scalar_one()
         except IntegrityError:
             raise NameTaken(f"the name {chosen!r} is taken", "name") from None

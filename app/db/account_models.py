@@ -34,7 +34,7 @@ class Account(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(20))  # as typed
     name_lower: Mapped[str] = mapped_column(String(20))  # unique: no two names differ only in case
-    # The name folded as names compare (migration 0017; app/kernel/folding.py):
+    # The name folded as names compare (migration 0019; app/kernel/folding.py):
     # a guest's name that folds to it is refused, it looks like this account's.
     name_fold: Mapped[str | None] = mapped_column(String(80), nullable=True, index=True)
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)  # argon2id; none: a computer
@@ -43,6 +43,9 @@ class Account(Base):
     last_seen: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     closed_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    # Where the account was made from: a keyed hash of the address
+    # (app/kernel/origins.py; migration 0018), for fair play; never shown.
+    signup_origin: Mapped[str | None] = mapped_column(String(16), nullable=True)
     # A bot account (migration 0013): a program plays it; when it became one, for good.
     bot_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     # An admin (migration 0016): the dashboard's role, since when; null: none. An
