@@ -70,3 +70,11 @@ async def test_a_chat_line_that_reorders_or_shows_nothing_is_refused(
     assert r.status_code == 400 and r.json()["error"] == "bad_chat_line" and said in r.json()["detail"], r.text
     r = await client.post(f"{BASE}/{game['id']}/chat", json={"text": "gg ez", "room": "players"}, headers=ada.token())
     assert r.status_code == 201, r.text
+
+
+async def test_a_guest_waiting_in_a_pool_never_wears_an_accounts_name(client: httpx.AsyncClient,
+                                                                      ada: Member) -> None:
+    r = await client.post("/api/v1/pools/standard:10+5/join", json={"name": "\u0410DA"})
+    assert r.status_code == 400 and "looks like the account 'Ada'" in r.json()["detail"], r.text
+    r = await client.post("/api/v1/pools/standard:10+5/join", json={"name": "Grace"})
+    assert r.status_code == 200, r.text

@@ -466,12 +466,32 @@ async def test_a_closed_accounts_seat_token_is_refused_on_the_process_that_cache
     assert state["players"]["black"]["rating_change"] is None
 
 
-async def account_tokens_on(http: httpx.AsyncClient, server: Server) -> dict[str, str]:
+async def account_tokens_on(http: httpx.AsyncClient, server: Server, name: str = "Stayer") -> dict[str, str]:
     """An account made through the server's own sign-up page, and its session's headers for the API."""
     from tests.web.accounts_helpers import csrf_of, sign_up
 
     async with httpx.AsyncClient(base_url=server.base, timeout=10) as page:
-        assert (await sign_up(page, "Stayer")).status_code == 303
+        assert (await sign_up(page, name)).status_code == 303
         csrf = await csrf_of(page)
         cookies = "; ".join(f"{k}={v}" for k, v in page.cookies.items())
     return {"Cookie": cookies, "X-CSRF-Token": csrf}
+
+
+async def test_no_guest_wears_an_accounts_name_and_chat_refuses_hidden_lines_on_a_real_server(
+        servers: tuple[Server, Server], http: httpx.AsyncClient) -> None:
+    """Issue 31, break 4, through the public API: an account made on one process;
+    on the other, a guest under its name in other case, with a look-alike letter
+    or a zero-width space is refused, and so are the chat's direction overrides
+    and invisible lines."""
+    a, b = servers
+    player = await account_tokens_on(http, a, "Folder")
+    for name in ("folder", "F\u043elder", "Fol\u200bder", "F0LDER"):
+        r = await http.post(f"{b.base}/api/v1/matches", json={"seat": "white", "name": name})
+        assert r.status_code == 400, (name, r.text)
+    r = await http.post(f"{a.base}/api/v1/matches", json={"seat": "white"}, headers=player)
+    assert r.status_code == 201, r.text
+    match_id = r.json()["match"]["id"]
+    for line in ("gg \u202eez", "\u200b\u200b"):
+        r = await http.post(f"{a.base}/api/v1/matches/{match_id}/chat", json={"text": line, "room": "players"},
+                            headers=player)
+        assert r.status_code == 400 and r.json()["error"] == "bad_chat_line", (line, r.text)
