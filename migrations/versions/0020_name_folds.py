@@ -5,8 +5,8 @@ an account's is found in one read and refused.
 Existing accounts are folded here, by the server's own fold; an account made
 later is folded when it is made.
 
-Revision ID: 0019_name_folds
-Revises: 0018
+Revision ID: 0020_name_folds
+Revises: 0019
 Create Date: 2026-11-29
 """
 
@@ -19,8 +19,8 @@ from alembic import op
 
 from app.kernel.folding import fold
 
-revision: str = "0019_name_folds"
-down_revision: str | None = "0018"
+revision: str = "0020_name_folds"
+down_revision: str | None = "0019"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
