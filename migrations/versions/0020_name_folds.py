@@ -5,7 +5,7 @@ an account's is found in one read and refused.
 Existing accounts are folded here, by the server's own fold; an account made
 later is folded when it is made.
 
-Revision ID: 0020_name_folds
+Revision ID: 0020
 Revises: 0019
 Create Date: 2026-11-29
 """
@@ -19,7 +19,7 @@ from alembic import op
 
 from app.kernel.folding import fold
 
-revision: str = "0020_name_folds"
+revision: str = "0020"
 down_revision: str | None = "0019"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
