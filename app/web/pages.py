@@ -13,12 +13,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from app import bots
-<<<<<<< HEAD
-from app.accounts import Accounts
-from app.accounts.profiles import NEW_SHOWN, Profiles
-=======
 from app.accounts import Accounts, playban
->>>>>>> main
+from app.accounts.profiles import NEW_SHOWN, Profiles
 from app.kernel.errors import NotFound
 from app.kernel.ids import is_match_id
 from app.pools import POOLS
@@ -76,23 +72,17 @@ async def home(request: Request, accounts: AccountsDep, profiles: ProfilesDep) -
     first_visit = SEEN_COOKIE not in request.cookies
     levels = list(bots.LEVELS)
     session = await signed.viewer(accounts, request)
-<<<<<<< HEAD
-    # The open list says which seeks a range closes to this player, and why.
-    my_ratings = await _ratings_by_variant(profiles, session)
-    answer = page("home.html", session=session, back=signed.here(request),
-                  variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
-                  levels=levels, easy_level=_easy(levels), modules=HOME_MODULES,
-                  pools=list(POOLS.values()), first_visit=first_visit, my_ratings=my_ratings)
-=======
     # A player waiting after leaving rated matches is told so before trying one.
     waiting = None if session is None else await playban.standing(accounts.engine, session.account_id, accounts.now())
     rated_wait = None if waiting is None else {"minutes": max(1, -(-waiting[0] // 60)),
                                                "until": waiting[1].strftime("%H:%M UTC"), "why": waiting[2]}
+    # The open list says which seeks a range closes to this player, and why.
+    my_ratings = await _ratings_by_variant(profiles, session)
     answer = page("home.html", 200, session=session, back=signed.here(request),
                   variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
                   levels=levels, easy_level=_easy(levels), modules=HOME_MODULES,
-                  pools=list(POOLS.values()), first_visit=first_visit, rated_wait=rated_wait)
->>>>>>> main
+                  pools=list(POOLS.values()), first_visit=first_visit, rated_wait=rated_wait,
+                  my_ratings=my_ratings)
     if first_visit:
         answer.set_cookie(SEEN_COOKIE, "1", max_age=SEEN_SECONDS, samesite="lax", httponly=True)
     return answer
