@@ -24,14 +24,14 @@ MIN_ABANDON_MS = 10_000  # the smallest abandon_seconds a match may choose
 
 
 # Whether the computer in seat `colour` accepts a draw in `state`: app/bots
-# answers (a layer above this one), wired in by app/main.py.
+# answers (a layer above this one), handed to the service by app/wiring.py.
 DrawAnswer = Callable[[State, str], bool]
 
 
 class Finisher:
-    def __init__(self, keeper: MatchKeeper) -> None:
+    def __init__(self, keeper: MatchKeeper, computer_answers_draw: DrawAnswer | None = None) -> None:
         self.keeper = keeper
-        self.computer_answers_draw: DrawAnswer | None = None
+        self.computer_answers_draw = computer_answers_draw
 
     async def resign(self, match_id: str, colour: str) -> MatchState:
         keeper = self.keeper
@@ -118,6 +118,22 @@ class Finisher:
 
         rec, _ = await keeper.mutate(match_id, decide)
         return keeper.present(rec)
+
+    async def leave(self, match_id: str, colour: str) -> bool:
+        """The seat's account was closed: the match ends by the server, for the
+        seat, as an abort while one is allowed (nobody joined, or the setups are
+        not done), else as its resignation. False: it was over already."""
+        keeper = self.keeper
+
+        async def decide(rec: Record, now: int) -> bool:
+            if rec.status == "finished" or rec.state.over:
+                return False
+            kind = "abort" if rec.status == "waiting" or rec.state.phase == SETUP else "resign"
+            keeper.end(rec, colour, {"type": kind, "account_closed": True}, now, automatic=True)
+            return True
+
+        _, ended = await keeper.mutate(match_id, decide, fresh=True)
+        return ended
 
     async def moderate(self, match_id: str, verdict: str, reason: str) -> MatchState:
         """A server admin ends the match: "abort", or adjudicates it to "white",

@@ -10,6 +10,7 @@
     time_gifts give the opponent 15 s (time_gift.py)
     rematches offer, accept and decline playing again (rematch.py)
     claims    a guest's seats become an account's (claims.py)
+    leaving   a closed account's running matches end (leaving.py)
 
 Callers outside this layer act through the gateway (gateway.py), which proves the
 seat before it hands the verb to one of these.
@@ -25,8 +26,9 @@ from app.config import Settings
 from app.kernel.origins import Origins
 
 from .claims import Claims
-from .finisher import Finisher
+from .finisher import DrawAnswer, Finisher
 from .keeper import MatchKeeper
+from .leaving import Leaving
 from .lobby import Lobby
 from .mover import Mover
 from .publisher import NullPublisher, Publisher
@@ -39,18 +41,21 @@ from .time_gift import TimeGifts
 
 class MatchService:
     def __init__(self, engine: AsyncEngine, settings: Settings, publisher: Publisher | None = None,
-                 bot_levels: Collection[str] = ("random",)) -> None:
+                 bot_levels: Collection[str] = ("random",), computer_answers_draw: DrawAnswer | None = None) -> None:
         self.keeper = MatchKeeper(engine, settings, publisher or NullPublisher())
         self.reads = Reads(self.keeper)
         self.seats = Seats(self.keeper)
         self.lobby = Lobby(self.keeper, self.seats, bot_levels)
         self.mover = Mover(self.keeper, self.reads)
-        self.finisher = Finisher(self.keeper)
+        # The computer's answer to a draw offer comes from app/bots, a layer above:
+        # handed in by whoever builds the service (app/wiring.py).
+        self.finisher = Finisher(self.keeper, computer_answers_draw)
         self.takebacks = Takebacks(self.keeper)
         self.time_gifts = TimeGifts(self.keeper)
         self.rematches = Rematches(self.keeper, self.seats)
         self.origins = Origins(engine)
         self.claims = Claims(self.keeper)
+        self.leaving = Leaving(self.keeper, self.finisher)
 
     @property
     def engine(self) -> AsyncEngine:
