@@ -95,8 +95,9 @@ def build(settings: Settings) -> Parts:
     listeners.add(runner, reads_words=False)  # it reads an update's `match` only
     service.seats.on_return(runner.seen)  # a person back: a bot turn dropped while away is taken up
     share_claims(service, hub.nudges)  # a claimed seat seen as the account's on every process
-    # Every password, a player's or an admin's, is checked in one small argon2 pool (app/auth/checks.py).
-    accounts = Accounts(engine, settings, PasswordChecks(settings.password_workers, settings.password_waiting))
+    # Passwords are checked in small argon2 pools (app/auth/checks.py): the players' and the admins'.
+    accounts = Accounts(engine, settings, PasswordChecks(settings.password_workers, settings.password_waiting),
+                        admin_checks=PasswordChecks(settings.admin_password_workers, settings.admin_password_waiting))
     # The chat writes through the gateway's write budget and wakes every process by a nudge.
     chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)
     relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)
