@@ -168,8 +168,7 @@ async def login(request: Request, accounts: AccountsDep) -> Response:
     if isinstance(tried, Response):
         return tried
     try:
-        account = await accounts.sign_in(tried.name, tried.password, _address(request),
-                                         known=await accounts.holds_session(request.cookies.get(signed.COOKIE)))
+        account = await accounts.sign_in(tried.name, tried.password, _address(request))
     except Busy:
         return busy_form(request, tried.target, tried.name)
     except TooMany as error:
