@@ -123,7 +123,8 @@ class Played:
     opponent_account: str | None  # the opponent's account (None: a guest)
     opponent_computer: bool
     rating_change: int | None  # what this match did to the account's rating (None: nothing)
-    opponent_title: str | None = None  # "BOT": the opponent is a bot account
+    opponent_title: str | None = None
+    counted: bool = True  # false: a claimed seat of a match against oneself, left out of `results`  # "BOT": the opponent is a bot account
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +203,7 @@ class Profiles:
         rated or casual; an aborted match is none of them."""
         winner = matches.c.result["winner"].as_string()
         reason = matches.c.result["reason"].as_string()
-        counted = and_(matches.c.status == "finished", or_(reason.is_(None), reason != "aborted"))
+        counted = and_(matches.c.status == "finished", or_(reason.is_(None), reason != "aborted"), seats.c.counted)
         query = select(
             func.count().filter(and_(counted, winner == seats.c.colour)).label("wins"),
             func.count().filter(and_(counted, winner.is_(None))).label("draws"),
@@ -225,7 +226,7 @@ class Profiles:
             select(matches.c.id, matches.c.variant, matches.c.status, matches.c.rated, matches.c.created_at,
                    matches.c.finished_at, matches.c.result, mine.c.colour, theirs.c.name.label("opponent"),
                    theirs.c.bot, opponent.c.name.label("opponent_account"), opponent.c.computer,
-                   opponent.c.bot_at,
+                   opponent.c.bot_at, mine.c.counted,
                    rating_changes.c.rating_before, rating_changes.c.rating_after)
             .select_from(
                 mine.join(matches, matches.c.id == mine.c.match_id)
@@ -248,7 +249,7 @@ class Profiles:
             reason=(r.result or {}).get("reason"), opponent=r.opponent, opponent_account=r.opponent_account,
             opponent_computer=r.bot is not None or r.computer is not None,
             rating_change=None if r.rating_after is None else change_of(r.rating_before, r.rating_after),
-            opponent_title=title_of(r.bot_at),
+            opponent_title=title_of(r.bot_at), counted=bool(r.counted),
         ) for r in rows[:limit]]
         return played, len(rows) > limit
 

@@ -31,6 +31,8 @@ from app.db.models import actions
 from app.ratings import NEW, Rating, finished, rate_match, scores
 from app.ratings.outcome import TURN_ACTIONS
 
+from .fairplay import judge_ending
+
 log = logging.getLogger(__name__)
 COLOURS = ("white", "black")
 
@@ -59,11 +61,14 @@ async def _acted(conn: AsyncConnection, match_id: str) -> list[tuple[str | None,
 
 
 async def rate_ending(conn: AsyncConnection, match_id: str, variant: str, result: Mapping[str, Any],
-                      seats: Mapping[str, int | None], when: datetime) -> list[Change]:
+                      seats: Mapping[str, int | None], when: datetime,
+                      origins: Mapping[str, str | None] | None = None) -> list[Change]:
     """Apply the rated match's change of ratings, in the caller's transaction
     (the one that ends the match, after its log entries are written). Answers
     the changes, none when the ending moves no rating (an abort, an ending
-    before both sides acted: app.ratings.outcome) or a seat has no account."""
+    before both sides acted: app.ratings.outcome), a seat has no account, or
+    fair play stops it (app/accounts/fairplay.py). `origins`: where each seat
+    was taken from (app/kernel/origins.py)."""
     white, black = seats.get("white"), seats.get("black")
     if white is None or black is None or white == black:
         return []
@@ -76,6 +81,9 @@ async def rate_ending(conn: AsyncConnection, match_id: str, variant: str, result
     if scored is None:
         return []
     ids = {"white": white, "black": black}
+    verdict = await judge_ending(conn, match_id, ids, result.get("winner"), origins or {}, when)
+    if not verdict.moves:
+        return []
     insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
     for account in sorted(ids.values()):  # a first rated match in the variant starts from NEW
         await conn.execute(insert(ratings).values(

@@ -28,6 +28,7 @@ from app.auth.tries_in_front import Tries
 from app.config import Settings
 from app.db.account_models import accounts
 from app.db.admin_models import admin_audit
+from app.kernel.origins import Origins
 
 from . import limits, sessions, tokens
 from .errors import (
@@ -91,6 +92,7 @@ class Accounts:
         # address locks the database reported, and the line of the front that
         # refuses a locked address's tries (app/auth/tries_in_front.py).
         self.sign_ins = Tries()
+        self.origins = Origins(engine)  # where an account was made from, for fair play
 
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.clock(), UTC)
@@ -135,10 +137,12 @@ class Accounts:
             raise TooMany(f"too many accounts made from this address: try again in {wait} seconds", wait)
         async with self.checks.turn(limits.address_key(address)):  # Busy when the address has no place in line
             digest = await self.checks.run(hash_password, password)
+        origin = await self.origins.of(address)  # before the transaction: it may make the key
         try:
             async with self.engine.begin() as conn:
                 new_id = (await conn.execute(accounts.insert().values(
-                    name=chosen, name_lower=chosen.lower(), password_hash=digest, created_at=now, last_seen=now)
+                    name=chosen, name_lower=chosen.lower(), password_hash=digest, created_at=now, last_seen=now,
+                    signup_origin=origin)
                     .returning(accounts.c.id))).scalar_one()
         except IntegrityError:
             raise NameTaken(f"the name {chosen!r} is taken", "name") from None

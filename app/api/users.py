@@ -70,6 +70,9 @@ class UserMatch(BaseModel):
     rating_change: int | None = Field(description="what the match did to the player's rating, "
                                                    "in whole points; null if nothing")
     opponent_title: Literal["BOT"] | None = Field(None, description="\"BOT\": the opponent is a bot account")
+    counted: bool = Field(True, description="false when the result is left out of the player's results: "
+                                            "a guest seat brought into the account while both seats of the "
+                                            "match came from one browser or one address")
 
 
 class UserMatchPage(BaseModel):
@@ -87,7 +90,7 @@ def _played(p: Played) -> dict[str, object]:
             "finished_at": None if p.finished_at is None else stamp(ms_of(p.finished_at)),
             "outcome": p.outcome, "reason": p.reason, "opponent": p.opponent,
             "opponent_account": p.opponent_account, "opponent_computer": p.opponent_computer,
-            "rating_change": p.rating_change, "opponent_title": p.opponent_title}
+            "rating_change": p.rating_change, "opponent_title": p.opponent_title, "counted": p.counted}
 
 
 UserName = Annotated[str, Path(min_length=2, max_length=20, pattern=f"^{NAME.pattern}$",

@@ -6,6 +6,7 @@ from . import (  # noqa: F401  (their tables join Base.metadata, as migrations s
     admin_models,
     challenge_models,
     chat_models,
+    fairplay_models,
     pool_models,
     resend_models,
 )

@@ -40,6 +40,9 @@ class Account(Base):
     last_seen: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     closed_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    # Where the account was made from: a keyed hash of the address
+    # (app/kernel/origins.py; migration 0018), for fair play; never shown.
+    signup_origin: Mapped[str | None] = mapped_column(String(16), nullable=True)
     # A bot account (migration 0013): a program plays it; when it became one, for good.
     bot_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     # An admin (migration 0016): the dashboard's role, since when; null: none. An

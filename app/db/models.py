@@ -26,6 +26,7 @@ from sqlalchemy import (
     false,
     func,
     text,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -128,6 +129,13 @@ class Seat(Base):
     connected: Mapped[bool] = mapped_column(Boolean, default=False)
     last_seen: Mapped[datetime] = mapped_column(UTCDateTime)
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # Where the seat was taken from, as a keyed hash of the address
+    # (app/kernel/origins.py; migration 0017); null when unknown.
+    origin: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # False when a guest seat was brought into an account while both seats of
+    # the match came from one browser or one address: a match against oneself
+    # adds no result to a profile.
+    counted: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
     # The match list's player filter compares lower(name) (migration 0002).
     __table_args__ = (Index("ix_seats_name_lower", func.lower(name)),)
@@ -174,6 +182,16 @@ class RateCounter(Base):
     hits: Mapped[int] = mapped_column(Integer)
 
 
+class SiteSecret(Base):
+    """Keys this database keeps for the site, made at random on first use
+    (app/kernel/origins.py: the key addresses are folded under)."""
+
+    __tablename__ = "site_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
 class BotMatch(Base):
     """A match with a bot seat: who made it, counted against a cap per owner by
     every process alike, and the claim on the bot's current turn, taken by one
@@ -194,3 +212,4 @@ seats = cast(Table, Seat.__table__)
 actions = cast(Table, ActionEntry.__table__)
 draw_offers = cast(Table, DrawOffer.__table__)
 bot_matches = cast(Table, BotMatch.__table__)
+site_secrets = cast(Table, SiteSecret.__table__)

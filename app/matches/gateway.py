@@ -130,12 +130,14 @@ class Gateway:
                       caller.account_id, settings.bot_matches_per_account or None)
         return await self.service.lobby.create(options, seat=seat, opponent=opponent, name=caller.account or name,
                                                owner=owner, rated=rated, account_id=caller.account_id,
-                                               account=caller.account)
+                                               account=caller.account,
+                                               origin=await self.service.origins.of(caller.address))
 
     async def join(self, match_id: str, caller: Caller, name: str = "anonymous") -> Seated:
         await self.count_write(caller)
         return await self.service.lobby.join(match_id, caller.account or name, account_id=caller.account_id,
-                                             account=caller.account)
+                                             account=caller.account,
+                                             origin=await self.service.origins.of(caller.address))
 
     async def play(self, match_id: str, caller: Caller, action: Any, version: int,
                    client_id: str | None = None) -> Acted:
@@ -192,7 +194,7 @@ class Gateway:
         id, seat token): each whose token proves it becomes the account's. One
         write, however many seats (at most claims.MOST_SEATS are looked at)."""
         await self.count_write(caller)
-        return await self.service.claims.claim(account_id, handed)
+        return await self.service.claims.claim(account_id, handed, await self.service.origins.of(caller.address))
 
     async def moderate(self, match_id: str, verdict: str, reason: str, admin: str) -> MatchState:
         """A server admin (already signed in by the admin wing) ends a match."""

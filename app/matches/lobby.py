@@ -100,13 +100,14 @@ class Lobby:
     async def create(
         self, options: dict[str, Any], seat: str = "random", opponent: str = "human", name: str = "anonymous",
         owner: Owner | None = None, rated: bool = False, account_id: int | None = None,
-        account: str | None = None,
+        account: str | None = None, origin: str | None = None,
     ) -> Seated:
         """Make a match. With a bot opponent, `owner` is who it counts against
         (TooManyBotMatches once they hold `owner.cap` running ones). `account_id`:
         the signed-in creator's account (None: a guest); `rated`: the match moves
         ratings, which only two accounts, or an account and a computer level, may
-        play (the joining player's account is checked at join); `account`: its name."""
+        play (the joining player's account is checked at join); `account`: its name;
+        `origin`: where the creator's seat was taken from (app/kernel/origins.py)."""
         keeper = self.keeper
         # guard
         if rated and options.get("position") is not None:
@@ -144,7 +145,7 @@ class Lobby:
         now = keeper.now_ms()
         token = new_seat_token()
         seats = {colour: SeatInfo(name, hash_token(token), None, False, now, now, account_id,
-                                  account if account_id is not None else None)}
+                                  account if account_id is not None else None, origin=origin)}
         if bot:
             seats[other(colour)] = SeatInfo(f"{bot} bot", None, bot, True, now, now, computer,
                                             COMPUTER_LEVELS.get(bot) if computer is not None else None)
@@ -220,7 +221,7 @@ class Lobby:
         }
 
     async def join(self, match_id: str, name: str = "anonymous", account_id: int | None = None,
-                   account: str | None = None) -> Seated:
+                   account: str | None = None, origin: str | None = None) -> Seated:
         """Take the free seat; `account_id`: the signed-in player's account (None: a
         guest), `account` its name. Nobody takes both seats of a match as one account."""
         keeper = self.keeper
@@ -239,7 +240,7 @@ class Lobby:
             if account_id is not None and account_id in rec.seat_accounts().values():
                 raise Forbidden("your account holds the other seat of this match: nobody plays themselves")
             rec.seats[colour] = SeatInfo(name, hash_token(token), None, False, now, now, account_id,
-                                         account if account_id is not None else None)
+                                         account if account_id is not None else None, origin=origin)
             await rated_seats(keeper, {colour: rec.seats[colour]}, rec.options["variant"])
             guard_join(rec, rec.seats[colour], rec.options["variant"])  # a seek's rating range
             rec.new_seats.append(colour)

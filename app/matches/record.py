@@ -45,6 +45,8 @@ class SeatInfo:
     rating: RatingView | None = None
     rating_change: int | None = None
     title: str | None = None  # "BOT": a bot account's seat (app/accounts/bots.py), shown as a computer's
+    # Where the seat was taken from (app/kernel/origins.py), for fair play; never shown to anyone.
+    origin: str | None = None
 
     def here(self, now_ms: int, ttl_ms: int) -> bool:
         return seat_here(self.bot, self.connected, self.last_seen_ms, now_ms, ttl_ms)
@@ -221,7 +223,7 @@ class Record:
         return {
             "match_id": self.id, "colour": colour, "name": seat.name, "token_hash": seat.token_hash,
             "bot": seat.bot, "connected": seat.connected, "last_seen": moment(seat.last_seen_ms),
-            "joined_at": moment(seat.joined_ms), "account_id": seat.account_id,
+            "joined_at": moment(seat.joined_ms), "account_id": seat.account_id, "origin": seat.origin,
         }
 
 
@@ -242,6 +244,7 @@ def seat_from_row(row: Any, prefix: str = "") -> SeatInfo:
     seat = SeatInfo(col("name"), col("token_hash"), col("bot"), col("connected"), ms_of(col("last_seen")),
                     ms_of(col("joined_at")), col("account_id"), getattr(row, prefix + "account", None))
     seat.title = title_of(getattr(row, prefix + "bot_at", None))
+    seat.origin = getattr(row, prefix + "origin", None)
     if seat.account_id is not None:
         seat.rating, seat.rating_change = seat_rating(*(getattr(row, prefix + c, None) for c in RATING_COLUMNS))
     return seat

@@ -128,7 +128,7 @@ class Rematches:
             else:
                 token_hash = old.rematch_token
             seats[other(colour)] = SeatInfo(seat.name, token_hash, seat.bot, seat.bot is not None, now, now,
-                                            seat.account_id, seat.account)
+                                            seat.account_id, seat.account, origin=seat.origin)
         rec = Record(
             id=new_match_id(), status="waiting", options=options, seed=seed,
             seed_commitment=commitment(seed), custom=bool(chaos) or start is not None, chaos=chaos,

@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
+from app.kernel.origins import Origins
 
 from .claims import Claims
 from .finisher import Finisher
@@ -48,6 +49,7 @@ class MatchService:
         self.takebacks = Takebacks(self.keeper)
         self.time_gifts = TimeGifts(self.keeper)
         self.rematches = Rematches(self.keeper, self.seats)
+        self.origins = Origins(engine)
         self.claims = Claims(self.keeper)
 
     @property

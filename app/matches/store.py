@@ -198,7 +198,8 @@ async def _save_core(engine: AsyncEngine, before_version: int, rec: Record) -> N
             if rec.rates_now:  # after the log rows: the change reads who acted (app/accounts/rated.py)
                 assert rec.result is not None and rec.finished_ms is not None
                 changes = await rate_ending(conn, rec.id, rec.options["variant"], rec.result,
-                                            rec.seat_accounts(), moment(rec.finished_ms))
+                                            rec.seat_accounts(), moment(rec.finished_ms),
+                                            {c: s.origin for c, s in rec.seats.items()})
                 await show_changes(conn, rec, changes)  # the end panel's "+12"
             if rec.rematch_new is not None:  # in the same transaction: both land, or neither
                 await _insert(conn, rec.rematch_new)

@@ -227,4 +227,4 @@ async def claim(request: Request, accounts: AccountsDep, gateway: GatewayDep) ->
         done = await gateway.claim_seats(Caller(address=_address(request)), session.account_id, handed)
     except ServiceError as error:
         return JSONResponse(error.body(), status_code=error.status)
-    return JSONResponse({"claimed": done.claimed, "refused": done.refused})
+    return JSONResponse({"claimed": done.claimed, "refused": done.refused, "uncounted": done.uncounted})

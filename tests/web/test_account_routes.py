@@ -168,7 +168,8 @@ async def test_the_claim_makes_a_guest_seat_the_accounts(app: Any, client: httpx
     game = await api.create(name="Ada")
     await sign_up(client, "Ada")
     r = await _claim(client, [{"match": game.id, "token": game.tokens["white"]}], await csrf_of(client))
-    assert r.status_code == 200 and r.json() == {"claimed": [game.id], "refused": []}
+    # Nobody has joined: nothing says the match is against oneself, so its result will count.
+    assert r.status_code == 200 and r.json() == {"claimed": [game.id], "refused": [], "uncounted": []}
     ada = await app.state.parts.accounts.by_name("Ada")
     assert (await _seat_accounts(app, game.id))["white"] == ada.id
     again = await _claim(client, [{"match": game.id, "token": game.tokens["white"]}], await csrf_of(client))
@@ -196,11 +197,16 @@ async def test_the_claim_refuses_a_wrong_token_and_both_seats(app: Any, client: 
                               {"match": other.id, "token": game.tokens["black"]},
                               {"match": "nosuchmatch1", "token": game.tokens["white"]}], csrf)
     assert r.json()["claimed"] == [game.id]
+    assert r.json()["uncounted"] == [game.id]  # both seats were taken from this client's one address
     reasons = {x["match"]: x["reason"] for x in r.json()["refused"]}
     assert reasons == {other.id: "this token holds no seat of this match", "nosuchmatch1": "there is no such match"}
     both = await _claim(client, [{"match": game.id, "token": game.tokens["black"]}], csrf)
     assert both.json()["claimed"] == [] and "never holds both" in both.json()["refused"][0]["reason"]
     assert (await _seat_accounts(app, game.id))["black"] is None
+    # The profile and the API both say the match is left out of the results.
+    listed = (await client.get("/api/v1/users/Ada/matches")).json()["matches"]
+    assert [(m["id"], m["counted"]) for m in listed] == [(game.id, False)]
+    assert "not counted: both seats were played from one place" in (await client.get("/@/Ada")).text
 
 
 @pytest.mark.parametrize("body", [{"seats": "x"}, {"seats": [{"match": 1, "token": "t"}]}, [],
