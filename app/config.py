@@ -150,6 +150,12 @@ class Settings(BaseSettings):
     pool_range_start: float = 150.0
     pool_range_per_second: float = 25.0
     pool_range_most: float = 1000.0
+    # Places in the pools (a player waiting in one pool is one place) held at
+    # once from one client address, and by one account from whatever addresses,
+    # counted in the database by every process (0: no cap). A join over either:
+    # 429 too_many_places. Two places of one address are never paired together.
+    pool_places_per_address: int = Field(8, ge=0)
+    pool_places_per_account: int = Field(8, ge=0)
 
     # ---- bots as a shared resource (docs/configuration.md) ----
     # The longest a bot may think about one action, whatever a match asks for

@@ -28,7 +28,8 @@ NAMED = {404: ("no_such_pool", "no pool 'standard:7+7': GET /api/v1/pools lists 
 
 def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The errors' documentation (errors.responses), with the pools' own codes among the examples."""
-    found = responses(*statuses, codes=("csrf_failed", "insufficient_scope", "forbidden", "rate_limited"),
+    found = responses(*statuses, codes=("csrf_failed", "insufficient_scope", "forbidden", "rate_limited",
+                                        "too_many_places"),
                       own={409: dict([NAMED[409]])})  # its only 409
     for status, (code, detail) in NAMED.items():
         if status in found and status != 409:
@@ -80,7 +81,7 @@ async def join_pool(pool_id: PoolId, caller: Presser, pools: PoolsDep, gateway: 
     `GET /pools/wait` until paired. A guest's first join answers its `ticket`."""
     await gateway.count_write(caller)
     body = body or JoinPool()
-    answer = await pools.join(pool_id, _who(caller), body.name, body.bots)
+    answer = await pools.join(pool_id, _who(caller), body.name, body.bots, caller.address)
     return JSONResponse(answer.public())
 
 
