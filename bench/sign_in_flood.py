@@ -4,7 +4,8 @@ on one fresh PostgreSQL database, with the default argon2 costs.
 Twelve clients, each on an address of its own (X-Forwarded-For through the
 trusted proxy 127.0.0.1, as behind Caddy), loop `POST /login` with made-up
 names and wrong passwords, each sending its next try as soon as the last is
-answered, to both processes in turn. Meanwhile the owner of an account, from
+answered, at each of the two processes at once (so each process meets all
+twelve addresses, as one process behind the attack did). Meanwhile the owner of an account, from
 a thirteenth address, signs in again and again (a new browser each time: the
 form, then the post; on a refusal, a second try at once).
 
@@ -59,18 +60,17 @@ async def _token(client: httpx.AsyncClient, path: str = "/login") -> str:
     return found.group(1)
 
 
-async def flooder(ports: list[int], address: str, stop: asyncio.Event, codes: Counter[int],
+async def flooder(port: int, address: str, stop: asyncio.Event, codes: Counter[int],
                   locked_at: dict[str, float], start: float) -> None:
-    clients = [_client(p, address) for p in ports]
-    tokens = [await _token(c) for c in clients]
-    n = 0
-    try:
+    """One address's loop at one process (each address floods every process at once)."""
+    async with _client(port, address) as client:
+        token = await _token(client)
+        n = 0
         while not stop.is_set():
-            i = n % len(clients)
             n += 1
             try:
-                r = await clients[i].post("/login", data={"username": f"f{address.rsplit('.', 1)[1]}x{n}",
-                                                          "password": "flood", "csrf_token": tokens[i], "next": "/"})
+                r = await client.post("/login", data={"username": f"f{address.rsplit('.', 1)[1]}p{port % 100}x{n}",
+                                                      "password": "flood", "csrf_token": token, "next": "/"})
             except httpx.HTTPError:
                 codes[0] += 1
                 continue
@@ -79,10 +79,7 @@ async def flooder(ports: list[int], address: str, stop: asyncio.Event, codes: Co
                 locked_at.setdefault(address, round(time.monotonic() - start, 2))
             found = CSRF.search(r.text)
             if found:
-                tokens[i] = found.group(1)
-    finally:
-        for c in clients:
-            await c.aclose()
+                token = found.group(1)
 
 
 async def owner_signs_in(port: int) -> tuple[int | None, list[int], float]:
@@ -106,7 +103,7 @@ async def run(pair: Pair, args: argparse.Namespace) -> dict[str, Any]:
         assert r.status_code == 303, r.text
     stop, codes, locked_at = asyncio.Event(), Counter[int](), {}
     start = time.monotonic()
-    flood = [asyncio.create_task(flooder(pair.ports, a, stop, codes, locked_at, start)) for a in FLOOD]
+    flood = [asyncio.create_task(flooder(p, a, stop, codes, locked_at, start)) for a in FLOOD for p in pair.ports]
     await asyncio.sleep(args.warmup)  # the flood under way before the owner comes
     tries = []
     gap = max(0.0, (args.seconds - args.warmup) / args.owner_tries)
