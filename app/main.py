@@ -70,6 +70,8 @@ Every answer carries `X-Request-ID`; a method a path does not take is answered 4
 The live parts (the match's websocket, the match and person streams) are described
 in AsyncAPI 3.0 at [/asyncapi.json](/asyncapi.json).
 """
+# A layer made for the parts served: `make(the app inside, parts)` gives the ASGI app around it.
+Layer = Callable[[Any, Parts], Any]
 log = logging.getLogger("uvicorn.error")  # the logger uvicorn shows at start
 
 
@@ -77,22 +79,47 @@ class MageryApp(FastAPI):
     """FastAPI with layers in front of its whole stack, error middleware included
     (`add_middleware` puts a layer inside it). Starlette builds the stack once, at
     the first request, by `build_middleware_stack`, its hook for that; this one
-    wraps what FastAPI builds. Each front is a plain ASGI wrapper."""
+    wraps what FastAPI builds. Each front is a plain ASGI wrapper.
+
+    The app serves one set of parts at a time (`serve`): every layer that holds
+    a part (`add_front`, `add_layer`) is made for the parts served when the stack
+    is built, and the routes read them through their dependencies. So one app,
+    its routes and its schemas built once, can serve fresh parts again (the
+    tests do, one app per configuration)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.fronts: list[tuple[Callable[..., Any], tuple[Any, ...]]] = []
+        self.fronts: list[Layer] = []
 
-    def add_front(self, layer: Callable[..., Any], *args: Any) -> None:
-        """Put `layer(app, *args)` in front of the stack and of the fronts added before."""
+    @property
+    def parts(self) -> Parts:
+        parts: Parts = self.state.parts
+        return parts
+
+    def serve(self, parts: Parts) -> None:
+        """Answer with `parts` from the next request on, the stack made again for them."""
+        self.state.parts = parts  # what the routes' dependencies read (app/{api,web,admin}/deps.py)
+        self.middleware_stack = None
+
+    def add_front(self, make: Layer) -> None:
+        """Put `make(app, parts)` in front of the stack and of the fronts added before."""
         if self.middleware_stack is not None:
             raise RuntimeError("the app has started: its stack is built already")
-        self.fronts.append((layer, args))
+        self.fronts.append(make)
+
+    def add_layer(self, make: Layer) -> None:
+        """A middleware, `make(app, parts)`, inside the error middleware (as `add_middleware`)."""
+
+        def made(inner: ASGIApp) -> ASGIApp:
+            layer: ASGIApp = make(inner, self.parts)
+            return layer
+
+        self.add_middleware(made)
 
     def build_middleware_stack(self) -> ASGIApp:
         app = super().build_middleware_stack()
-        for layer, args in self.fronts:
-            app = layer(app, *args)
+        for make in self.fronts:
+            app = make(app, self.parts)
         return app
 
 
@@ -111,33 +138,31 @@ def _freeze_startup_objects() -> None:
         gc.freeze()
 
 
-def _lifespan(parts: Parts) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
-    @contextlib.asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        settings = parts.settings
-        await upgrade(parts.engine)
-        log.info("Database: %s, migrated to %s (head %s)",
-                 make_url(settings.database_url).render_as_string(hide_password=True),
-                 await revision(parts.engine), head())
-        await parts.hub.start()
-        restore_signals = close_sockets_on_signal(parts.hub)
-        sweeper = asyncio.create_task(sweep_forever(parts.service.finisher, settings.sweep_seconds, parts.outage))
-        await parts.bots.start()
-        _freeze_startup_objects()
-        try:
-            yield
-        finally:
-            await parts.bots.close()
-            await parts.relay.close()
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
-            await parts.hub.close(1001)
-            restore_signals()
-            await parts.gateway.limiter.close()  # its last flush needs the engine
-            await parts.engine.dispose()
-
-    return lifespan
+@contextlib.asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    parts: Parts = app.state.parts  # the parts the app serves
+    settings = parts.settings
+    await upgrade(parts.engine)
+    log.info("Database: %s, migrated to %s (head %s)",
+             make_url(settings.database_url).render_as_string(hide_password=True),
+             await revision(parts.engine), head())
+    await parts.hub.start()
+    restore_signals = close_sockets_on_signal(parts.hub)
+    sweeper = asyncio.create_task(sweep_forever(parts.service.finisher, settings.sweep_seconds, parts.outage))
+    await parts.bots.start()
+    _freeze_startup_objects()
+    try:
+        yield
+    finally:
+        await parts.bots.close()
+        await parts.relay.close()
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
+        await parts.hub.close(1001)
+        restore_signals()
+        await parts.gateway.limiter.close()  # its last flush needs the engine
+        await parts.engine.dispose()
 
 
 def create_app(settings: Settings | None = None) -> MageryApp:
@@ -147,42 +172,42 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     use_password_costs(*settings.password_costs)  # argon2id's costs, for the whole process
     parts = build(settings)
     app = MageryApp(
-        title="Magery Online", version="1.0.0", description=DESCRIPTION, lifespan=_lifespan(parts),
+        title="Magery Online", version="1.0.0", description=DESCRIPTION, lifespan=_lifespan,
         docs_url=None, redoc_url=None, openapi_url="/openapi.json",
         generate_unique_id_function=operation_id,  # chosen ids, not the path's
     )
-    app.state.parts = parts  # what the routes' dependencies read (app/{api,web,admin}/deps.py)
-    install_errors(app, parts.outage)
+    app.serve(parts)
+    install_errors(app)
     install_response_docs(app)  # headers and the middlewares' refusals, in /openapi.json
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
     install_asyncapi(app)  # /asyncapi.json: the websocket and the streams
     app.include_router(api.router)
     app.router.routes.append(api.SOCKET_ROUTE)
     if settings.fast_path:
-        app.add_middleware(FastPlay, gateway=parts.gateway, outage=parts.outage)  # added first: the innermost middleware
+        app.add_layer(lambda inner, p: FastPlay(inner, gateway=p.gateway, outage=p.outage))  # added first: the innermost
     app.add_middleware(HeadAsGet)  # HEAD wherever GET is, as a GET without its body
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,  # outside the fast path too
                        timeout=settings.body_timeout_seconds)
     # Every request counted before its body is read (the 413s and the 408s too).
-    app.add_middleware(Budgets, gateway=parts.gateway,
-                       reads=SlidingWindow(settings.rate_limit_reads, settings.rate_window_seconds))
+    app.add_layer(lambda inner, p: Budgets(inner, gateway=p.gateway,
+                                           reads=SlidingWindow(settings.rate_limit_reads, settings.rate_window_seconds)))
     if settings.allowed_origins:  # the API's CORS, outside the budgets: a 429 is readable by the page too
         app.add_middleware(ApiCors, allowed=settings.allowed_origins)
     # Sign-in tries of a locked address refused ahead of the whole stack, one try per
     # address let in at a time, at every sign-in form, the locks learnt by the account
     # service (app/auth/tries_in_front.py); inside the request ids and metrics.
-    app.add_front(SignInsInFront, parts.accounts.sign_ins, address_key, parts.accounts.now,
-                  settings.body_timeout_seconds, {sign_in_front.PATH: sign_in_front.answer,
-                                                  admin.front.PATH: admin.front.answer(parts.admin)},
-                  security_headers())
+    forms = {sign_in_front.PATH: sign_in_front.answer, admin.front.PATH: admin.front.answer}
+    app.add_front(lambda inner, p: SignInsInFront(inner, p.accounts.sign_ins, address_key, p.accounts.now,
+                                                  settings.body_timeout_seconds, forms, security_headers()))
     # Probes, request ids and HTTP metrics ahead of every middleware and limit, and
     # of the error middleware: a bug's 500 is counted and carries its request id.
     # Only the socket bypass (worth 27% of an idle socket's memory) stands in front.
-    app.add_front(OpsOutermost, parts.ops, lambda: app.routes, lambda: app.openapi().get("paths", {}))
-    app.add_front(ws.SocketsInFront, parts.socket)
+    app.add_front(lambda inner, p: OpsOutermost(inner, p.ops, lambda: app.routes,
+                                                lambda: app.openapi().get("paths", {})))
+    app.add_front(lambda inner, p: ws.SocketsInFront(inner, p.socket))
     admin.install(app)  # the dashboard: its routes read parts.admin
     web.install(app)  # pages, /static, headers, the players' account pages, profiles, the leaderboard
     if settings.trusted_proxies:  # outermost: every route and socket sees the client it names
-        app.add_front(ProxyHeadersMiddleware, settings.trusted_proxies)
+        app.add_front(lambda inner, _: ProxyHeadersMiddleware(inner, settings.trusted_proxies))
 
     return app

@@ -74,8 +74,8 @@ def build(settings: Settings) -> Parts:
     engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
     outage = OutageLog()  # one for the app: one line when the database goes, one when it is back
     listeners = Fanout()  # who hears each commit: the hub, then the bot runner
-    service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS)
-    service.finisher.computer_answers_draw = accepts_draw  # the computer answers an offer at once
+    # The computer answers a draw offer at once.
+    service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS, computer_answers_draw=accepts_draw)
     limiter = make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds, outage)
     # Operations: the gateway and the bus metered (app/ops/meters.py): the gateway is
     # built as a counting one, the bus is wrapped.

@@ -9,7 +9,7 @@ legal actions, a fixed seed; see scripts/screenshots.py), and photographs the
 sign-in page, the history, a match with its replay board and the figures; then
 makes players' accounts seated in those matches, with rated matches between them
 (tests/browser/players.py), and photographs the accounts' list, an account's
-page, and on a phone, 360 px wide, an account closed from its page.
+page, the fair-play queue, and on a phone, 360 px wide, an account closed from its page.
 """
 
 from __future__ import annotations
@@ -56,7 +56,9 @@ def main() -> None:
         server.call("POST", "/matches", {"seat": "white", "name": "Zoe"})  # one waiting for an opponent
         seated = dict(list(played.items())[:2])  # Lin–Sam and Ada–Grace played as members, the rest as guests
         players.make(server, {"players": ["Lin", "Sam", "Ada", "Grace", "Samwise"], "seats": seated,
-                              "rated": [["Lin", "Sam"], ["Ada", "Lin"], ["Lin", "Grace"]]})
+                              "rated": [["Lin", "Sam"], ["Ada", "Lin"], ["Lin", "Grace"],
+                                        # Ada farming Grace: quick wins past the third raise the fair-play queue
+                                        *[["Ada", "Grace"]] * 5]})
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium")
             page = browser.new_page(viewport={"width": 1280, "height": 860}, base_url=server.base)
@@ -93,6 +95,8 @@ def main() -> None:
             page.screenshot(path=OUT / "admin-accounts.png", full_page=True)
             page.goto("/admin/accounts/Lin")
             page.screenshot(path=OUT / "admin-account.png", full_page=True)
+            page.goto("/admin/fair-play")
+            page.screenshot(path=OUT / "admin-fair-play.png", full_page=True)
             narrow = browser.new_page(viewport={"width": 360, "height": 800}, is_mobile=True, has_touch=True,
                                       device_scale_factor=1, base_url=server.base)
             narrow.context.add_cookies(page.context.cookies())

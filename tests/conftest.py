@@ -43,8 +43,9 @@ from app.auth import use_password_costs
 from app.config import Settings
 from app.db import make_engine, upgrade
 from app.kernel.limits import SharedWindow
-from app.main import create_app
+from app.main import MageryApp, create_app
 from app.matches import MatchService
+from app.wiring import build
 from tests.waiting import DEADLINE
 
 PG_SERVER = os.environ.get("TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
@@ -197,12 +198,50 @@ def settings(database_url: str) -> Settings:
     return make_settings(database_url)
 
 
+class Apps:
+    """One app per configuration for the session (per test process): its routes,
+    their schemas and /openapi.json are built once, at its first test (some
+    seconds of CPU each: built per test, they were most of the suite's time).
+    Every test after gets fresh parts for its own database, served by the same
+    app (app/main.py's `MageryApp.serve`). The configuration is the settings
+    but the database's URL."""
+
+    def __init__(self) -> None:
+        self.made: dict[str, MageryApp] = {}
+
+    def serving(self, settings: Settings) -> MageryApp:
+        """The configuration's app, serving fresh parts built with `settings`."""
+        shape = settings.model_copy(update={"database_url": ""})
+        key = repr(sorted((name, _revealed(value)) for name, value in shape))
+        app = self.made.get(key)
+        if app is None:
+            app = self.made[key] = create_app(settings)
+        else:
+            app.serve(build(settings))
+        return app
+
+
+def _revealed(value: Any) -> Any:
+    """A setting as it is, a secret's value too (two secrets are two configurations)."""
+    return value.get_secret_value() if hasattr(value, "get_secret_value") else value
+
+
+@pytest.fixture(scope="session")
+def apps() -> Apps:
+    return Apps()
+
+
 @pytest.fixture
-async def app(settings: Settings) -> AsyncIterator[Any]:
-    """The app with its lifespan run (migrations, service, sweeper)."""
-    application = create_app(settings)
-    async with application.router.lifespan_context(application):
-        yield application
+async def app(settings: Settings, apps: Apps) -> AsyncIterator[Any]:
+    """The app of the test's configuration, serving fresh parts on the test's own
+    database, with its lifespan run (migrations, service, sweeper). What a test
+    swaps in `dependency_overrides` is put back when it ends."""
+    application = apps.serving(settings)
+    try:
+        async with application.router.lifespan_context(application):
+            yield application
+    finally:
+        application.dependency_overrides.clear()
 
 
 @pytest.fixture

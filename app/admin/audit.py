@@ -24,7 +24,8 @@ from app.db.admin_models import admin_audit
 KINDS = ("sign_in", "sign_in_failure", "sign_out", "moderation", "export_match", "export_history",
          "user_added", "user_removed", "account_closed", "account_reopened",
          "chat_hidden", "chat_report_dismissed", "chat_muted",  # the match chat
-         "admin_renamed")  # an admin's name made an account name (migration 0016)
+         "admin_renamed",  # an admin's name made an account name (migration 0016)
+         "fair_play_cleared", "rating_refunded")  # the fair-play queue
 
 
 async def record(

@@ -1,7 +1,8 @@
 """The wing's parts, read from the parts the app was built with
 (`app.state.parts.admin`, app/wiring.py), as app/api/deps.py and app/web/deps.py
 do for theirs (sibling wings, so not imported from here). A route names
-`AdminDep` as a parameter's type; a test swaps the wing with
+`AdminDep` as a parameter's type (the sign-in front's answer, front.py, awaits
+`get_admin` itself); a test swaps the wing with
 `app.dependency_overrides[get_admin]`.
 
 `get_admin` is a coroutine: FastAPI awaits it on the loop, where a plain

@@ -24,28 +24,29 @@ from app.auth.csrf import CSRF_FIELD, form_token_matches
 from app.auth.tries_in_front import Answer
 
 from . import pages
-from .context import Admin
+from .deps import get_admin
 
 PATH = "/admin/login"
 
 
-def answer(admin: Admin) -> Answer:
-    """The refusal of a try at the dashboard's sign-in, audited in `admin`'s batches."""
+async def answer(request: Request, form: dict[str, str], locked: int) -> Response | None:
+    """The refusal of a try at the dashboard's sign-in (None: the handler answers
+    it), audited in the batches of the wing the app was built with (deps.py)."""
+    if not form_token_matches(request, form.get(CSRF_FIELD, "")):
+        return None
+    name = form.get("username", "").strip()
+    if not NAME.fullmatch(name):
+        return None
+    target = pages.safe_next(form.get("next", ""))
+    if not locked:
+        return pages.busy_form(request, target, name)
+    admin = await get_admin(request)
+    where = request.client.host if request.client else None
+    await admin.failures.record("sign_in_failure", admin.now(), name, address=where, locked=True)
+    return pages.locked_form(request, locked, target, name)
 
-    async def refuse(request: Request, form: dict[str, str], locked: int) -> Response | None:
-        if not form_token_matches(request, form.get(CSRF_FIELD, "")):
-            return None
-        name = form.get("username", "").strip()
-        if not NAME.fullmatch(name):
-            return None
-        target = pages.safe_next(form.get("next", ""))
-        if not locked:
-            return pages.busy_form(request, target, name)
-        where = request.client.host if request.client else None
-        await admin.failures.record("sign_in_failure", admin.now(), name, address=where, locked=True)
-        return pages.locked_form(request, locked, target, name)
 
-    return refuse
+_checked: Answer = answer  # it is one of the front's answers
 
 
 __all__ = ["PATH", "answer"]

@@ -226,7 +226,13 @@ def _methods_of(request: Request) -> list[str]:
     return taken
 
 
-def install(app: FastAPI, outage: OutageLog) -> None:
+def _outage(request: Request) -> OutageLog:
+    """The outage log of the parts the app serves (app/main.py's `serve`)."""
+    outage: OutageLog = request.app.state.parts.outage
+    return outage
+
+
+def install(app: FastAPI) -> None:
     _document_400_not_422(app)
 
     @app.exception_handler(ServiceError)
@@ -271,7 +277,7 @@ def install(app: FastAPI, outage: OutageLog) -> None:
 
     async def database_error(request: Request, exc: Exception) -> JSONResponse:
         method = getattr(request, "method", "WEBSOCKET")  # a handler may be handed a WebSocket
-        return unexpected_error_response(exc, f"{method} {request.url.path}", outage)
+        return unexpected_error_response(exc, f"{method} {request.url.path}", _outage(request))
 
     # Handled here rather than by the catch-all below, which answers and then
     # re-raises (so the server logs a crash): a database out of reach is no crash.
@@ -280,4 +286,4 @@ def install(app: FastAPI, outage: OutageLog) -> None:
 
     @app.exception_handler(Exception)
     async def bug(request: Request, exc: Exception) -> JSONResponse:
-        return unexpected_error_response(exc, f"{request.method} {request.url.path}", outage)
+        return unexpected_error_response(exc, f"{request.method} {request.url.path}", _outage(request))

@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import and_, func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.accounts import Accounts
+from app.accounts import Accounts, playban
 from app.accounts.service import Account
 from app.config import Settings
 from app.db.account_models import accounts
@@ -91,6 +91,8 @@ class Challenges:
         if challenged.closed:
             raise PlayerClosed(f"{challenged.name}'s account is closed: nobody plays as it any more")
         now = self.now()
+        if rated:  # refused now, not when the other accepts
+            await playban.check(self.engine, challenger.account_id, now)
         cap = self.settings.challenges_pending_max
         async with self.engine.begin() as conn:
             # The count and the insert, one request of this challenger at a time:
@@ -128,6 +130,8 @@ class Challenges:
         if challenger is None or challenger.closed:
             await self._close(row, "canceled", None)
             raise ChallengeOver("the challenger's account is closed: the challenge is canceled")
+        if row.rated:  # the accepter may be waiting after leaving a rated match
+            await playban.check(self.engine, accepter.account_id, self.now())
         caller = Caller(None, accepter.address, counted=True, account_id=challenger.id, account=challenger.name)
         return await self._accept(challenge_id, caller, accepter)
 

@@ -24,14 +24,14 @@ MIN_ABANDON_MS = 10_000  # the smallest abandon_seconds a match may choose
 
 
 # Whether the computer in seat `colour` accepts a draw in `state`: app/bots
-# answers (a layer above this one), wired in by app/main.py.
+# answers (a layer above this one), handed to the service by app/wiring.py.
 DrawAnswer = Callable[[State, str], bool]
 
 
 class Finisher:
-    def __init__(self, keeper: MatchKeeper) -> None:
+    def __init__(self, keeper: MatchKeeper, computer_answers_draw: DrawAnswer | None = None) -> None:
         self.keeper = keeper
-        self.computer_answers_draw: DrawAnswer | None = None
+        self.computer_answers_draw = computer_answers_draw
 
     async def resign(self, match_id: str, colour: str) -> MatchState:
         keeper = self.keeper

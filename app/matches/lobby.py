@@ -10,7 +10,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from app.accounts import COMPUTER_LEVELS, computer_account
+from app.accounts import COMPUTER_LEVELS, computer_account, playban
 from app.accounts.profiles import ratings_in
 from app.kernel import ids, text
 from app.kernel.errors import BadRequest, Forbidden
@@ -114,6 +114,8 @@ class Lobby:
             raise BadRequest("a match from a position is casual: a rated match starts from the standard start")
         bot = self._bot_level(opponent)
         computer = await self._rated_guard(rated, account_id, bot)
+        if rated:  # a player waiting after leaving rated matches plays casual meanwhile
+            await playban.check(keeper.engine, account_id, moment(keeper.now_ms()))
         if seat not in ("white", "black", "random"):
             raise BadRequest("seat is white, black or random")
         colour = secrets.choice(COLOURS) if seat == "random" else seat
@@ -237,6 +239,8 @@ class Lobby:
             colour = free[0]
             if rec.rated and account_id is None:
                 raise Forbidden(f"{RATED_RULE}: sign in to join this rated match")
+            if rec.rated:
+                await playban.check(keeper.engine, account_id, moment(now))
             if account_id is not None and account_id in rec.seat_accounts().values():
                 raise Forbidden("your account holds the other seat of this match: nobody plays themselves")
             rec.seats[colour] = SeatInfo(name, hash_token(token), None, False, now, now, account_id,

@@ -16,6 +16,7 @@ from app.rules import (
     IllegalAction,
     MalformedAction,
     MatchOver,
+    Played,
     action_json,
     apply_steps,
     parse_action,
@@ -57,7 +58,7 @@ class Mover:
         """Play `action` for `colour` on `version` (`POST /matches/{id}/actions`)."""
         keeper = self.keeper
         try:
-            parsed = parse_action(action)
+            parsed: Played = parse_action(action)
         except MalformedAction as error:
             raise BadRequest(str(error)) from None
         wanted = action_json(parsed)

@@ -25,7 +25,7 @@ from app.config import Settings
 from app.kernel.origins import Origins
 
 from .claims import Claims
-from .finisher import Finisher
+from .finisher import DrawAnswer, Finisher
 from .keeper import MatchKeeper
 from .lobby import Lobby
 from .mover import Mover
@@ -39,13 +39,15 @@ from .time_gift import TimeGifts
 
 class MatchService:
     def __init__(self, engine: AsyncEngine, settings: Settings, publisher: Publisher | None = None,
-                 bot_levels: Collection[str] = ("random",)) -> None:
+                 bot_levels: Collection[str] = ("random",), computer_answers_draw: DrawAnswer | None = None) -> None:
         self.keeper = MatchKeeper(engine, settings, publisher or NullPublisher())
         self.reads = Reads(self.keeper)
         self.seats = Seats(self.keeper)
         self.lobby = Lobby(self.keeper, self.seats, bot_levels)
         self.mover = Mover(self.keeper, self.reads)
-        self.finisher = Finisher(self.keeper)
+        # The computer's answer to a draw offer comes from app/bots, a layer above:
+        # handed in by whoever builds the service (app/wiring.py).
+        self.finisher = Finisher(self.keeper, computer_answers_draw)
         self.takebacks = Takebacks(self.keeper)
         self.time_gifts = TimeGifts(self.keeper)
         self.rematches = Rematches(self.keeper, self.seats)

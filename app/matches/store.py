@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.accounts import rate_ending
+from app.accounts.playban import note_ending
 from app.db import raw
 from app.db.account_models import accounts, rating_changes, ratings
 from app.db.models import actions, draw_offers, matches, seats
@@ -201,6 +202,10 @@ async def _save_core(engine: AsyncEngine, before_version: int, rec: Record) -> N
                                             rec.seat_accounts(), moment(rec.finished_ms),
                                             {c: s.origin for c, s in rec.seats.items()})
                 await show_changes(conn, rec, changes)  # the end panel's "+12"
+                last = rec.entries[-1] if rec.entries else None
+                await note_ending(conn, rec.id, rec.result, last.action if last else {}, last.player if last else None,
+                                  (rec.options.get("time_control") or {}).get("type") == "realtime",
+                                  rec.seat_accounts(), moment(rec.finished_ms))
             if rec.rematch_new is not None:  # in the same transaction: both land, or neither
                 await _insert(conn, rec.rematch_new)
                 if any(seat.bot is not None for seat in rec.rematch_new.seats.values()):

@@ -9,7 +9,7 @@
     129
 """
 
-from .actions import Action, action_json, parse_action, parse_power, power_json
+from .actions import Action, Payload, Played, action_json, parse_action, parse_power, power_json
 from .colours import BLACK, COLOURS, WHITE, other
 from .deck import commitment, shuffle
 from .engine import (
@@ -35,7 +35,7 @@ from .words import describe, power_words
 __all__ = [
     "ACTION", "BLACK", "COLOURS", "DECISION", "DEFAULT_NO_PROGRESS_ROUNDS", "OVER", "PHASES",
     "SETUP", "VARIANTS", "WHITE",
-    "Action", "BadPosition", "IllegalAction", "MageryError", "MalformedAction", "MatchOver",
+    "Action", "BadPosition", "Payload", "Played", "IllegalAction", "MageryError", "MalformedAction", "MatchOver",
     "State", "action_json", "apply", "apply_steps", "automatic_action", "commitment", "conclude",
     "describe", "from_text", "in_tower", "legal_actions", "new_match", "other", "parse_action",
     "parse_power", "playable", "position_flaw", "power_json", "power_words", "public_text", "public_view", "setup_choices", "shuffle",

@@ -12,11 +12,17 @@ The engine works on tuples (hashable, cheap to build and compare):
 
 `parse_action` reads the JSON form and checks its shape only (MalformedAction);
 whether the action is legal is the engine's question.
+
+Each form has its typed alias (`Played`, `Payload`): `parse_action` answers
+one, and the engine's callers (app/matches) are checked against them by strict
+mypy. Inside, the engine works on `Action` (any tuple): the typed forms are the
+same tuples at run time, and mypyc compiles a union of tuples as a plain object,
+so only the signatures at the boundary name them (bench/rules.py: no change).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
 from .colours import COLOURS
 from .errors import MalformedAction
@@ -25,6 +31,27 @@ from .minions import SQUARE_INDEX, SQUARE_NAMES, TYPE_INDEX, TYPES
 
 Action = tuple[Any, ...]
 Power = tuple[Any, ...] | None
+
+# A power's payload, by its tag (squares, mages, minion types and colours as the engine's indexes).
+MovePower: TypeAlias = tuple[Literal["move"], int, int]  # from, to
+SummonPower: TypeAlias = tuple[Literal["summon"], int]  # square
+UsePower: TypeAlias = tuple[Literal["use"]]
+TargetPower: TypeAlias = tuple[Literal["target"], int]  # mage
+PlayerPower: TypeAlias = tuple[Literal["player"], int]  # colour
+AlchemyPower: TypeAlias = tuple[Literal["alchemy"], int, int]  # square, minion type
+SquarePower: TypeAlias = tuple[Literal["square"], int]  # square
+SwapPower: TypeAlias = tuple[Literal["swap"], int, int]  # two squares, in swap_key order
+# The Chaos Mage and its borrowed power: a payload too, typed loosely (mypyc's build fails on a recursive alias).
+DreamPower: TypeAlias = tuple[Literal["dream"], int, tuple[Any, ...]]
+Payload: TypeAlias = (MovePower | SummonPower | UsePower | TargetPower | PlayerPower | AlchemyPower
+                      | SquarePower | SwapPower | DreamPower)
+
+# An action, by its kind.
+SetupAction: TypeAlias = tuple[Literal["setup"], tuple[int, ...]]  # the backrow's types, files a..h
+PlaceAction: TypeAlias = tuple[Literal["place"], int, int]  # mage, minion type
+PassAction: TypeAlias = tuple[Literal["pass"]]
+RemoveAction: TypeAlias = tuple[Literal["remove"], int, Payload | None]  # mage, its power (None: declined)
+Played: TypeAlias = SetupAction | PlaceAction | PassAction | RemoveAction
 
 
 def _keys(obj: dict[str, Any], required: set[str], what: str) -> None:
@@ -64,7 +91,7 @@ def swap_key(square: int) -> str:
     return SQUARE_NAMES[square]
 
 
-def parse_power(value: Any) -> Power:
+def parse_power(value: Any) -> Payload | None:
     if value is None:
         return None
     if not isinstance(value, dict):
@@ -99,7 +126,7 @@ def parse_power(value: Any) -> Power:
     raise MalformedAction(f"power has an unknown form: fields {', '.join(sorted(keys))}")
 
 
-def parse_action(value: Any) -> Action:
+def parse_action(value: Any) -> Played:
     """The engine tuple of a contract action (JSON already decoded)."""
     if not isinstance(value, dict):
         raise MalformedAction("an action must be a JSON object")

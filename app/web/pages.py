@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from app import bots
-from app.accounts import Accounts
+from app.accounts import Accounts, playban
 from app.kernel.errors import NotFound
 from app.kernel.ids import is_match_id
 from app.pools import POOLS
@@ -61,9 +61,15 @@ async def home(request: Request, accounts: AccountsDep) -> HTMLResponse:
     # nothing moves once the page is shown (a script deciding it would shift the page).
     first_visit = SEEN_COOKIE not in request.cookies
     levels = list(bots.LEVELS)
-    answer = await _page(request, accounts, "home.html", variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
-                         levels=levels, easy_level=_easy(levels), modules=HOME_MODULES,
-                         pools=list(POOLS.values()), first_visit=first_visit)
+    session = await signed.viewer(accounts, request)
+    # A player waiting after leaving rated matches is told so before trying one.
+    waiting = None if session is None else await playban.standing(accounts.engine, session.account_id, accounts.now())
+    rated_wait = None if waiting is None else {"minutes": max(1, -(-waiting[0] // 60)),
+                                               "until": waiting[1].strftime("%H:%M UTC"), "why": waiting[2]}
+    answer = page("home.html", 200, session=session, back=signed.here(request),
+                  variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
+                  levels=levels, easy_level=_easy(levels), modules=HOME_MODULES,
+                  pools=list(POOLS.values()), first_visit=first_visit, rated_wait=rated_wait)
     if first_visit:
         answer.set_cookie(SEEN_COOKIE, "1", max_age=SEEN_SECONDS, samesite="lax", httponly=True)
     return answer

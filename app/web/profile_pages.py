@@ -12,6 +12,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 
 from app.accounts import Accounts
+from app.accounts.refunds import refunds_of
 from app.charts import page as charts
 from app.kernel.cursor import make_cursor, read_cursor
 from app.kernel.errors import BadRequest
@@ -63,6 +64,7 @@ async def profile(request: Request, name: str, accounts: AccountsDep, profiles: 
                     "follow the profile's own “Older matches” link.")
     rated, history = await profiles.ratings(found.id), await profiles.history(found.id)
     results = await profiles.results(found.id)
+    refunds = [{"variant": variant_name(v), "points": p, "at": at} for v, p, at in await refunds_of(profiles.engine, found.id)]
     played, more = await profiles.matches(found.id, PAGE, after)
     ratings = [{"variant": variant_name(v), "rating": r, "chart": charts.line(
                     f"{found.name}'s {variant_name(v)} rating after each rated match",
@@ -72,7 +74,8 @@ async def profile(request: Request, name: str, accounts: AccountsDep, profiles: 
     rows = [{"match": p, "outcome": WAITING if p.status == "waiting" else OUTCOMES[p.outcome], "reason": REASONS.get(p.reason or "", p.reason),
              "variant": variant_name(p.variant), "change": signed(p.rating_change)} for p in played]
     older = make_cursor(played[-1].created_at, played[-1].id) if more and played else None
-    return await page(request, accounts, "profile.html", player=found, ratings=ratings, results=results, rows=rows, older=older,
+    return await page(request, accounts, "profile.html", player=found, ratings=ratings, results=results, rows=rows,
+                older=older, refunds=refunds,
                 first_page=cursor is None, title=found.name,
                 challenge_variants=[(v, variant_name(v)) for v in VARIANTS])
 

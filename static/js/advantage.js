@@ -27,8 +27,11 @@ export function advantageWords(white) {
 }
 
 export class AdvantageGraph {
-  constructor({ host, matchId, onPick }) {
+  /** `movesUpTo(version)`: how many moves were made up to a version (null when not
+   * known): the graph is read in moves, as the move list counts them. */
+  constructor({ host, matchId, onPick, movesUpTo = () => null }) {
     this.host = host;
+    this.movesUpTo = movesUpTo;
     this.matchId = matchId;
     this.onPick = onPick;
     this.points = null;
@@ -96,8 +99,10 @@ export class AdvantageGraph {
     });
     const best = pts.reduce((a, p) => (Math.abs(p.white) > Math.abs(a.white) && Math.abs(p.white) < 0.999 ? p : a), pts[0]);
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label",
-      `Advantage over ${pts.length - 1} versions; the largest before the end: ${advantageWords(best.white)} at version ${best.version}`);
+    const total = this.movesUpTo(pts[pts.length - 1].version);
+    svg.setAttribute("aria-label", total === null
+      ? `Advantage over ${pts.length - 1} versions; the largest before the end: ${advantageWords(best.white)} at version ${best.version}`
+      : `Advantage over ${total} moves; the largest before the end: ${advantageWords(best.white)} after move ${this.movesUpTo(best.version)}`);
     this.readout = document.createElement("p");
     this.readout.className = "adv-readout";
     this.host.replaceChildren(this.axes(svg, pts[pts.length - 1].version), this.readout);
@@ -120,11 +125,13 @@ export class AdvantageGraph {
     };
     const frame = document.createElement("div");
     frame.className = "adv-frame";
+    const inMoves = this.movesUpTo(last) !== null;
+    const tick = (v) => String(inMoves ? this.movesUpTo(v) : v);
     frame.append(
       div("adv-y", ["White ahead", "even", "Black ahead"]),
       svg,
-      div("adv-x", ["0", String(Math.round(last / 4)), String(Math.round(last / 2)), String(Math.round((3 * last) / 4)), String(last)]),
-      div("adv-x-title", ["version"]),
+      div("adv-x", ["0", tick(Math.round(last / 4)), tick(Math.round(last / 2)), tick(Math.round((3 * last) / 4)), tick(last)]),
+      div("adv-x-title", [inMoves ? "move" : "version"]),
     );
     return frame;
   }
@@ -137,7 +144,8 @@ export class AdvantageGraph {
     const x = this.x(p.version).toFixed(1);
     this.marker.setAttribute("x1", x);
     this.marker.setAttribute("x2", x);
-    const text = `Version ${p.version}: ${advantageWords(p.white)}`;
+    const done = this.movesUpTo(p.version);
+    const text = `${done === null ? `Version ${p.version}` : `Move ${done}`}: ${advantageWords(p.white)}`;
     if (this.readout.textContent !== text) this.readout.textContent = text;
   }
 }

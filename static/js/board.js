@@ -149,7 +149,8 @@ function updateArena(view, state, hl) {
     b.querySelector("svg")?.remove();
     if (o) b.append(minionPicture(o.owner, o.minion));
     const extra = [wards.has(name) ? "warded" : "", /\bpicked\b/.test(cls) ? "chosen" : "",
-      /\bchoice\b/.test(cls) ? "can be chosen" : "", /\blast-to\b/.test(cls) ? "last action" : ""].filter(Boolean);
+      /\bchoice\b/.test(cls) ? "can be chosen" : "", /\blast-to\b/.test(cls) ? "last action" : "",
+      /\bpremove\b/.test(cls) ? "your premove" : ""].filter(Boolean);
     b.setAttribute("aria-label", [`${name}, ${occupantWords(o)}`, ...extra].join(", "));
     // A minion's explanation is explain.js's tooltip (hover, focus, long press), not a title.
     b.draggable = Boolean(draggable);
@@ -227,7 +228,8 @@ function updateChamber(view, b, chamber, hl) {
   b.dataset.key = key;
   const row = b.parentElement;
   row.className = `chamber-row${CHAOS.has(chamber.mage) ? " chaos" : ""} ${cls}`.trim();
-  const extra = [/\bpicked\b/.test(cls) ? "chosen" : "", /\bchoice\b/.test(cls) ? "can be chosen" : ""].filter(Boolean);
+  const extra = [/\bpicked\b/.test(cls) ? "chosen" : "", /\bchoice\b/.test(cls) ? "can be chosen" : "",
+    /\bpremove\b/.test(cls) ? "your premove" : ""].filter(Boolean);
   b.setAttribute("aria-label", [mageName(chamber.mage), b.dataset.where, o ? `holds ${occupantWords(o)}` : "empty", ...extra].join(", "));
   const seat = row.querySelector(".seat");
   seat.replaceChildren();
@@ -339,7 +341,7 @@ function typeItem(colour, type, count, asButton, where, cls) {
   if (asButton) {
     item.type = "button";
     item.dataset.type = type;
-    item.setAttribute("aria-label", `${typeName(type)}: ${count} in your reserve${/choice/.test(cls) ? ", can be chosen" : ""}${/picked/.test(cls) ? ", chosen" : ""}`);
+    item.setAttribute("aria-label", `${typeName(type)}: ${count} in your reserve${/choice/.test(cls) ? ", can be chosen" : ""}${/picked/.test(cls) ? ", chosen" : ""}${/\bpremove\b/.test(cls) ? ", your premove" : ""}`);
   } else {
     item.setAttribute("role", "img");
     item.setAttribute("aria-label", `${typeName(type)}: ${count} ${where}`);

@@ -17,6 +17,7 @@ import { startDownloads } from "./downloads.js";
 import { startShortcuts } from "./shortcuts.js";
 import { startThemes } from "./themes.js";
 import { myTurn, paintClaim, paintClocks, paintEnd, paintPlayers, paintSeatPanel, paintTools, statusWords } from "./panels.js";
+import { Premove } from "./premove.js";
 import { Rematch } from "./rematch.js";
 import { forgetSeat, loadSeat, saveName, savedName, saveSeat, seatLink, takeSeatFromFragment } from "./seat.js";
 import { accountName } from "./session.js";
@@ -54,6 +55,8 @@ const boardHost = $("board");
 const controls = new Controls({
   panel: $("turn"), title: $("turn-title"), promptEl: $("prompt"), choicesEl: $("choices"), onAct: act,
 });
+// A premove: the seat's next action chosen during the opponent's turn (premove.js).
+const premove = new Premove();
 const timeline = new Timeline({
   matchId: page.id, list: $("log"), position: $("position"),
   buttons: { first: $("first"), prev: $("prev"), next: $("next"), last: $("last"), live: $("live") },
@@ -65,7 +68,9 @@ const guide = new Guide(page, $("turn"));
 const explainer = new Explainer(boardHost, () => (page.review ? page.review.match : page.match));
 
 // Under the replay of a finished match: how the strong bot judged each position.
-const graph = new AdvantageGraph({ host: $("advantage"), matchId: page.id, onPick: (v) => timeline.show(v) });
+const graph = new AdvantageGraph({
+  host: $("advantage"), matchId: page.id, onPick: (v) => timeline.show(v), movesUpTo: (v) => timeline.movesUpTo(v),
+});
 const focus = new FocusKeeper([boardHost, $("turn")]);
 
 // Sounds, a notification and toasts for what changed (alerts.js); playing again (rematch.js).
@@ -89,6 +94,7 @@ function applyMatch(match, action, player) {
   page.clockAt = performance.now();
   if (action !== undefined) page.lastAction = { version: match.version, action };
   if (changed) controls.clear();
+  if (changed && page.seat && match.to_move !== page.seat.seat) premove.note = ""; // said until the seat acted
   refresh();
   // Asked whatever moved: the seat may have changed at the same version (a join
   // whose update came over the socket before the join's answer gave the seat).
@@ -109,6 +115,13 @@ async function refreshLegal() {
       return;
     }
     controls.setLegal(legal, seat.seat);
+    // The turn has come: a premove still legal is played now; else it is dropped, with a word.
+    const planned = premove.take(legal);
+    if (planned && planned.picks) controls.picks = planned.picks;
+    if (planned && planned.action) {
+      controls.submit(planned.action);
+      return;
+    }
     refresh();
     if (focus.free) focusChoice();
     if (!performance.getEntriesByName("magery-playable").length) performance.mark("magery-playable");
@@ -203,14 +216,16 @@ function orientation() {
 function drawBoard() {
   const showing = page.review ? page.review.match : controls.boardState(page.match);
   const last = lastActionHighlights(page.review ? page.review.action : lastAction());
-  const mine = page.review ? { squares: {}, chambers: {}, reserve: {} } : controls.highlights();
+  const none = { squares: {}, chambers: {}, reserve: {} };
+  const mine = page.review ? none : controls.highlights();
+  const planned = page.review ? none : premove.highlights();
   draw(boardHost, showing, {
     orientation: orientation(),
     me: page.seat ? page.seat.seat : null,
     highlights: {
-      squares: { ...last.squares, ...mine.squares },
-      chambers: { ...last.chambers, ...mine.chambers },
-      reserve: mine.reserve,
+      squares: { ...last.squares, ...planned.squares, ...mine.squares },
+      chambers: { ...last.chambers, ...planned.chambers, ...mine.chambers },
+      reserve: { ...planned.reserve, ...mine.reserve },
     },
     draggable: page.review ? null : controls.draggable(),
     onSquare: (sq, e) => choice("square", sq, e),
@@ -222,7 +237,10 @@ function drawBoard() {
 
 function choice(kind, value, event) {
   if (page.review) return;
-  if (!controls.click(kind, value)) return;
+  if (!controls.click(kind, value)) {
+    if (premove.click(kind, value)) refresh(); // the opponent's turn: a premove
+    return;
+  }
   $("refusal").textContent = "";
   refresh();
   // Keyboard players are taken to the next choice (a click from a key has detail 0).
@@ -249,9 +267,11 @@ function setText(el, text) {
 
 function refresh() {
   const m = page.match;
+  premove.follow(m, page.seat ? page.seat.seat : null, Boolean(page.review));
   drawBoard();
   controls.render(refresh);
   if (page.review) $("turn").hidden = true;
+  premove.render($("premove"), refresh);
   setText($("live"), m.status === "finished" ? "Back to the final position" : "Back to the live position");
   if (focus.lost) focusChoice(); // its button left the page (a choice made, an action sent)
   explainer.refresh();
@@ -265,7 +285,8 @@ function refresh() {
   paintTools(page);
   rematch.paint();
   offers.paint(m, page.seat);
-  if (m.status === "finished") graph.load(m).then(() => graph.mark(timeline.shown ?? m.version));
+  // Once the log is read, so the graph is read in moves as the move list is.
+  if (m.status === "finished" && timeline.loaded) graph.load(m).then(() => graph.mark(timeline.shown ?? m.version));
   const nameOf = (c) => (m.players[c] && m.players[c].name) || "…";
   const names = `${nameOf("white")} v ${nameOf("black")}`;
   document.title = myTurn(page) ? `Your turn · ${names} · Magery Online` : `${names} · Magery Online`;
@@ -276,7 +297,8 @@ function refresh() {
  * on: data-version (the match's version shown live), data-seat (this browser's
  * colour; absent for a spectator), data-legal-version (the version whose legal
  * actions the turn panel offers; absent when it offers none) and data-sending
- * (present while an action is on its way). */
+ * (present while an action is on its way) and data-premove (present while a
+ * premove waits for the turn). */
 function markState() {
   const marks = document.documentElement.dataset;
   const set = (name, value) => {
@@ -287,6 +309,7 @@ function markState() {
   set("seat", page.seat ? page.seat.seat : null);
   set("legalVersion", controls.legal ? controls.legal.version : null);
   set("sending", controls.busy ? "1" : null);
+  set("premove", premove.planned ? "1" : null);
 }
 
 // ---- the seat's buttons -------------------------------------------------------------
@@ -316,6 +339,12 @@ $("decline-draw").addEventListener("click", () => seatCall(() => matches.draw(pa
 $("withdraw-draw").addEventListener("click", () => seatCall(() => matches.draw(page.id, page.seat.token, false)));
 $("abort").addEventListener("click", () => seatCall(() => matches.abort(page.id, page.seat.token)));
 $("claim").addEventListener("click", () => seatCall(() => matches.claim(page.id, page.seat.token, "win")));
+// A right-click on the board cancels a premove (as lichess's does); with none, the menu opens as ever.
+boardHost.addEventListener("contextmenu", (e) => {
+  if (!premove.cancel()) return;
+  e.preventDefault();
+  refresh();
+});
 $("flip").addEventListener("click", () => {
   page.flipped = !page.flipped;
   $("flip").setAttribute("aria-pressed", String(page.flipped));

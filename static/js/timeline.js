@@ -1,10 +1,18 @@
-// The log and the replay. The log lists the latest entries in words (at most
-// KEEP of them, so a page left open for hours does not grow); any version can
-// be shown again, its state fetched from GET /states (the state the server's
-// engine made then). Reviewing never snaps back to the live position by
-// itself: only "Back to the live position" (or the last step) does.
+// The move list and the replay. The list shows the latest log entries in words
+// (at most KEEP of them, so a page left open for hours does not grow), each a
+// button; the game's actions are numbered as moves (counted over the whole
+// log, read once from GET /actions), the match's other events (a join, a draw
+// offered) stand between them unnumbered. Any entry can be shown again, its
+// state fetched from GET /states (the state the server's engine made then);
+// the step buttons and ← → go from move to move. Reviewing never snaps back
+// to the live position by itself: only "Back to the live position" (or the
+// last step) does.
 
 import { matches } from "./api.js";
+
+// The game's own actions (docs/api.md, "The log"): every other entry is an event.
+const MOVES = new Set(["setup", "place", "pass", "remove"]);
+const isMove = (action) => Boolean(action && MOVES.has(action.type));
 
 const KEEP = 200; // log entries kept on the page
 const FIRST_LOAD = 40; // entries fetched with their states when the page opens
@@ -24,7 +32,11 @@ export class Timeline {
     this.earlierButton = null;
     this.logState = null; // the state after the newest logged entry: words for the next
     this.reading = Promise.resolve();
-    buttons.first.addEventListener("click", () => this.show(1));
+    this.moves = null; // the versions that are moves, in order (null: not read yet)
+    this.loaded = false; // whether load() has done (the moves read, or found unreadable)
+    this.heardMoves = []; // moves heard live before the list of moves was read
+    this.whenLoaded = new Promise((resolve) => { this.markLoaded = resolve; });
+    buttons.first.addEventListener("click", () => this.first());
     buttons.prev.addEventListener("click", () => this.step(-1));
     buttons.next.addEventListener("click", () => this.step(1));
     buttons.last.addEventListener("click", () => this.show(this.latest));
@@ -35,15 +47,47 @@ export class Timeline {
     });
   }
 
+  /** The versions of every move so far, read once (the log without its states is small);
+   * a move whose update came while they were read is kept too. */
+  async readMoves() {
+    try {
+      const entries = await matches.log(this.matchId);
+      const heard = this.heardMoves;
+      this.moves = [...new Set([...entries.filter((e) => isMove(e.action)).map((e) => e.version), ...heard])].sort((a, b) => a - b);
+    } catch {
+      this.moves = null; // numbered as far as the entries read tell
+    }
+  }
+
+  /** How many moves were made up to `version` (null when the page cannot tell). */
+  movesUpTo(version) {
+    if (!this.moves) return null;
+    let n = 0;
+    for (const v of this.moves) if (v <= version) n += 1;
+    return n;
+  }
+
+  get moveCount() {
+    return this.moves ? this.moves.length : null;
+  }
+
   /** Fills the log when the page opens at `match` (its version and state). */
   async load(match) {
     this.latest = match.version;
     this.logState = match;
     this.remember(match.version, match, null);
-    if (match.version < 1) return this.paint();
+    if (match.version < 1) {
+      this.moves = [];
+      this.loaded = true;
+      this.markLoaded();
+      return this.paint();
+    }
+    await this.readMoves();
     const from = Math.max(1, match.version - FIRST_LOAD + 1);
     await this.prepend(from, match.version);
     this.list.scrollTop = this.list.scrollHeight; // the newest entries in view
+    this.loaded = true;
+    this.markLoaded();
     this.paint();
   }
 
@@ -83,35 +127,59 @@ export class Timeline {
     this.earlierButton = li;
   }
 
-  /** A log entry, numbered as a move: the round and phase it was made in ("2D":
-   * round 2's decision phase, "2A" its action phase, "S" the setup, from the
-   * state before it) and a swatch of the colour that acted. */
+  /** A log entry: a button numbered as a move ("7", counted over the whole log;
+   * an event, such as a join or a draw offered, unnumbered), then when it was
+   * made (the round and phase, from the state before it), a swatch of the colour
+   * that acted and the engine's words, which describe the button. The button is
+   * named by its place alone ("Move 7"), so its name never says another
+   * button's ("Pass", "Join"); a click anywhere on the entry picks it. */
   item(entry, text, before) {
     const li = document.createElement("li");
     li.dataset.version = String(entry.version);
-    const v = document.createElement("span");
-    v.className = "v";
-    if (before && before.phase === "setup") {
-      v.textContent = "S";
-      v.title = "Setup";
-    } else if (before && (before.phase === "decision" || before.phase === "action")) {
-      v.textContent = `${before.round}${before.phase === "decision" ? "D" : "A"}`;
-      v.title = `Round ${before.round}, ${before.phase} phase`;
-    } else {
-      v.textContent = String(entry.version);
+    const move = isMove(entry.action);
+    li.className = move ? "move" : "event";
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "n";
+    const count = this.movesUpTo(entry.version);
+    const hidden = (words) => {
+      const span = document.createElement("span");
+      span.className = "visually-hidden";
+      span.textContent = words;
+      return span;
+    };
+    if (count === null) b.append(hidden(`Entry ${entry.version}`));
+    else if (move) b.append(hidden("Move "), String(count));
+    else b.append(hidden(count ? `Event after move ${count}` : "Event before any move"));
+    const when = document.createElement("span");
+    when.className = "when";
+    if (move && before && before.phase === "setup") when.textContent = "Setup:";
+    else if (move && before && (before.phase === "decision" || before.phase === "action")) {
+      when.textContent = `Round ${before.round}, ${before.phase}:`;
     }
     const who = document.createElement("span");
     who.className = `who-acted ${entry.player === "white" || entry.player === "black" ? entry.player : "server"}`;
     who.setAttribute("aria-hidden", "true");
     const t = document.createElement("span");
+    t.className = "t";
+    t.id = `entry-${entry.version}`;
     t.textContent = text;
-    li.append(v, who, t);
+    when.id = `${t.id}-when`;
+    b.setAttribute("aria-describedby", `${when.textContent ? `${when.id} ` : ""}${t.id}`);
+    const body = document.createElement("span");
+    body.className = "body";
+    body.append(when, when.textContent ? " " : "", t);
+    li.append(b, who, body);
     return li;
   }
 
   /** A live update: a new log entry in words, and the state it made. */
   add(update) {
     if (update.version <= this.latest && this.list.querySelector(`li[data-version="${update.version}"]`)) return;
+    if (isMove(update.action)) {
+      if (!this.moves) this.heardMoves.push(update.version);
+      else if (!this.moves.includes(update.version)) this.moves = [...this.moves, update.version].sort((a, b) => a - b);
+    }
     const stick = this.list.scrollTop + this.list.clientHeight >= this.list.scrollHeight - 8;
     this.list.append(this.item(update, update.words, this.logState));
     this.logState = update.match;
@@ -160,9 +228,21 @@ export class Timeline {
     return this.cache.get(version) || null;
   }
 
+  /** One move back or on (one entry at a time while the moves are not known). */
   step(delta) {
+    if (!this.loaded) return this.whenLoaded.then(() => this.step(delta)); // counted in moves, not entries
     const at = this.shown === null ? this.latest : this.shown;
-    this.show(Math.min(this.latest, Math.max(1, at + delta)));
+    if (!this.moves) return this.show(Math.min(this.latest, Math.max(1, at + delta)));
+    const done = this.movesUpTo(at); // the move on the board is the `done`th
+    const target = done + delta; // the move to show, counted from 1
+    if (target > this.moves.length) return this.goLive();
+    if (target < 1) return undefined; // already at the first move (or before it)
+    return this.show(this.moves[target - 1]);
+  }
+
+  first() {
+    if (!this.loaded) return this.whenLoaded.then(() => this.first());
+    return this.moves && this.moves.length ? this.show(this.moves[0]) : this.show(1);
   }
 
   /** Reads older log entries until `version` is among them, so the log shows
@@ -219,8 +299,13 @@ export class Timeline {
 
   paint() {
     const at = this.shown === null ? this.latest : this.shown;
-    this.position.textContent = this.latest ? `Version ${at} of ${this.latest}${this.reviewing ? " (replay)" : ""}` : "No moves yet";
-    this.buttons.first.disabled = this.buttons.prev.disabled = at <= 1;
+    const done = this.movesUpTo(at);
+    const total = this.moveCount;
+    const replay = this.reviewing ? " (replay)" : "";
+    if (total === null) this.position.textContent = this.latest ? `Entry ${at} of ${this.latest}${replay}` : "No moves yet";
+    else this.position.textContent = total ? `Move ${done} of ${total}${replay}` : "No moves yet";
+    const firstMove = total ? this.moves[0] : 1;
+    this.buttons.first.disabled = this.buttons.prev.disabled = total === null ? at <= 1 : !total || at <= firstMove;
     this.buttons.next.disabled = this.buttons.last.disabled = at >= this.latest;
     this.buttons.live.hidden = !this.reviewing;
     this.list.querySelector("li.current")?.classList.remove("current");
@@ -228,6 +313,8 @@ export class Timeline {
     if (li) {
       li.classList.add("current");
       if (this.shown !== null) li.scrollIntoView({ block: "nearest" });
+      // Stepping with ← → from inside the list: the focus follows the move shown.
+      if (this.list.contains(document.activeElement) && document.activeElement !== li.firstChild) li.firstChild.focus();
     }
   }
 }

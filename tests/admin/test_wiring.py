@@ -59,3 +59,13 @@ async def test_each_apps_routes_check_against_its_own_admin(tmp_path: Path) -> N
         request = Request({"type": "http", "app": app, "headers": []})
         assert await get_admin(request) is app.state.parts.admin
     assert apps[0].state.parts.admin is not apps[1].state.parts.admin
+
+
+def test_the_forms_refusal_in_front_is_module_level() -> None:
+    """The front's answer for /admin/login is one function for every app, which
+    reads the wing through deps.py (a factory per app would capture one Admin)."""
+    from app.admin import front
+
+    assert inspect.iscoroutinefunction(front.answer)
+    assert list(inspect.signature(front.answer).parameters) == ["request", "form", "locked"]
+    assert get_admin.__name__ in front.answer.__code__.co_names

@@ -295,6 +295,13 @@ def log_count(page: Any) -> int:
     return int(page.locator("#log li[data-version]").count())
 
 
+def move_versions(server: Server, match_id: str) -> list[int]:
+    """The versions of the match's moves (its game actions; the other entries are
+    events), as the move list numbers them: move n is the nth of these."""
+    entries = server.call("GET", f"/matches/{match_id}/actions")
+    return [e["version"] for e in entries if e["action"]["type"] in ("setup", "place", "pass", "remove")]
+
+
 # The match page marks what it holds on <html> (static/js/match.js, markState):
 # data-version, data-seat, data-legal-version and data-sending. Predicates are
 # functions: a string expression would need eval, which the pages' CSP forbids.

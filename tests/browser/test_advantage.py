@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import Contexts, Server, assert_accessible, wait_ready
+from .conftest import Contexts, Server, assert_accessible, move_versions, wait_ready
 
 
 def played(server: Server, actions: int, seed: int) -> tuple[str, dict[str, str]]:
@@ -43,7 +43,7 @@ def test_a_finished_match_shows_its_graph_and_a_running_one_does_not(contexts: C
     page.on("request", lambda r: asked.append(r.url) if "/api/v1/" in r.url and r.url.endswith("/advantage") else None)
     page.goto(f"/matches/{running}")
     wait_ready(page)
-    expect(page.locator("#position")).to_contain_text("Version")
+    expect(page.locator("#position")).to_contain_text("Move")
     expect(page.locator("#advantage")).to_be_hidden()
     assert asked == []  # the page never asks of a running match
 
@@ -55,16 +55,20 @@ def test_a_finished_match_shows_its_graph_and_a_running_one_does_not(contexts: C
     graph = page.locator("#advantage")
     expect(graph).to_be_visible()
     expect(graph.locator("svg path.adv-line")).to_have_count(1)
-    expect(graph.locator(".adv-readout")).to_have_text(f"Version {last}: White has won")
-    expect(graph.get_by_role("img")).to_have_accessible_name(re.compile(rf"^Advantage over {last} versions"))
+    moves = move_versions(server, finished)
+    total = len(moves)
+    # Read in moves, as the move list counts them (the join and the resignation are no moves).
+    expect(graph.locator(".adv-readout")).to_have_text(f"Move {total}: White has won")
+    expect(graph.get_by_role("img")).to_have_accessible_name(re.compile(rf"^Advantage over {total} moves"))
     assert_accessible(page)
 
     box = graph.locator("svg").bounding_box()
     assert box is not None
     graph.locator("svg").click(position={"x": box["width"] * 0.5, "y": box["height"] / 2})
     half = round(last * 0.5)
-    expect(page.locator("#position")).to_have_text(re.compile(rf"^Version ({half - 1}|{half}|{half + 1}) of {last} \(replay\)$"))
-    expect(graph.locator(".adv-readout")).to_have_text(re.compile(rf"^Version ({half - 1}|{half}|{half + 1}): "))
+    near = "|".join(str(sum(1 for m in moves if m <= v)) for v in (half - 1, half, half + 1))
+    expect(page.locator("#position")).to_have_text(re.compile(rf"^Move ({near}) of {total} \(replay\)$"))
+    expect(graph.locator(".adv-readout")).to_have_text(re.compile(rf"^Move ({near}): "))
     x = float(graph.locator("line.adv-marker").get_attribute("x1") or "nan")
     assert 140 <= x <= 160  # the marker moved to the middle of the 300-wide plot
     page.screenshot(path="/tmp/advantage.png", full_page=True)

@@ -97,6 +97,8 @@ def test_the_guided_first_match_says_what_to_do_at_each_step(contexts: Contexts)
     expect(step).to_have_attribute("data-step", "decision")
     expect(step).to_contain_text("place a minion from your reserve on a free chamber")
     expect(step).to_contain_text("that mage's power fires")
+    # The sentence follows the state; a click counts once the seat's legal actions are in.
+    page.wait_for_function("() => { const m = document.documentElement.dataset; return m.legalVersion === m.version; }")
     page.get_by_role("button", name=re.compile("^Oracle,")).click()
     expect(step).to_have_attribute("data-step", "decision-chamber")
     expect(step).to_contain_text(vocabulary()["mages"]["oracle"]["power"])

@@ -128,16 +128,18 @@ def test_a_whole_match_in_three_browsers(contexts: Contexts) -> None:
     assert seat_token(other_device, match_id) == seat_token(ada, match_id)
 
     # The watcher steps back; what happens meanwhile does not snap the board back to live.
-    button(watcher, "Previous version").click()
-    expect(watcher.locator("#position")).to_have_text("Version 13 of 14 (replay)")
+    # Version 1 is Black's join, an event: the 13 entries after it are moves.
+    button(watcher, "Previous move").click()
+    expect(watcher.locator("#position")).to_have_text("Move 12 of 13 (replay)")
     expect(button(watcher, "e4,")).to_have_accessible_name(re.compile("^e4, White's undead"))
 
     # A draw offered and declined, then a resignation.
     button(grace, "Offer draw").click()
-    expect(watcher.locator("#position")).to_have_text("Version 13 of 15 (replay)")
+    expect(watcher.locator("#position")).to_have_text("Move 12 of 13 (replay)")
     expect(watcher.locator("#log")).to_contain_text("Black offers a draw.")
     button(watcher, "Back to the live position").click()
-    expect(watcher.locator("#position")).to_have_text("Version 15 of 15")
+    expect(watcher.locator("#position")).to_have_text("Move 13 of 13")
+    expect(watcher.locator("#log li.current")).to_have_attribute("data-version", "15")  # the draw offer, live
     expect(button(ada, "Accept draw")).to_be_visible()
     button(ada, "Decline draw").click()
     expect(ada.locator("#log")).to_contain_text("White declines the draw.")
@@ -155,25 +157,33 @@ def test_a_whole_match_in_three_browsers(contexts: Contexts) -> None:
     assert seed == state["seed"] and watcher.locator("#commitment").inner_text() == state["seed_commitment"]
     assert_accessible(watcher)
 
-    # The replay: buttons and arrow keys, each version as the server's engine made it.
+    # The replay: buttons and arrow keys, move by move, each as the server's engine made it.
     last = state["version"]
-    expect(watcher.locator("#position")).to_have_text(f"Version {last} of {last}")
-    button(watcher, "First version").click()
-    expect(watcher.locator("#position")).to_have_text(f"Version 1 of {last} (replay)")
-    expect(button(watcher, "d1,")).to_have_accessible_name(re.compile("^d1, empty"))
+    expect(watcher.locator("#position")).to_have_text("Move 13 of 13")
+    button(watcher, "First move").click()
+    expect(watcher.locator("#position")).to_have_text("Move 1 of 13 (replay)")
+    expect(button(watcher, "d1,")).to_have_accessible_name(re.compile("^d1, White's dragon"))
+    expect(button(watcher, "d8,")).to_have_accessible_name(re.compile("^d8, empty"))
     watcher.locator("#position").click()
     watcher.keyboard.press("ArrowRight")
-    expect(watcher.locator("#position")).to_have_text(f"Version 2 of {last} (replay)")
-    expect(button(watcher, "d1,")).to_have_accessible_name(re.compile("^d1, White's dragon"))
-    for _ in range(10):
+    expect(watcher.locator("#position")).to_have_text("Move 2 of 13 (replay)")
+    expect(button(watcher, "d8,")).to_have_accessible_name(re.compile("^d8, Black's"))
+    for _ in range(9):
         watcher.keyboard.press("ArrowRight")
-    expect(watcher.locator("#position")).to_have_text(f"Version 12 of {last} (replay)")
+    expect(watcher.locator("#position")).to_have_text("Move 11 of 13 (replay)")
     expect(button(watcher, "c3,")).to_have_accessible_name(re.compile("^c3, White's fey"))
     expect(button(watcher, "c3,")).to_have_class(re.compile("last-to"))
     expect(button(watcher, "b1,")).to_have_class(re.compile("last-from"))
     watcher.keyboard.press("ArrowLeft")
-    expect(watcher.locator("#position")).to_have_text(f"Version 11 of {last} (replay)")
+    expect(watcher.locator("#position")).to_have_text("Move 10 of 13 (replay)")
     expect(button(watcher, "b1,")).to_have_accessible_name(re.compile("^b1, White's fey"))
-    button(watcher, "Last version").click()
-    expect(watcher.locator("#position")).to_have_text(f"Version {last} of {last}")
+    # A move in the list is a button: picked, the board shows it, and ← → go on from there.
+    watcher.locator("#log li[data-version='4'] button").click()
+    expect(watcher.locator("#position")).to_have_text("Move 3 of 13 (replay)")
+    expect(watcher.locator("#log li[data-version='4'] button")).to_be_focused()
+    watcher.keyboard.press("ArrowRight")
+    expect(watcher.locator("#position")).to_have_text("Move 4 of 13 (replay)")
+    expect(watcher.locator("#log li[data-version='5'] button")).to_be_focused()
+    button(watcher, "Last move").click()
+    expect(watcher.locator("#position")).to_have_text("Move 13 of 13")
     assert log_count(watcher) == last

@@ -148,7 +148,7 @@ def test_a_spectator_watches_flips_and_is_shown_the_rematch(contexts: Contexts) 
     expect(first_square).to_have_attribute("data-square", "h1")
     expect(button(watcher, "Flip board")).to_have_attribute("aria-pressed", "true")
     # In the replay of an older version the flip holds.
-    watcher.get_by_role("button", name="First version").click()
+    watcher.get_by_role("button", name="First move").click()
     expect(watcher.locator(".arena .sq").first).to_have_attribute("data-square", "h1")
     button(watcher, "Flip board").click()
     expect(watcher.locator(".arena .sq").first).to_have_attribute("data-square", "a8")

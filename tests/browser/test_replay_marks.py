@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import Contexts, Server, my_turn, wait_ready, wait_version
+from .conftest import Contexts, Server, move_versions, my_turn, wait_ready, wait_version
 from .scenes import play_on, set_up, to_action_phase
 
 
@@ -65,16 +65,21 @@ def test_the_replay_log_follows_the_version_shown(contexts: Contexts) -> None:
     page = contexts.page()
     page.goto(f"/matches/{match_id}")
     wait_ready(page)
-    expect(page.locator("#position")).to_have_text(f"Version {latest} of {latest}")
-    page.get_by_role("button", name="First version").click()
-    expect(page.locator("#position")).to_have_text(f"Version 1 of {latest} (replay)")
+    moves = move_versions(server, match_id)
+    total = len(moves)
+    expect(page.locator("#position")).to_have_text(f"Move {total} of {total}")
+    page.get_by_role("button", name="First move").click()
+    expect(page.locator("#position")).to_have_text(f"Move 1 of {total} (replay)")
     current = page.locator("#log li.current")
-    expect(current).to_have_attribute("data-version", "1")
+    expect(current).to_have_attribute("data-version", str(moves[0]))
     expect(current).to_be_in_viewport()
+    entry = current.get_by_role("button")
+    expect(entry).to_have_accessible_name("Move 1")
+    expect(entry).to_have_accessible_description(re.compile("^Setup: White sets up their backrow"))
     for _ in range(5):
-        page.get_by_role("button", name="Next version").click()
-    expect(page.locator("#position")).to_have_text(f"Version 6 of {latest} (replay)")
-    expect(current).to_have_attribute("data-version", "6")
+        page.get_by_role("button", name="Next move").click()
+    expect(page.locator("#position")).to_have_text(f"Move 6 of {total} (replay)")
+    expect(current).to_have_attribute("data-version", str(moves[5]))
     expect(current).to_be_in_viewport()
     expect(page.locator("#log li[data-version]")).to_have_count(latest)  # each entry once
     # A finished match has no live position to go back to.
