@@ -6,7 +6,7 @@
 
 Each part is handed the parts it needs when it is made; a part that must hear
 of another's doings subscribes to it here, by name (`listeners.add`,
-`seats.on_return`, `share_claims`), and nothing is set on a part afterwards.
+`seats.on_return`, `share_claims`, `accounts.on_close`), and nothing is set on a part afterwards.
 The routes find the parts through `app.state.parts` (app/api/deps.py), as
 tests and tools do; app/main.py makes the app around them.
 """
@@ -39,7 +39,7 @@ from app.people import Person, PersonChannel
 from app.people.events import OneEach
 from app.pools import Pools
 from app.realtime import Hub, ServiceSource, make_bus, make_hub
-from app.realtime.service import share_claims
+from app.realtime.service import share_claims, share_closings
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +95,11 @@ def build(settings: Settings) -> Parts:
     listeners.add(runner, reads_words=False)  # it reads an update's `match` only
     service.seats.on_return(runner.seen)  # a person back: a bot turn dropped while away is taken up
     share_claims(service, hub.nudges)  # a claimed seat seen as the account's on every process
+    share_closings(service, hub.nudges)  # a closed account's seat tokens refused on every process
     # Passwords are checked in small argon2 pools (app/auth/checks.py): the players' and the admins'.
     accounts = Accounts(engine, settings, PasswordChecks(settings.password_workers, settings.password_waiting),
                         admin_checks=PasswordChecks(settings.admin_password_workers, settings.admin_password_waiting))
+    accounts.on_close(service.leaving.account_closed)  # its running matches end, by every path that closes
     # The chat writes through the gateway's write budget and wakes every process by a nudge.
     chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)
     relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)

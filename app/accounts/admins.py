@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from app.auth import PasswordChecks, hash_password
 from app.db.account_models import account_sessions, accounts
 from app.db.admin_models import admin_audit
+from app.kernel.folding import fold
 
 from .errors import AccountError, NameTaken
 from .names import check_name
@@ -36,7 +37,8 @@ async def add(service: Accounts, name: str, password: str, by: str) -> Account:
     try:
         async with service.engine.begin() as conn:
             new_id = (await conn.execute(accounts.insert().values(
-                name=chosen, name_lower=chosen.lower(), password_hash=digest, created_at=now, admin_at=now)
+                name=chosen, name_lower=chosen.lower(), name_fold=fold(chosen), password_hash=digest, created_at=now,
+                admin_at=now)
                 .returning(accounts.c.id))).scalar_one()
             await _audit(conn, "user_added", now, by, chosen)
     except IntegrityError:

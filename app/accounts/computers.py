@@ -17,6 +17,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.account_models import accounts
+from app.kernel.folding import fold
 
 from .names import COMPUTER_NAMES
 
@@ -33,7 +34,7 @@ async def account_of(conn: AsyncConnection, level: str, now: datetime) -> int | 
     if found is None:
         insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
         await conn.execute(insert(accounts).values(
-            name=LEVELS[level], name_lower=level, computer=level, created_at=now).on_conflict_do_nothing())
+            name=LEVELS[level], name_lower=level, name_fold=fold(LEVELS[level]), computer=level, created_at=now).on_conflict_do_nothing())
         found = (await conn.execute(query)).scalar_one()
     return int(found)
 

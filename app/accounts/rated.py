@@ -26,7 +26,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.account_models import rating_changes, ratings
+from app.db.account_models import accounts, rating_changes, ratings
 from app.db.models import actions
 from app.ratings import NEW, Rating, finished, rate_match, scores
 from app.ratings.outcome import TURN_ACTIONS
@@ -67,10 +67,17 @@ async def rate_ending(conn: AsyncConnection, match_id: str, variant: str, result
     (the one that ends the match, after its log entries are written). Answers
     the changes, none when the ending moves no rating (an abort, an ending
     before both sides acted: app.ratings.outcome), a seat has no account, or
-    fair play stops it (app/accounts/fairplay.py). `origins`: where each seat
-    was taken from (app/kernel/origins.py)."""
+    either account is closed, or fair play stops it (app/accounts/fairplay.py).
+    `origins`: where each seat was taken from (app/kernel/origins.py)."""
     white, black = seats.get("white"), seats.get("black")
     if white is None or black is None or white == black:
+        return []
+    # Read under a share lock: a closing that commits first is seen here (it
+    # holds the row), and one that comes after waits for this ending to land.
+    players = (await conn.execute(
+        select(accounts.c.id, accounts.c.closed_at).where(accounts.c.id.in_(sorted({white, black})))
+        .order_by(accounts.c.id).with_for_update(read=True))).all()
+    if any(row.closed_at is not None for row in players):  # a closed account's rating never moves again
         return []
     try:
         summary = finished(True, result, await _acted(conn, match_id))

@@ -12,9 +12,10 @@ that costs what a real one does.
 
 from __future__ import annotations
 
+import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -28,6 +29,8 @@ from app.auth.tries_in_front import Tries
 from app.config import Settings
 from app.db.account_models import accounts
 from app.db.admin_models import admin_audit
+from app.db.models import seats
+from app.kernel.folding import fold
 from app.kernel.origins import Origins
 
 from . import limits, sessions, tokens
@@ -43,6 +46,7 @@ from .errors import (
 from .names import NAME, check_name
 from .passwords import check_password
 
+log = logging.getLogger(__name__)
 MAX_REASON = 500
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 SELF_CLOSED = "closed by its player"
@@ -93,6 +97,13 @@ class Accounts:
         # refuses a locked address's tries (app/auth/tries_in_front.py).
         self.sign_ins = Tries()
         self.origins = Origins(engine)  # where an account was made from, for fair play
+        # Told each closed account's id once the closing is written: the match
+        # service ends its running matches (app/wiring.py subscribes it).
+        self._closed: list[Callable[[int], Awaitable[object]]] = []
+
+    def on_close(self, heard: Callable[[int], Awaitable[object]]) -> None:
+        """Await `heard(account id)` after each closing lands, before `close` answers."""
+        self._closed.append(heard)
 
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.clock(), UTC)
@@ -141,8 +152,8 @@ class Accounts:
         try:
             async with self.engine.begin() as conn:
                 new_id = (await conn.execute(accounts.insert().values(
-                    name=chosen, name_lower=chosen.lower(), password_hash=digest, created_at=now, last_seen=now,
-                    signup_origin=origin)
+                    name=chosen, name_lower=chosen.lower(), name_fold=fold(chosen), password_hash=digest,
+                    created_at=now, last_seen=now, signup_origin=origin)
                     .returning(accounts.c.id))).scalar_one()
         except IntegrityError:
             raise NameTaken(f"the name {chosen!r} is taken", "name") from None
@@ -231,8 +242,10 @@ class Accounts:
 
     async def close(self, name: str, reason: str | None = None, admin: str | None = None,
                     address: str | None = None) -> Account:
-        """Close the account: its sessions end and its tokens are revoked in the
-        same transaction; its matches stay. By its player (`admin` None, the
+        """Close the account: its sessions end, its API tokens and the tokens of
+        every seat it holds are revoked, in the same transaction; then those
+        told (`on_close`) end its running matches. Its finished matches stay,
+        under its name. By its player (`admin` None, the
         reason optional) or by an admin (a reason required, written to the
         audit log with the closing)."""
         note = check_reason(reason) if admin is not None or reason else SELF_CLOSED
@@ -245,10 +258,19 @@ class Accounts:
                                .values(closed_at=now, closed_reason=note))
             await sessions.end_all(conn, account.id)
             await tokens.revoke_all(conn, account.id, now)
+            # A seat's token is a credential of the account's too: one handed out
+            # at create or join must not act for an account that is gone.
+            await conn.execute(seats.update().where(seats.c.account_id == account.id, seats.c.bot.is_(None))
+                               .values(token_hash=None))
             if admin is not None:
                 await conn.execute(admin_audit.insert().values(
                     at=now, admin=admin[:64], kind="account_closed", address=(address or "")[:64] or None,
                     detail={"account": account.name, "reason": note}))
+        for heard in self._closed:
+            try:
+                await heard(account.id)
+            except Exception:  # closed all the same: no token acts, no rating moves (rated.py)
+                log.exception("ending the matches of closed account %s failed", account.id)
         return Account(account.id, account.name, account.created_at, None, now, note, account.last_seen)
 
     async def reopen(self, name: str, reason: str, admin: str, address: str | None = None) -> Account:

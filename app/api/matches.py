@@ -124,7 +124,7 @@ async def list_matches(
     reads: ReadsDep,
     status: Literal["waiting", "active", "finished"] | None = None,
     variant: Literal[VARIANTS] | None = None,  # type: ignore[valid-type]
-    player: Annotated[str | None, Query(max_length=40, pattern=ids.NAME,
+    player: Annotated[str | None, Query(max_length=40, pattern=ids.STORED_NAME,
                                         description="a player's name, any case")] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     cursor: Annotated[str | None, Query(max_length=CURSOR_MAX, pattern=CURSOR,

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
 
+from app.accounts.guest_names import check_guest_name
 from app.config import Settings
 from app.matches import Caller
 from app.pools import POOL_ID, POOLS, Who
@@ -81,6 +82,8 @@ async def join_pool(pool_id: PoolId, caller: Presser, pools: PoolsDep, gateway: 
     `GET /pools/wait` until paired. A guest's first join answers its `ticket`."""
     await gateway.count_write(caller)
     body = body or JoinPool()
+    if caller.account is None:  # a guest waits under its name: never one that looks like an account's
+        await check_guest_name(gateway.service.engine, body.name)
     answer = await pools.join(pool_id, _who(caller), body.name, body.bots, caller.address)
     return JSONResponse(answer.public())
 

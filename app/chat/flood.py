@@ -8,10 +8,12 @@ refused with its reason (as lichess's flood filter does, in our own words).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from app.kernel import text as stored_text
+from app.kernel.ids import shows
 
 from .errors import Flooded, GuestPhrasesOnly, Repeated, TooLong
 
@@ -21,6 +23,9 @@ MAX_LENGTH = 140
 FLOOD_LINES = 4  # lines one writer may send within FLOOD_SECONDS; the next is refused
 FLOOD_SECONDS = 10.0
 REPEAT_LOOKBACK = 2  # a line equal to one of one's last two is refused
+# The embeddings and overrides (U+202A-202E) and isolates (U+2066-2069): a
+# line holding one reorders what follows it on the reader's screen.
+OVERRIDES = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +41,11 @@ def checked(text: object, guest: bool) -> str:
     if not isinstance(text, str):
         raise TooLong("a chat line is a string of 1 to 140 characters")
     line = " ".join(stored_text.check("text", text, line_breaks=False).split())
+    if (override := OVERRIDES.search(line)) is not None:
+        raise TooLong(f"a chat line holds no direction override (\\u{ord(override.group()):04x} at character "
+                      f"{override.start() + 1}): it would show the rest of the line, and the next, reordered")
+    if line and not any(shows(c) for c in line):
+        raise TooLong("a chat line shows something: this one is made only of invisible characters")
     if not line:
         raise TooLong("a chat line says something: 1 to 140 characters")
     if len(line) > MAX_LENGTH:

@@ -34,6 +34,9 @@ class Account(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(20))  # as typed
     name_lower: Mapped[str] = mapped_column(String(20))  # unique: no two names differ only in case
+    # The name folded as names compare (migration 0020; app/kernel/folding.py):
+    # a guest's name that folds to it is refused, it looks like this account's.
+    name_fold: Mapped[str | None] = mapped_column(String(80), nullable=True, index=True)
     password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)  # argon2id; none: a computer
     computer: Mapped[str | None] = mapped_column(String(16), nullable=True)  # the bot level it plays as
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from .record import Record
@@ -51,6 +51,15 @@ class Cache:
             self._items.clear()
         else:
             self._items.pop(key, None)
+
+    def drop_where(self, held: Callable[[Record], bool] | None) -> None:
+        """Forget every record `held` says (None: every record): a change that
+        moves no version in many matches at once (a closed account's seats)."""
+        if held is None:
+            self._items.clear()
+            return
+        for key in [key for key, rec in self._items.items() if held(rec)]:
+            del self._items[key]
 
     def put(self, rec: Record) -> None:
         """Keep `rec` unless a newer version is known already."""

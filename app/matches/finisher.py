@@ -119,6 +119,22 @@ class Finisher:
         rec, _ = await keeper.mutate(match_id, decide)
         return keeper.present(rec)
 
+    async def leave(self, match_id: str, colour: str) -> bool:
+        """The seat's account was closed: the match ends by the server, for the
+        seat, as an abort while one is allowed (nobody joined, or the setups are
+        not done), else as its resignation. False: it was over already."""
+        keeper = self.keeper
+
+        async def decide(rec: Record, now: int) -> bool:
+            if rec.status == "finished" or rec.state.over:
+                return False
+            kind = "abort" if rec.status == "waiting" or rec.state.phase == SETUP else "resign"
+            keeper.end(rec, colour, {"type": kind, "account_closed": True}, now, automatic=True)
+            return True
+
+        _, ended = await keeper.mutate(match_id, decide, fresh=True)
+        return ended
+
     async def moderate(self, match_id: str, verdict: str, reason: str) -> MatchState:
         """A server admin ends the match: "abort", or adjudicates it to "white",
         "black" or a "draw", for `reason`. Logged as an action with player null

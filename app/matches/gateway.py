@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app.accounts.guest_names import check_guest_name
 from app.kernel.errors import Forbidden, RateLimited, Unauthorized
 from app.kernel.limits import Limiter
 
@@ -125,6 +126,8 @@ class Gateway:
         await self.count_write(caller)
         if rated and caller.account_id is None:
             raise Forbidden(f"{RATED_RULE}: sign in (an account token or session) to create a rated match")
+        if caller.account is None:
+            await check_guest_name(self.service.engine, name)
         settings = self.service.settings
         owner = Owner(f"addr:{caller.address or '-'}", settings.bot_matches_per_address or None,
                       caller.account_id, settings.bot_matches_per_account or None)
@@ -135,6 +138,8 @@ class Gateway:
 
     async def join(self, match_id: str, caller: Caller, name: str = "anonymous") -> Seated:
         await self.count_write(caller)
+        if caller.account is None:
+            await check_guest_name(self.service.engine, name)
         return await self.service.lobby.join(match_id, caller.account or name, account_id=caller.account_id,
                                              account=caller.account,
                                              origin=await self.service.origins.of(caller.address))

@@ -45,6 +45,7 @@ class SeatInfo:
     rating: RatingView | None = None
     rating_change: int | None = None
     title: str | None = None  # "BOT": a bot account's seat (app/accounts/bots.py), shown as a computer's
+    closed: bool = False  # its account is closed: it plays no more (no rematch), its token revoked
     # Where the seat was taken from (app/kernel/origins.py), for fair play; never shown to anyone.
     origin: str | None = None
 
@@ -244,6 +245,7 @@ def seat_from_row(row: Any, prefix: str = "") -> SeatInfo:
     seat = SeatInfo(col("name"), col("token_hash"), col("bot"), col("connected"), ms_of(col("last_seen")),
                     ms_of(col("joined_at")), col("account_id"), getattr(row, prefix + "account", None))
     seat.title = title_of(getattr(row, prefix + "bot_at", None))
+    seat.closed = getattr(row, prefix + "closed_at", None) is not None
     seat.origin = getattr(row, prefix + "origin", None)
     if seat.account_id is not None:
         seat.rating, seat.rating_change = seat_rating(*(getattr(row, prefix + c, None) for c in RATING_COLUMNS))

@@ -58,6 +58,8 @@ class Rematches:
 
         async def decide(rec: Record, now: int) -> tuple[str | None, str | None]:
             opponent = _guard(rec, colour)
+            if opponent.closed:
+                raise Forbidden("the other player's account is closed: there is nobody to play again")
             state: Mapping[str, Any] = rec.rematch or {}
             if state.get("match_id"):
                 return state["match_id"], None  # made already; the token went out then

@@ -10,6 +10,7 @@
     time_gifts give the opponent 15 s (time_gift.py)
     rematches offer, accept and decline playing again (rematch.py)
     claims    a guest's seats become an account's (claims.py)
+    leaving   a closed account's running matches end (leaving.py)
 
 Callers outside this layer act through the gateway (gateway.py), which proves the
 seat before it hands the verb to one of these.
@@ -27,6 +28,7 @@ from app.kernel.origins import Origins
 from .claims import Claims
 from .finisher import DrawAnswer, Finisher
 from .keeper import MatchKeeper
+from .leaving import Leaving
 from .lobby import Lobby
 from .mover import Mover
 from .publisher import NullPublisher, Publisher
@@ -53,6 +55,7 @@ class MatchService:
         self.rematches = Rematches(self.keeper, self.seats)
         self.origins = Origins(engine)
         self.claims = Claims(self.keeper)
+        self.leaving = Leaving(self.keeper, self.finisher)
 
     @property
     def engine(self) -> AsyncEngine:

@@ -45,6 +45,7 @@ class ClientIdTaken(Exception):
 _SEAT_COLUMNS = [*(c.label(f"seat_{c.name}") for c in seats.c if c.name != "match_id"),
                  accounts.c.name.label("seat_account"),
                  accounts.c.bot_at.label("seat_bot_at"),  # a bot account's seat is titled "BOT"
+                 accounts.c.closed_at.label("seat_closed_at"),  # a closed account plays no more
                  # Profiles: the seat's rating in the match's variant, and
                  # what a rated ending did to it (record.seat_rating).
                  ratings.c.rating.label("seat_rating"), ratings.c.rd.label("seat_rd"),

@@ -55,6 +55,9 @@ def entry_words(before: Mapping[str, Any] | None, player: str | None, action: di
             # A state the view cannot rebuild (an old row): say the action plainly.
             return f"{who} plays {kind}."
         return words[:-1] + " (nothing else to do, R11)." if automatic and kind == "pass" else words
+    if action.get("account_closed"):  # the server ended it for a seat whose account was closed
+        ending = "the match is aborted" if kind == "abort" else f"{who} resigns"
+        return f"{who}'s account is closed: {ending}."
     if kind in EVENTS:
         return EVENTS[str(kind)].format(who=who)
     if kind == "timeout":

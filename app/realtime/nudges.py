@@ -10,7 +10,8 @@ read the truth after waking, never count nudges.
 
 Keys are short words joined by ":", e.g. ``account:42``, ``guest:<id>``,
 ``pool:standard:10+5``, ``chat:<match id>``, ``seats:<match id>`` (a seat
-claimed into an account: every process forgets its cached record, service.py).
+claimed into an account: every process forgets its cached record, service.py),
+``closed:<account id>`` (an account closed: its matches' records forgotten).
 
 Besides waiters, a part of the server may hear every nudge of a prefix (`on`):
 called with the rest of the key for each nudge heard from another process, and

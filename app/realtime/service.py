@@ -70,3 +70,16 @@ def share_claims(service: MatchService, nudges: Nudges) -> None:
 
 
 SEATS = "seats:"  # the nudges' prefix of a claimed seat (app/realtime/nudges.py)
+
+
+def share_closings(service: MatchService, nudges: Nudges) -> None:
+    """A closed account's seat tokens are revoked on every process: the closing
+    nudges `closed:<account id>`, and each process that hears it (or lost the
+    bus meanwhile: then every record) forgets its cached records holding a seat
+    of that account, which the revocation left at the same version."""
+    leaving = service.leaving
+    leaving.on_left(lambda account_id: nudges.nudge(f"{CLOSED}{account_id}"))
+    nudges.on(CLOSED, lambda rest: leaving.forget(int(rest) if rest and rest.isdigit() else None))
+
+
+CLOSED = "closed:"  # the nudges' prefix of a closed account

@@ -157,7 +157,7 @@ async def close(request: Request, me: Signed, accounts: AccountsDep) -> Response
     await accounts.close(account.name)
     response = page("notice.html", session=None, back="/", title="Account closed",
                     message=f"The account {account.name} is closed, and every browser signed in to it "
-                            "is signed out. Its matches stay, under its name.")
+                            "is signed out. Its matches stay, under its name; those it was playing have ended.")
     signed.drop_session(response, request)
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -1,6 +1,6 @@
 // Players as every page shows them (issue 19): an account's name links to its
 // profile and carries its rating in the match's variant ("1500?" while
-// provisional); a guest's name stays plain text. And a rated match's change,
+// provisional); a guest's name stays plain text, marked as a guest's. And a rated match's change,
 // "+12" or "−12" (a true minus sign).
 
 /** "1612", or "1500?" while provisional. */
@@ -24,7 +24,16 @@ export function profileHref(account) {
  * account, the name as text for a guest (`fallback` for an empty seat). */
 export function playerNodes(p, fallback = "…") {
   if (!p || !p.name) return [document.createTextNode(fallback)];
-  if (!p.account) return [document.createTextNode(p.name)];
+  if (!p.account) {
+    if (p.bot) return [document.createTextNode(p.name)];
+    // A guest's name is marked as one (site.css draws "guest" after it), so that
+    // no guest passes for the account whose name it resembles.
+    const guest = document.createElement("span");
+    guest.className = "guest-name";
+    guest.title = "a guest: no account plays this seat";
+    guest.textContent = p.name;
+    return [guest];
+  }
   const link = document.createElement("a");
   link.href = profileHref(p.account);
   link.className = "player-link";

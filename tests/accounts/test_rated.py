@@ -186,3 +186,18 @@ async def test_many_rated_matches_of_one_player_ending_at_once_lose_no_change(
     befores = Counter(r.rating_before for r in rows)
     afters = Counter(r.rating_after for r in rows)
     assert befores - afters == Counter({NEW.rating: 1}) and afters - befores == Counter({ada_now.rating: 1})
+
+
+async def test_a_closed_account_moves_no_rating_whatever_ends_its_match(accounts: Accounts,
+                                                                         service: MatchService) -> None:
+    """Issue 31, break 2: an account closed while its rated match runs (here with
+    nobody told to end it) has its rating moved by no ending that comes after,
+    nor does its opponent's move."""
+    ada, bea = await player(accounts, "Ada"), await player(accounts, "Bea")
+    match_id = await _made(service, ada.id, bea.id)
+    await _both_acted(service, match_id)
+    await accounts.close("Ada")
+    await service.finisher.resign(match_id, "black")  # the opponent resigns: Ada would have won
+    assert (await service.reads.get(match_id))["status"] == "finished"
+    assert await changes_of(service.engine, match_id) == []
+    assert await ratings_of(service.engine, ada.id) == {} == await ratings_of(service.engine, bea.id)

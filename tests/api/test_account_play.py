@@ -145,7 +145,8 @@ async def test_a_closed_account_stops_at_once_on_rest_and_on_its_socket(
         await sock.receive()
     assert closed.value.code == 1008
     state = (await client.get(f"{BASE}/{match_id}")).json()
-    assert state["version"] == 2  # the join and White's setup; nothing after the closing
+    # The join, White's setup, and the closing's abort (the setups were not done): nothing of Ada's after it.
+    assert state["version"] == 3 and state["result"]["reason"] == "aborted"
     with pytest.raises(Closed) as refused:  # and a new socket with the token is refused, not a watcher
         await (await Socket.open(app, ws_path(match_id), {"Authorization": f"Bearer {ada.play}"})).receive()
     assert refused.value.code == 1008 and refused.value.reason.startswith("unauthorized")

@@ -35,9 +35,9 @@ async def test_a_line_posted_on_one_process_reaches_a_socket_on_the_other(
         servers: tuple[Server, Server]) -> None:  # noqa: F811  (the fixture imported above)
     a, b = servers
     async with httpx.AsyncClient(timeout=10) as http:
-        made = (await http.post(f"{a.base}/api/v1/matches", json={"seat": "white", "name": "Ada"})).json()
+        made = (await http.post(f"{a.base}/api/v1/matches", json={"seat": "white", "name": "Guest Ada"})).json()
         match_id, white = made["match"]["id"], made["token"]
-        black = (await http.post(f"{a.base}/api/v1/matches/{match_id}/join", json={"name": "Bo"})).json()["token"]
+        black = (await http.post(f"{a.base}/api/v1/matches/{match_id}/join", json={"name": "Guest Bo"})).json()["token"]
         async with connect(b.ws(match_id, token=black)) as opponent, connect(a.ws(match_id)) as watcher:
             assert await following(opponent) == "players"
             assert await following(watcher) == "spectators"

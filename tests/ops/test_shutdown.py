@@ -73,7 +73,7 @@ async def test_sigterm_finishes_requests_closes_sockets_1001_and_stops_bots(
             # A human match, a watcher on it, and an action held in flight by a row lock.
             made = (await http.post("/api/v1/matches", json={"options": {}, "seat": "white"})).json()
             match_id = made["match"]["id"]
-            version = (await http.post(f"/api/v1/matches/{match_id}/join", json={"name": "Bo"})).json()[
+            version = (await http.post(f"/api/v1/matches/{match_id}/join", json={"name": "Guest Bo"})).json()[
                 "match"]["version"]
             async with connect(server.ws(f"/api/v1/matches/{match_id}/ws")) as watcher:
                 assert json.loads(await watcher.recv())["type"] == "hello"

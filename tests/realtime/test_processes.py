@@ -432,3 +432,66 @@ async def test_both_streams_survive_a_restart_of_their_process_losing_nothing_an
         if a.proc.poll() is not None:  # the module's later tests want A
             await asyncio.to_thread(a.start)
             await asyncio.to_thread(a.wait_ready)
+
+
+async def test_a_closed_accounts_seat_token_is_refused_on_the_process_that_cached_it(
+        servers: tuple[Server, Server], http: httpx.AsyncClient) -> None:
+    """Issue 31, break 2, through the public API: the account closes on one
+    process, and its seat token, last used on the other (which holds the match
+    cached), is refused there at once; the match ended, and moved no rating."""
+    from tests.web.accounts_helpers import csrf_of, sign_up
+
+    a, b = servers
+    async with httpx.AsyncClient(base_url=a.base, timeout=10) as page:
+        assert (await sign_up(page, "Closer")).status_code == 303
+        csrf = await csrf_of(page)
+        r = await page.post("/api/v1/matches", json={"options": {}, "seat": "white", "rated": True},
+                            headers={"X-CSRF-Token": csrf})
+        assert r.status_code == 201, r.text
+        match_id, token = r.json()["match"]["id"], r.json()["token"]
+        other = await account_tokens_on(http, b)
+        r = await http.post(f"{b.base}/api/v1/matches/{match_id}/join", json={}, headers=other)
+        assert r.status_code == 200, r.text
+        mine = {"Authorization": f"Bearer {token}"}
+        assert (await http.get(f"{b.base}/api/v1/matches/{match_id}/legal", headers=mine)).status_code == 200
+        r = await page.post("/account/close", data={"csrf_token": csrf})
+        assert r.status_code == 200 and "is closed" in r.text
+    refused = await http.get(f"{b.base}/api/v1/matches/{match_id}/legal", headers=mine)
+    assert refused.status_code == 401, refused.text
+    r = await http.post(f"{b.base}/api/v1/matches/{match_id}/actions", headers=mine,
+                        json={"action": {"type": "setup", "backrow": ["construct"] * 8}, "version": 1})
+    assert r.status_code == 401, r.text
+    state = (await http.get(f"{b.base}/api/v1/matches/{match_id}")).json()
+    assert state["status"] == "finished" and state["result"]["reason"] == "aborted"
+    assert state["players"]["black"]["rating_change"] is None
+
+
+async def account_tokens_on(http: httpx.AsyncClient, server: Server, name: str = "Stayer") -> dict[str, str]:
+    """An account made through the server's own sign-up page, and its session's headers for the API."""
+    from tests.web.accounts_helpers import csrf_of, sign_up
+
+    async with httpx.AsyncClient(base_url=server.base, timeout=10) as page:
+        assert (await sign_up(page, name)).status_code == 303
+        csrf = await csrf_of(page)
+        cookies = "; ".join(f"{k}={v}" for k, v in page.cookies.items())
+    return {"Cookie": cookies, "X-CSRF-Token": csrf}
+
+
+async def test_no_guest_wears_an_accounts_name_and_chat_refuses_hidden_lines_on_a_real_server(
+        servers: tuple[Server, Server], http: httpx.AsyncClient) -> None:
+    """Issue 31, break 4, through the public API: an account made on one process;
+    on the other, a guest under its name in other case, with a look-alike letter
+    or a zero-width space is refused, and so are the chat's direction overrides
+    and invisible lines."""
+    a, b = servers
+    player = await account_tokens_on(http, a, "Folder")
+    for name in ("folder", "F\u043elder", "Fol\u200bder", "F0LDER"):
+        r = await http.post(f"{b.base}/api/v1/matches", json={"seat": "white", "name": name})
+        assert r.status_code == 400, (name, r.text)
+    r = await http.post(f"{a.base}/api/v1/matches", json={"seat": "white"}, headers=player)
+    assert r.status_code == 201, r.text
+    match_id = r.json()["match"]["id"]
+    for line in ("gg \u202eez", "\u200b\u200b"):
+        r = await http.post(f"{a.base}/api/v1/matches/{match_id}/chat", json={"text": line, "room": "players"},
+                            headers=player)
+        assert r.status_code == 400 and r.json()["error"] == "bad_chat_line", (line, r.text)
