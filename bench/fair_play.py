@@ -11,11 +11,20 @@ through the REST API as a client would.
 
 farm    five quick resignations between one pair, by their account tokens:
         PASS when the winner's rating after the fifth is where the third left it.
+closed  an account signs up on the site, makes a rated match with its session,
+        then closes itself on /account/close: PASS when the match's seat token
+        is refused (401) on /legal and /actions and the match has ended.
+names   guests asking for an account's name as it is, in other case, with a
+        Cyrillic look-alike, a zero-width space inside, and `a` with 39 accents:
+        PASS when every one is refused (400) and a plain new name is taken.
+chat    chat lines with a direction override or only invisible characters:
+        PASS when each is refused (400 bad_chat_line) and a plain line is said.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 from collections.abc import Callable
@@ -24,6 +33,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
 
 from tests.browser import players  # noqa: E402
 from tests.browser.conftest import Server, run_server  # noqa: E402
@@ -53,7 +64,63 @@ def farm(server: Server) -> bool:
     return ok
 
 
-CHECKS: dict[str, Callable[[Server], bool]] = {"farm": farm}
+def _signed_up(server: Server, name: str) -> tuple[httpx.Client, str]:
+    """A browser that signed up as `name` on the site: its client (the session
+    cookie kept) and the session's CSRF token."""
+    browser = httpx.Client(base_url=server.base, follow_redirects=True)
+    form = browser.get("/signup").text
+    token = re.search(r'name="csrf_token" value="([^"]+)"', form)
+    assert token, "the sign-up form has its token"
+    browser.post("/signup", data={"username": name, "password": "a long enough password", "csrf_token": token.group(1),
+                                  "next": "/"})
+    page = browser.get("/account").text
+    csrf = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert csrf, "signed in: the account page has a form"
+    return browser, csrf.group(1)
+
+
+def closed(server: Server) -> bool:
+    browser, csrf = _signed_up(server, "Leaver")
+    made = browser.post("/api/v1/matches", json={"seat": "white"}, headers={"X-CSRF-Token": csrf}).json()
+    match_id, token = made["match"]["id"], made["token"]
+    server.call("POST", f"/matches/{match_id}/join", {"name": "Stayer"})
+    before = httpx.get(f"{server.base}/api/v1/matches/{match_id}/legal", headers={"Authorization": f"Bearer {token}"})
+    browser.post("/account/close", data={"csrf_token": csrf})
+    legal = httpx.get(f"{server.base}/api/v1/matches/{match_id}/legal", headers={"Authorization": f"Bearer {token}"})
+    act = httpx.post(f"{server.base}/api/v1/matches/{match_id}/actions", headers={"Authorization": f"Bearer {token}"},
+                     json={"action": {"type": "setup", "backrow": ROW}, "version": 2})
+    status = server.match(match_id)["status"]
+    ok = before.status_code == 200 and legal.status_code == 401 and act.status_code == 401 and status == "finished"
+    print(f"closed: the seat token before closing {before.status_code}, after: /legal {legal.status_code}, "
+          f"/actions {act.status_code}; the match {status} -> {'PASS' if ok else 'MISS'}")
+    return ok
+
+
+def names(server: Server) -> bool:
+    players.make(server, {"players": ["Main"]})
+    tries = ["Main", "MAIN", "M\u0430in", "Ma\u200bin", "a" + "\u0301" * 39]
+    answers = [httpx.post(f"{server.base}/api/v1/matches", json={"seat": "white", "name": n}).status_code for n in tries]
+    plain = httpx.post(f"{server.base}/api/v1/matches", json={"seat": "white", "name": "Mainly new"}).status_code
+    ok = all(a == 400 for a in answers) and plain == 201
+    print(f"names: an account's name as a guest's, five ways: {answers}; a new name: {plain} -> {'PASS' if ok else 'MISS'}")
+    return ok
+
+
+def chat(server: Server) -> bool:
+    made = server.call("POST", "/matches", {"seat": "white", "name": "Talker"})
+    match_id, token = made["match"]["id"], made["token"]
+    players.make(server, {"players": ["Talker2"]})
+    lines = ["hello \u202eevil", "\u2066isolated\u2069", "\u200b\u200b\u2060"]
+    auth = {"Authorization": f"Bearer {token}"}
+    codes = [httpx.post(f"{server.base}/api/v1/matches/{match_id}/chat", json={"text": t}, headers=auth)
+             for t in lines]
+    refused = [(r.status_code, r.json().get("error")) for r in codes]
+    ok = all(r == (400, "bad_chat_line") for r in refused)
+    print(f"chat: direction overrides and invisible lines: {refused} -> {'PASS' if ok else 'MISS'}")
+    return ok
+
+
+CHECKS: dict[str, Callable[[Server], bool]] = {"farm": farm, "closed": closed, "names": names, "chat": chat}
 
 
 def main(argv: list[str] | None = None) -> int:

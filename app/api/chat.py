@@ -72,6 +72,12 @@ class Reported(BaseModel):
     model_config = ConfigDict(json_schema_extra={"examples": [{"reported": True}]})
 
 
+class ReportBody(BaseModel):
+    reason: Literal["abuse", "spam", "cheating", "other"] = Field(
+        "other", description="why: abuse, spam, cheating (talk of it), or other; other when there is no body")
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"reason": "abuse"}]})
+
+
 router = APIRouter(prefix="/matches", tags=["chat"])
 
 
@@ -132,7 +138,21 @@ async def post_chat(match_id: str, body: ChatPost, caller: ChatCaller, chat: Cha
                  "csrf_failed", "insufficient_scope", "forbidden", "rate_limited"))},
              summary="Report a chat line to the admins")
 async def report_line(match_id: str, line_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
-                      caller: ChatCaller, chat: ChatDep) -> JSONResponse:
-    """A line of the caller's room goes to the admins' queue."""
-    await chat.report(match_id, caller, line_id)
+                      caller: ChatCaller, chat: ChatDep, body: ReportBody | None = None) -> JSONResponse:
+    """A line of the caller's room goes to the admins' queue, with the reason given."""
+    await chat.report(match_id, caller, line_id, (body or ReportBody()).reason)
     return JSONResponse({"reported": True}, status_code=202)
+
+
+@router.delete("/{match_id}/chat/{line_id}/report", response_model=Reported,
+               responses={**responses(401, 403, 404, 409, 429, codes=(
+                   "csrf_failed", "insufficient_scope", "forbidden", "rate_limited"), own={
+                   409: {"report_kept": "a report is withdrawn within 60 s of making it; "
+                                        "this one was made 75 s ago and stands"}})},
+               summary="Withdraw your report of a chat line, within a minute")
+async def withdraw_report(match_id: str, line_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+                          caller: ChatCaller, chat: ChatDep) -> JSONResponse:
+    """Undo a report pressed by mistake: within 60 s of making it. 404 when the
+    caller has not reported the line, 409 `report_kept` after the minute."""
+    await chat.withdraw_report(match_id, caller, line_id)
+    return JSONResponse({"reported": False})

@@ -33,3 +33,9 @@ class Repeated(ServiceError):
 
 class Flooded(ServiceError):
     status, code = 429, "chat_flood"
+
+
+class ReportKept(ServiceError):
+    """A report withdrawn after its minute: it stands, in the admins' queue."""
+
+    status, code = 409, "report_kept"

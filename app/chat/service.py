@@ -32,10 +32,12 @@ from app.matches import Caller, Gateway
 from app.matches.record import other
 from app.realtime.nudges import Nudges
 
-from .errors import ComputerOpponent, Muted, WrongRoom
+from .errors import ComputerOpponent, Muted, ReportKept, WrongRoom
 from .flood import FLOOD_SECONDS, ROOMS, Earlier, checked, not_flooding
 
 SHOWN = 100  # lines a reader is sent at once: the last of the room
+REPORT_REASONS = ("abuse", "spam", "cheating", "other")  # why a line is reported, as the report asks
+UNDO_SECONDS = 60  # a report may be withdrawn this long after it was made (a press by mistake)
 MAX_MUTE_DAYS = 366
 
 
@@ -148,27 +150,60 @@ class Chat:
                 chat_mutes.c.account_id == account_id, chat_mutes.c.until > self.now()))).scalar()
         return stamp(_ms(until)) if until is not None else None
 
-    async def report(self, match_id: str, caller: Caller, line_id: int) -> None:
-        """Put a line the caller can see in the admins' queue: once per reporter
-        (an account, a guest's seat, a guest spectator's address), however
-        often they press Report."""
+    async def report(self, match_id: str, caller: Caller, line_id: int, reason: str = "other") -> None:
+        """Put a line the caller can see in the admins' queue, with why: once per
+        reporter (an account, a guest's seat, a guest spectator's address),
+        however often they press Report."""
+        if reason not in REPORT_REASONS:
+            raise BadRequest(f"reason is one of {', '.join(REPORT_REASONS)}")
         await self.gateway.count_write(caller)
         who = await self.writer(match_id, caller)
         now = self.now()
         async with self.engine.begin() as conn:
             await one_at_a_time(conn, f"chat-report:{who.key}")  # the look and the insert below, together
-            row = (await conn.execute(select(chat_lines.c.room, chat_lines.c.reported_at).where(
-                chat_lines.c.id == line_id, chat_lines.c.match_id == match_id,
-                chat_lines.c.hidden_at.is_(None)))).first()
-            if row is None or row.room != who.room:
-                raise NotFound(f"no line {line_id} in this match's {who.room}' chat")
+            row = await self._reportable(conn, match_id, line_id, who.room)
             known = (await conn.execute(select(chat_reports.c.at).where(
                 chat_reports.c.line_id == line_id, chat_reports.c.reporter == who.key))).first()
             if known is not None:
                 return  # reported by this reporter already: it counts once
-            await conn.execute(chat_reports.insert().values(line_id=line_id, reporter=who.key, at=now))
+            await conn.execute(chat_reports.insert().values(line_id=line_id, reporter=who.key, at=now, reason=reason))
             await conn.execute(update(chat_lines).where(chat_lines.c.id == line_id).values(
                 reports=chat_lines.c.reports + 1, reported_at=row.reported_at or now))
+
+    async def withdraw_report(self, match_id: str, caller: Caller, line_id: int) -> None:
+        """Take back the caller's report of a line within UNDO_SECONDS of making
+        it; the line leaves the queue when no other report holds it there."""
+        await self.gateway.count_write(caller)
+        who = await self.writer(match_id, caller)
+        now = self.now()
+        async with self.engine.begin() as conn:
+            await one_at_a_time(conn, f"chat-report:{who.key}")
+            await self._reportable(conn, match_id, line_id, who.room)
+            made = (await conn.execute(select(chat_reports.c.at).where(
+                chat_reports.c.line_id == line_id, chat_reports.c.reporter == who.key))).scalar()
+            if made is None:
+                raise NotFound(f"you have not reported line {line_id}")
+            waited = (now - made).total_seconds()
+            if waited > UNDO_SECONDS:
+                raise ReportKept(f"a report is withdrawn within {UNDO_SECONDS} s of making it; "
+                                 f"this one was made {int(waited)} s ago and stands")
+            await conn.execute(chat_reports.delete().where(
+                chat_reports.c.line_id == line_id, chat_reports.c.reporter == who.key))
+            # The count, not the reporters' rows, says what is left: reports made before
+            # reporters were kept have no row. None left: the line leaves the queue.
+            await conn.execute(update(chat_lines).where(chat_lines.c.id == line_id).values(
+                reports=chat_lines.c.reports - 1))
+            await conn.execute(update(chat_lines).where(chat_lines.c.id == line_id, chat_lines.c.reports <= 0)
+                               .values(reports=0, reported_at=None))
+
+    async def _reportable(self, conn: Any, match_id: str, line_id: int, room: str) -> Any:
+        """The line (its room and when it was first reported), if the caller's room shows it."""
+        row = (await conn.execute(select(chat_lines.c.room, chat_lines.c.reported_at).where(
+            chat_lines.c.id == line_id, chat_lines.c.match_id == match_id,
+            chat_lines.c.hidden_at.is_(None)))).first()
+        if row is None or row.room != room:
+            raise NotFound(f"no line {line_id} in this match's {room}' chat")
+        return row
 
     # ---- the admins' side (app/admin/chat_pages.py writes the audit log) ----------
 
@@ -210,7 +245,14 @@ class Chat:
             rows = list(await conn.execute(
                 select(chat_lines).where(chat_lines.c.reported_at.is_not(None), chat_lines.c.hidden_at.is_(None))
                 .order_by(chat_lines.c.reported_at, chat_lines.c.id).limit(limit)))
-        return [admin_view(r) for r in rows]
+            why = list(await conn.execute(
+                select(chat_reports.c.line_id, chat_reports.c.reason).where(
+                    chat_reports.c.line_id.in_([r.id for r in rows]))))
+        reasons: dict[int, dict[str, int]] = {}
+        for line_id, reason in why:  # a report made before reasons were asked counts as "other"
+            counted = reasons.setdefault(line_id, {})
+            counted[reason or "other"] = counted.get(reason or "other", 0) + 1
+        return [{**admin_view(r), "reasons": reasons.get(r.id, {})} for r in rows]
 
     async def dismiss(self, line_id: int) -> None:
         """Take a line out of the queue, left as it is."""

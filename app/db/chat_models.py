@@ -65,6 +65,8 @@ class ChatReport(Base):
     line_id: Mapped[int] = mapped_column(ForeignKey("chat_lines.id", ondelete="CASCADE"), primary_key=True)
     reporter: Mapped[str] = mapped_column(String(120), primary_key=True)  # as chat_lines.author_key
     at: Mapped[datetime] = mapped_column(UTCDateTime)
+    # Why (app.chat.service.REPORT_REASONS); null for a report made before reasons were asked (migration 0021).
+    reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 chat_lines = cast(Table, ChatLine.__table__)

@@ -69,12 +69,17 @@ def skeleton(text: str) -> str:
 
 
 def fold(name: str) -> str:
-    """`name` as it compares: NFKC, confusables' skeleton, case folded, no format characters."""
+    """`name` as it compares: NFKC, case folded, confusables' skeleton, no format
+    characters. Case is folded before the skeleton too: a capital's look-alike
+    is not its small letter's ("I" looks like "l", "i" does not), so "MAIN"
+    and "Main" must meet as "main" before either is mapped."""
     current = unicodedata.normalize("NFKC", name)
     for _ in range(4):
-        shown = "".join(c for c in current if unicodedata.category(c) != "Cf")
+        shown = "".join(c for c in current if unicodedata.category(c) != "Cf").casefold()
         folded = skeleton(shown).casefold()
         if folded == current:
             break
         current = folded
-    return current
+    # A capital I looks like a small l (its skeleton is "l"), and folding case
+    # makes every I an i: so i is read as l too, or "AIex" would pass for "Alex".
+    return current.replace("i", "l")

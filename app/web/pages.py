@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse
 
 from app import bots
 from app.accounts import Accounts, playban
+from app.accounts.profiles import NEW_SHOWN, Profiles
 from app.kernel.errors import NotFound
 from app.kernel.ids import is_match_id
 from app.pools import POOLS
@@ -21,7 +22,7 @@ from app.rules import VARIANTS
 from app.rules.vocabulary import move_table
 
 from . import signed
-from .deps import AccountsDep, ReadsDep
+from .deps import AccountsDep, ProfilesDep, ReadsDep
 from .render import ROOT, TEMPLATES, page
 
 __all__ = ["ROOT", "TEMPLATES", "router"]
@@ -55,8 +56,17 @@ async def _page(request: Request, accounts: Accounts, name: str, status: int = 2
     return page(name, status, session=session, back=signed.here(request), **context)
 
 
+async def _ratings_by_variant(profiles: Profiles, session: signed.Session | None) -> dict[str, int] | None:
+    """The signed-in player's rating in every variant, as a seek's range judges
+    it (a new player's where none is stored); None for a guest, who has none."""
+    if session is None:
+        return None
+    stored = await profiles.ratings(session.account_id)
+    return {v: stored[v].rating if v in stored else NEW_SHOWN.rating for v in VARIANTS}
+
+
 @router.get("/", response_class=HTMLResponse)
-async def home(request: Request, accounts: AccountsDep) -> HTMLResponse:
+async def home(request: Request, accounts: AccountsDep, profiles: ProfilesDep) -> HTMLResponse:
     # A first visit is offered the guided match up front; drawn by the server, so
     # nothing moves once the page is shown (a script deciding it would shift the page).
     first_visit = SEEN_COOKIE not in request.cookies
@@ -66,10 +76,13 @@ async def home(request: Request, accounts: AccountsDep) -> HTMLResponse:
     waiting = None if session is None else await playban.standing(accounts.engine, session.account_id, accounts.now())
     rated_wait = None if waiting is None else {"minutes": max(1, -(-waiting[0] // 60)),
                                                "until": waiting[1].strftime("%H:%M UTC"), "why": waiting[2]}
+    # The open list says which seeks a range closes to this player, and why.
+    my_ratings = await _ratings_by_variant(profiles, session)
     answer = page("home.html", 200, session=session, back=signed.here(request),
                   variants=[(v, VARIANT_NAMES.get(v, v)) for v in VARIANTS],
                   levels=levels, easy_level=_easy(levels), modules=HOME_MODULES,
-                  pools=list(POOLS.values()), first_visit=first_visit, rated_wait=rated_wait)
+                  pools=list(POOLS.values()), first_visit=first_visit, rated_wait=rated_wait,
+                  my_ratings=my_ratings)
     if first_visit:
         answer.set_cookie(SEEN_COOKIE, "1", max_age=SEEN_SECONDS, samesite="lax", httponly=True)
     return answer

@@ -404,8 +404,16 @@ function build(container, orientation) {
   arenaCol.append(buildArena(view), buildLegend());
   const side = el("div", "side-col");
   side.append(buildTower(view), buildPools(view));
-  root.append(arenaCol, side);
-  container.replaceChildren(root);
+  const frame = container.querySelector(":scope > .board");
+  if (frame && frame.querySelector(":scope > .arena-col") && frame.querySelector(":scope > .side-col")) {
+    // The page's own frame: what it puts between the columns (the players, the turn
+    // panel, in the order a phone draws them) stays where it is, focus and all.
+    frame.querySelector(":scope > .arena-col").replaceWith(arenaCol);
+    frame.querySelector(":scope > .side-col").replaceWith(side);
+  } else {
+    root.append(arenaCol, side);
+    container.replaceChildren(root);
+  }
   views.set(container, view);
   return view;
 }

@@ -6,7 +6,7 @@
 // by this browser (localStorage) and stops the lines coming at all: the socket
 // unfollows the room (`chat_unfollow`) and follows it again when turned on.
 
-import { call } from "./api.js";
+import { reportControl } from "./chat-report.js";
 
 const OFF = "magery.chat.off";
 const $ = (id) => document.getElementById(id);
@@ -60,22 +60,8 @@ export function startChat(live, matchId, seatOf) {
     const said = document.createElement("span");
     said.className = "chat-text";
     said.textContent = line.text; // text, never markup
-    const report = document.createElement("button");
-    report.type = "button";
-    report.className = "chat-report link";
-    report.textContent = "Report";
-    report.setAttribute("aria-label", `Report ${line.author}'s line`);
-    report.addEventListener("click", async () => {
-      report.disabled = true;
-      try {
-        const seat = seatOf();
-        await call("POST", `/matches/${encodeURIComponent(matchId)}/chat/${line.id}/report`, { token: seat && seat.token });
-        report.textContent = "Reported";
-      } catch (error) {
-        report.disabled = false;
-        refusal.textContent = `Not reported: ${error.message}`;
-      }
-    });
+    const report = reportControl(line, `/matches/${encodeURIComponent(matchId)}/chat/${line.id}/report`,
+      () => seatOf() && seatOf().token, refusal);
     li.append(author, ": ", said, " ", report);
     return li;
   }

@@ -139,11 +139,32 @@ function row(m, button) {
 
 /** A seek's rating range as the list says it: ", ratings 1400–1800" (the creator's ± its range). */
 function rangeWords(m) {
+  const span = rangeOf(m);
+  if (!span) return "";
+  return span.low === null ? `, ratings within \u00b1${span.range}` : `, ratings ${span.low}\u2013${span.high}`;
+}
+
+/** A waiting seek's range: {range, low, high} (low and high null when its creator shows no rating), or null. */
+function rangeOf(m) {
   const range = m.options.rating_range;
-  if (m.status !== "waiting" || !range) return "";
+  if (m.status !== "waiting" || !range) return null;
   const creator = ["white", "black"].map((c) => m.players[c]).find((p) => p && p.rating);
-  if (!creator) return `, ratings within \u00b1${range}`;
-  return `, ratings ${creator.rating.rating - range}\u2013${creator.rating.rating + range}`;
+  if (!creator) return { range, low: null, high: null };
+  return { range, low: creator.rating.rating - range, high: creator.rating.rating + range };
+}
+
+// The signed-in player's rating in each variant, drawn by the server (none for a guest).
+const myRatings = $("open-list").dataset.myRatings ? JSON.parse($("open-list").dataset.myRatings) : null;
+
+/** Why a seek's range closes it to this player ("Open to 1400–1600; you are 1720"), or "" when it is open. */
+function closedWords(m) {
+  const span = rangeOf(m);
+  if (!span || span.low === null) return "";
+  const open = `Open to ${span.low}\u2013${span.high}`;
+  if (!myRatings) return `${open}; sign in to join (a guest has no rating)`;
+  const mine = myRatings[m.options.variant];
+  if (mine === undefined || (mine >= span.low && mine <= span.high)) return "";
+  return `${open}; you are ${mine}`;
 }
 
 function link(text, href, label) {
@@ -152,6 +173,20 @@ function link(text, href, label) {
   a.textContent = text;
   a.setAttribute("aria-label", label);
   return a;
+}
+
+const refused = new Map(); // seeks this page was refused: id → why
+
+/** Says a refusal in the row the person acted in, beside its button (not in the form far above). */
+function sayInRow(button, text) {
+  const li = button.closest("li");
+  let said = li.querySelector(".refusal");
+  if (!said) {
+    said = Object.assign(document.createElement("p"), { className: "refusal" });
+    said.setAttribute("role", "alert");
+    li.append(said);
+  }
+  said.textContent = text;
 }
 
 async function join(m, button) {
@@ -163,9 +198,10 @@ async function join(m, button) {
     if (joined.token) saveSeat(m.id, joined.seat, joined.token);
     window.location.assign(`/matches/${encodeURIComponent(m.id)}`);
   } catch (error) {
-    $("create-error").textContent = error instanceof ApiError ? `Could not join: ${error.message}` : String(error);
+    sayInRow(button, error instanceof ApiError ? `Could not join: ${error.message}` : String(error));
     if (error instanceof ApiError && ["rating_out_of_range", "forbidden"].includes(error.code)) {
-      button.textContent = "Not open to you"; // the seek stays; the message says why (a range, a rated match)
+      refused.set(m.id, `Not open to you: ${error.message}`); // said again when the list is drawn anew
+      button.textContent = "Not open to you"; // the seek stays; the words beside it say why (a range, a rated match)
       return;
     }
     button.disabled = false;
@@ -197,6 +233,8 @@ function mine(m) {
 function refreshLists() {
   fill("open-list", "waiting", (m) => {
     if (mine(m)) return link("Open", `/matches/${encodeURIComponent(m.id)}`, `Open your match ${names(m)}`);
+    const closed = refused.get(m.id) || closedWords(m);
+    if (closed) return Object.assign(document.createElement("span"), { className: "closed", textContent: closed });
     const b = document.createElement("button");
     b.type = "button";
     b.className = "primary";

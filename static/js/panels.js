@@ -130,7 +130,8 @@ export function paintTools(page) {
   $("watching").hidden = Boolean(page.seat) || invited(page);
   // A spectator has no turn to be told of; the computer reads no chat.
   if (!page.seat) $("notify").hidden = true;
-  $("chat").hidden = COLOURS.some((c) => m.players[c] && m.players[c].bot);
+  // Against the computer the page comes with no chat at all (templates/match.html).
+  if ($("chat")) $("chat").hidden = COLOURS.some((c) => m.players[c] && m.players[c].bot);
   const mover = m.status === "active" ? m.players[m.to_move] : null;
   const text = mover && mover.bot ? "The computer is thinking…" : "";
   if ($("thinking").textContent !== text) $("thinking").textContent = text;

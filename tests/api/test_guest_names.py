@@ -44,6 +44,17 @@ async def test_a_computer_levels_name_and_a_names_fold_are_an_accounts_too(clien
         assert r.json()["match"]["players"]["white"]["account"] is None  # shown as a guest's
 
 
+async def test_a_capital_i_and_a_small_l_meet_whatever_the_case(app: Any, client: httpx.AsyncClient) -> None:
+    """A capital I looks like a small l and a small i does not, so folding the case
+    first or the look-alikes first must not matter: "MIKA", "MlKA" and "Mika"
+    are all Mika; "AIex" (a capital i) is Alex."""
+    await member(app, "Mika")
+    await member(app, "Alex")
+    for name, account in (("MIKA", "Mika"), ("MlKA", "Mika"), ("M1ka", "Mika"), ("AIex", "Alex"), ("ALEX", "Alex")):
+        r = await client.post(BASE, json={"seat": "white", "name": name})
+        assert r.status_code == 400 and f"looks like the account '{account}'" in r.json()["detail"], (name, r.text)
+
+
 @pytest.mark.parametrize(("name", "said"), [
     ("Ad\u200ba", "blank or invisible character (\\u200b) at character 3"),
     ("Ad\u2060a", "blank or invisible character (\\u2060) at character 3"),

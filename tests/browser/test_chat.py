@@ -100,3 +100,28 @@ def test_players_and_spectators_chat_apart_live(contexts: Contexts, width: int) 
     wait_ready(bo)
     expect(bo.get_by_role("button", name="Turn chat on")).to_be_visible()
     expect(chat_log(bo)).to_be_hidden()
+
+
+def test_a_report_asks_why_and_is_undone(contexts: Contexts) -> None:
+    """Report opens a choice of why; the report sent carries it; Undo withdraws it."""
+    made = contexts.server.call("POST", "/matches", {"seat": "white", "name": "Ada"})
+    match_id = made["match"]["id"]
+    joined = contexts.server.call("POST", f"/matches/{match_id}/join", {"name": "Bo"})
+    contexts.server.call("POST", f"/matches/{match_id}/chat", {"text": "Good luck"},
+                         token=joined["token"])
+    ada = contexts.page(width=390, height=844, is_mobile=True, has_touch=True)
+    ada.goto(f"/matches/{match_id}#seat=white.{made['token']}")
+    wait_ready(ada)
+    expect(chat_log(ada)).to_contain_text("Good luck")
+    ada.get_by_role("button", name="Report Bo's line").click()
+    why = ada.get_by_role("group", name="Why report Bo's line?")
+    why.get_by_label("Reason").select_option("spam")
+    with ada.expect_request(lambda r: r.url.endswith("/report") and r.method == "POST") as sent:
+        why.get_by_role("button", name="Send report").click()
+    assert sent.value.post_data_json == {"reason": "spam"}
+    expect(chat_log(ada)).to_contain_text("Reported")
+    with ada.expect_response(lambda r: r.url.endswith("/report") and r.request.method == "DELETE") as undone:
+        ada.get_by_role("button", name="Undo the report of Bo's line").click()
+    assert undone.value.status == 200
+    expect(ada.get_by_role("button", name="Report Bo's line")).to_be_visible()
+    expect(ada.locator("#chat-refusal")).to_be_empty()

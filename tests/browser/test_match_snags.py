@@ -7,12 +7,15 @@ explanation that must not cover the board after a click, and tap targets of
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
 
 from .conftest import Contexts, my_turn, wait_ready
 from .scenes import seated, set_up
+
+DOCS_WEB = Path(__file__).resolve().parents[2] / "docs" / "web.md"
 
 
 def test_the_reserve_counts_out_the_backrow_during_the_setup(contexts: Contexts) -> None:
@@ -89,7 +92,7 @@ SIZES = """() => {
 
 def test_tap_targets_on_a_phone_are_44_px(contexts: Contexts) -> None:
     """Chambers, your reserve's types, the turn panel's buttons, the speaker and,
-    on a 390×844 phone, the squares (47.75 px; a 360×780 phone's are 41.5 px:
+    on a 390×844 phone, the squares (46.75 px; a 360×780 phone's are 40.5 px:
     the height the tower and the reserve need under the arena, docs/web.md)."""
     server = contexts.server
     match_id, tokens = set_up(server)
@@ -98,3 +101,15 @@ def test_tap_targets_on_a_phone_are_44_px(contexts: Contexts) -> None:
     my_turn(page, 3)
     small: Any = page.evaluate(SIZES)
     assert small == [], small
+
+
+def test_the_squares_on_a_360_px_phone_are_as_docs_web_md_says(contexts: Contexts) -> None:
+    """Where the screen cannot give 44 px, docs/web.md says the figure: it must be the one drawn."""
+    said = re.search(r"its squares\s+are \*\*([0-9.]+) px\*\*", DOCS_WEB.read_text())
+    assert said is not None, "docs/web.md no longer says the squares' size on a 360 px phone"
+    match_id, tokens = set_up(contexts.server)
+    page = contexts.page(width=360, height=780, has_touch=True, is_mobile=True)
+    page.goto(f"/matches/{match_id}#seat=white.{tokens['white']}")
+    my_turn(page, 3)
+    side = page.locator(".arena .sq").first.bounding_box()
+    assert side is not None and abs(side["width"] - float(said.group(1))) < 0.01, (side, said.group(1))

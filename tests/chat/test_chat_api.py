@@ -215,3 +215,35 @@ async def test_a_line_is_reported_once_per_reporter(app: Any, client: httpx.Asyn
     assert [(x["id"], x["reports"]) for x in await chat.reported()] == [(rude["id"], 1)]
     assert (await client.post(f"{BASE}/{match_id}/chat/{mine['id']}/report", headers=bo.token())).status_code == 202
     assert [(x["id"], x["reports"]) for x in await chat.reported()] == [(rude["id"], 1), (mine["id"], 1)]
+
+
+async def test_a_report_says_why_and_is_undone_within_a_minute(app: Any, client: httpx.AsyncClient) -> None:
+    clock = Clock(app)
+    chat = app.state.parts.chat
+    match_id, ada, bo = await accounts_match(app, client)
+    rude = (await say(client, match_id, "something rude", bo.token())).json()["line"]
+    url = f"{BASE}/{match_id}/chat/{rude['id']}/report"
+    r = await client.post(url, json={"reason": "cheating"}, headers=ada.token())
+    assert r.status_code == 202, r.text
+    [queued] = await chat.reported()
+    assert (queued["id"], queued["reports"], queued["reasons"]) == (rude["id"], 1, {"cheating": 1})
+    # Pressed by mistake: withdrawn within the minute, the line leaves the queue.
+    clock.advance(59)
+    r = await client.delete(url, headers=ada.token())
+    assert r.status_code == 200 and r.json() == {"reported": False}, r.text
+    assert await chat.reported() == []
+    assert (await client.delete(url, headers=ada.token())).status_code == 404  # nothing of Ada's to withdraw
+    # Reported again: after the minute it stands.
+    assert (await client.post(url, json={"reason": "abuse"}, headers=ada.token())).status_code == 202
+    clock.advance(61)
+    r = await client.delete(url, headers=ada.token())
+    assert r.status_code == 409 and r.json()["error"] == "report_kept", r.text
+    assert "within 60 s" in r.json()["detail"]
+    assert [(x["id"], x["reasons"]) for x in await chat.reported()] == [(rude["id"], {"abuse": 1})]
+    # A reason not offered is refused in words; no body at all is "other", as before.
+    mine = (await say(client, match_id, "Thanks", ada.token())).json()["line"]
+    mine_url = f"{BASE}/{match_id}/chat/{mine['id']}/report"
+    r = await client.post(mine_url, json={"reason": "boring"}, headers=bo.token())
+    assert r.status_code == 400 and "reason" in r.text, r.text
+    assert (await client.post(mine_url, headers=bo.token())).status_code == 202
+    assert {x["id"]: x["reasons"] for x in await chat.reported()}[mine["id"]] == {"other": 1}

@@ -22,3 +22,13 @@ async def test_the_pages_show_no_template_comment(client: httpx.AsyncClient) -> 
         page = await client.get(url)
         assert page.status_code == 200, url
         assert "#}" not in page.text and "{#" not in page.text, url
+
+
+async def test_a_match_against_the_computer_is_drawn_with_no_chat(client: httpx.AsyncClient) -> None:
+    """Refused by the server's page itself, not only hidden by the script."""
+    against = (await client.post("/api/v1/matches", json={"opponent": "bot:random"})).json()
+    page = await client.get(f"/matches/{against['match']['id']}")
+    assert page.status_code == 200
+    assert 'id="chat"' not in page.text and 'id="chat-form"' not in page.text
+    friendly = (await client.post("/api/v1/matches", json={})).json()
+    assert 'id="chat-form"' in (await client.get(f"/matches/{friendly['match']['id']}")).text
