@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import AliasChoices, Field, field_validator
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -94,12 +94,19 @@ class Settings(BaseSettings):
     admin_session_hours: float = 12.0
 
     # ---- every sign-in under load (app/auth/checks.py) ----
-    # argon2 checks run at once (64 MiB and tens of ms of CPU each), and how many
-    # more may wait for a thread; a sign-in beyond those answers 503 at once. One
-    # pool for every sign-in, players' and admins'; the names these had when only
-    # the admins' sign-in had a pool (ADMIN_PASSWORD_*) are still read.
-    password_workers: int = Field(1, validation_alias=AliasChoices("password_workers", "admin_password_workers"))
-    password_waiting: int = Field(8, validation_alias=AliasChoices("password_waiting", "admin_password_waiting"))
+    # Two pools of argon2 checks (64 MiB and tens of ms of CPU each), each with
+    # its workers (checks run at once) and its line: the players' (sign-ins at
+    # /login, sign-ups, password changes) and the admins' (/admin/login), so a
+    # flood at one form never takes the other's. A try that finds the workers
+    # busy waits its turn in a line served address by address: at most
+    # PASSWORD_WAITING addresses (ADMIN_PASSWORD_WAITING) wait at once, two
+    # tries each; one beyond those answers 503 at once and is counted against
+    # its address as a failed sign-in. Tries from a browser or an address that
+    # holds a session wait in a line of their own, besides those.
+    password_workers: int = Field(1, ge=1)
+    password_waiting: int = Field(64, ge=0)
+    admin_password_workers: int = Field(1, ge=1)
+    admin_password_waiting: int = Field(8, ge=0)
     # argon2id's costs for every password hashed from now on (admins' and
     # players'; app/auth/hashing.py): passes, memory in KiB, lanes. The defaults
     # are argon2-cffi's own, RFC 9106's low-memory profile. A hash keeps the costs
@@ -143,6 +150,12 @@ class Settings(BaseSettings):
     pool_range_start: float = 150.0
     pool_range_per_second: float = 25.0
     pool_range_most: float = 1000.0
+    # Places in the pools (a player waiting in one pool is one place) held at
+    # once from one client address, and by one account from whatever addresses,
+    # counted in the database by every process (0: no cap). A join over either:
+    # 429 too_many_places. Two places of one address are never paired together.
+    pool_places_per_address: int = Field(8, ge=0)
+    pool_places_per_account: int = Field(8, ge=0)
 
     # ---- bots as a shared resource (docs/configuration.md) ----
     # The longest a bot may think about one action, whatever a match asks for

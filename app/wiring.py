@@ -96,8 +96,9 @@ def build(settings: Settings) -> Parts:
     service.seats.on_return(runner.seen)  # a person back: a bot turn dropped while away is taken up
     share_claims(service, hub.nudges)  # a claimed seat seen as the account's on every process
     share_closings(service, hub.nudges)  # a closed account's seat tokens refused on every process
-    # Every password, a player's or an admin's, is checked in one small argon2 pool (app/auth/checks.py).
-    accounts = Accounts(engine, settings, PasswordChecks(settings.password_workers, settings.password_waiting))
+    # Passwords are checked in small argon2 pools (app/auth/checks.py): the players' and the admins'.
+    accounts = Accounts(engine, settings, PasswordChecks(settings.password_workers, settings.password_waiting),
+                        admin_checks=PasswordChecks(settings.admin_password_workers, settings.admin_password_waiting))
     accounts.on_close(service.leaving.account_closed)  # its running matches end, by every path that closes
     # The chat writes through the gateway's write budget and wakes every process by a nudge.
     chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)

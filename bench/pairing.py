@@ -66,9 +66,14 @@ async def _accounts(url: str, names: list[str], ratings: list[float]) -> list[st
     return tokens
 
 
+def _address(n: int) -> str:
+    """A player's own address (named through the trusted proxy): the pools never pair two of one."""
+    return f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
+
+
 class Waiter:
-    def __init__(self, http: httpx.AsyncClient, token: str) -> None:
-        self.http, self.headers = http, {"Authorization": f"Bearer {token}"}
+    def __init__(self, http: httpx.AsyncClient, token: str, address: str) -> None:
+        self.http, self.headers = http, {"Authorization": f"Bearer {token}", "X-Forwarded-For": address}
         self.paired: asyncio.Queue[tuple[float, str]] = asyncio.Queue()
         self.stop = False
 
@@ -104,7 +109,7 @@ async def _measure(base: str, url: str, waiting: int, trials: int, tag: str) -> 
     presser_tokens = await _accounts(url, [f"p{tag}x{i}" for i in range(trials)], [ratings[i] for i in chosen])
     limits = httpx.Limits(max_connections=waiting + 20, max_keepalive_connections=waiting + 20)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
-        waiters = [Waiter(http, t) for t in waiter_tokens]
+        waiters = [Waiter(http, t, _address(i + 1)) for i, t in enumerate(waiter_tokens)]
         tasks = [asyncio.create_task(w.run()) for w in waiters]
         await _all_waiting(http, waiting)
         both, own = [], []
@@ -112,7 +117,8 @@ async def _measure(base: str, url: str, waiting: int, trials: int, tag: str) -> 
             waiter = waiters[who]
             start = time.perf_counter()
             r = await http.post(f"/api/v1/pools/{POOL}/join", json={},
-                                headers={"Authorization": f"Bearer {presser_tokens[trial]}"})
+                                headers={"Authorization": f"Bearer {presser_tokens[trial]}",
+                                         "X-Forwarded-For": _address(100_000 + trial)})
             answered = time.perf_counter()
             body = r.json()
             if r.status_code != 200:
@@ -140,7 +146,7 @@ async def _main(sizes: list[int], trials: int) -> list[dict[str, Any]]:
     results = []
     with tempfile.TemporaryDirectory() as folder, run_server(
             Path(folder), POOL_RANGE_START="0", POOL_RANGE_PER_SECOND="0", POOL_LEASE_SECONDS="30", POOL_AGAIN_SECONDS="0",
-            **CHEAP) as server:
+            TRUSTED_PROXIES='["127.0.0.1"]', **CHEAP) as server:
         for size in sizes:
             results.append(await _measure(server.base, server.database_url, size, trials, str(size)))
             print(f"{size:>4} waiting: both sides p50 {results[-1]['p50_s'] * 1000:7.1f} ms, "

@@ -90,29 +90,33 @@ class Reserved:
 
     wait: int
     address_locked_until: datetime | None
+    known: bool = False  # the name's account holds a session from the address (or its admin signed in there)
 
 
 async def reserve_sign_in(engine: AsyncEngine, name: str, address: str | None, now: datetime,
-                          settings: Settings) -> Reserved:
+                          settings: Settings, refused: int = 0) -> Reserved:
     """Count this try as a failure before its password is checked (wait 0),
-    or, while a lock runs, count nothing and say the seconds to wait."""
+    with the address's `refused` tries before it that were turned away
+    unchecked (the line in front was full): a flood counts as guessing does.
+    Or, while a lock runs, count nothing and say the seconds to wait."""
     addr, user = address_key(address), name_key(name)
     async with engine.begin() as conn:
         rows = await _rows(conn, [addr, user], now)
-        held = [addr] if await _known(conn, name, address) else [addr, user]
+        known = await _known(conn, name, address)
+        held = [addr] if known else [addr, user]
         waits = [(rows[k].locked_until - now).total_seconds() for k in held if rows[k].locked_until is not None]
         longest = max(waits, default=0.0)
         if longest > 0:
-            return Reserved(int(longest) + 1, rows[addr].locked_until)
+            return Reserved(int(longest) + 1, rows[addr].locked_until, known)
         address_until = None
         for key, after in ((addr, settings.account_lock_after), (user, settings.account_name_lock_after)):
-            failures = rows[key].hits + 1
+            failures = rows[key].hits + 1 + (max(0, refused) if key == addr else 0)
             wait = _wait(failures, after, settings)
             until = now + timedelta(seconds=wait) if wait else None
             address_until = until if key == addr else address_until
             await conn.execute(account_limits.update().where(account_limits.c.key == key).values(
                 hits=failures, since=now, locked_until=until))
-    return Reserved(0, address_until)
+    return Reserved(0, address_until, known)
 
 
 async def sign_in_succeeded(engine: AsyncEngine, name: str, address: str | None) -> None:

@@ -3,8 +3,9 @@ reopening, and the operator's password reset. The pages and the API (a
 later step) call these; nothing here knows HTTP.
 
 Passwords are argon2id (app.auth, shared with the admin wing) and checked in
-the PasswordChecks pool handed in, so a burst of sign-ins cannot starve the
-matches. A sign-in answers the same (`SignInFailed`) for a name nobody has,
+the PasswordChecks pools handed in (the players' and the admins'), so a burst
+of sign-ins cannot starve the matches, and the tries wait for a check address
+by address, so a burst from a few addresses cannot keep out another. A sign-in answers the same (`SignInFailed`) for a name nobody has,
 a computer level and a wrong password, after a check against the dummy hash
 that costs what a real one does.
 """
@@ -84,8 +85,12 @@ def check_reason(reason: object) -> str:
 
 class Accounts:
     def __init__(self, engine: AsyncEngine, settings: Settings, checks: PasswordChecks,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, admin_checks: PasswordChecks | None = None) -> None:
+        # Two pools: the players' (sign-ins at /login, sign-ups, password changes)
+        # and the admins' (sign-ins at /admin/login), so a flood at one form never
+        # takes the other's workers nor its places in line.
         self.engine, self.settings, self.checks = engine, settings, checks
+        self.admin_checks = admin_checks or checks
         self.clock = clock  # seconds since the epoch; tests replace it to move time
         # This process's sign-in tries: one reservation at a time per address, the
         # address locks the database reported, and the line of the front that
@@ -141,11 +146,8 @@ class Accounts:
         wait = await limits.count_sign_up(self.engine, address, now, self.settings)
         if wait:
             raise TooMany(f"too many accounts made from this address: try again in {wait} seconds", wait)
-        self.checks.admit()  # Busy when too many checks wait already
-        try:
+        async with self.checks.turn(limits.address_key(address)):  # Busy when the address has no place in line
             digest = await self.checks.run(hash_password, password)
-        finally:
-            self.checks.release()
         origin = await self.origins.of(address)  # before the transaction: it may make the key
         try:
             async with self.engine.begin() as conn:
@@ -157,35 +159,39 @@ class Accounts:
             raise NameTaken(f"the name {chosen!r} is taken", "name") from None
         return Account(new_id, chosen, now, last_seen=now)
 
-    async def sign_in(self, name: object, password: object, address: str | None) -> Account:
+    async def sign_in(self, name: object, password: object, address: str | None, *, known: bool = False,
+                      admins: bool = False) -> Account:
         """The account whose password this is (a player's or an admin's). SignInFailed,
         the same for an unknown name and a wrong password; TooMany while a lock
-        runs (nothing checked); AccountClosed only to whoever gave the right password.
+        runs (nothing checked); Busy when the address finds no place in the
+        pool's line (counted as a failure all the same); AccountClosed only to
+        whoever gave the right password. `known`: the browser holds a session
+        already; `admins`: a try at the dashboard's form, checked in the admins'
+        pool.
 
         A process reserves one try per address at a time, and once the database
         has said the address is locked it refuses the address's tries from memory
         (`Tries.wait`: no transaction, no place in the pool) until the lock ends
-        or the memory's trust does; then it asks the database again."""
+        or the memory's trust does; then it asks the database again. The try is
+        counted before it waits for its check: a try the pool has no room for is
+        a failure of its address, so a flood locks its addresses out."""
         now, key = self.now(), limits.address_key(address)
         locked = self.sign_ins.wait(key, now)
         if not locked:
-            self.checks.admit()  # Busy when too many checks wait already
-            try:
-                async with self.sign_ins.one_at_a_time(key):
-                    locked = self.sign_ins.wait(key, now)  # the try before may have learnt the lock
-                    if not locked:
-                        reserved = await limits.reserve_sign_in(self.engine, str(name), address, now, self.settings)
-                        self.sign_ins.learn(key, reserved.address_locked_until, now)
-                        locked = reserved.wait
+            async with self.sign_ins.one_at_a_time(key):
+                locked = self.sign_ins.wait(key, now)  # the try before may have learnt the lock
                 if not locked:
-                    row = await self._row(name)
-                    digest = row.password_hash if row is not None else None  # none: a computer level
-                    right = await self.checks.run(matches, digest or DUMMY_HASH,
-                                                  password if isinstance(password, str) else "")
-            finally:
-                self.checks.release()
+                    reserved = await limits.reserve_sign_in(self.engine, str(name), address, now, self.settings,
+                                                            self.sign_ins.take_refused(key))
+                    self.sign_ins.learn(key, reserved.address_locked_until, now)
+                    locked, known = reserved.wait, known or reserved.known
         if locked:
             raise TooMany(f"too many failed sign-ins: try again in {locked} seconds", locked)
+        row = await self._row(name)
+        digest = row.password_hash if row is not None else None  # none: a computer level
+        checks = self.admin_checks if admins else self.checks
+        async with checks.turn(key, known):  # Busy when the address has no place in line
+            right = await checks.run(matches, digest or DUMMY_HASH, password if isinstance(password, str) else "")
         if not right or row is None or digest is None:
             raise SignInFailed()
         found = _account(row)
@@ -206,6 +212,11 @@ class Accounts:
 
     async def session(self, token: str | None) -> sessions.Session | None:
         return await sessions.find(self.engine, token, self.now())
+
+    async def holds_session(self, token: str | None) -> bool:
+        """Does this session cookie name a live session? (A sign-in from such a
+        browser waits for its check in the known tries' line.)"""
+        return bool(token) and await self.session(token) is not None
 
     async def sign_out(self, session_id: str) -> None:
         await sessions.end(self.engine, session_id)
@@ -309,16 +320,13 @@ class Accounts:
         reserved = await limits.reserve_sign_in(self.engine, account.name, address, self.now(), self.settings)
         if reserved.wait:
             raise TooMany(f"too many wrong passwords: try again in {reserved.wait} seconds", reserved.wait)
-        self.checks.admit()  # Busy when too many checks wait already
-        try:
+        async with self.checks.turn(limits.address_key(address), known=True):  # the browser holds a session
             row = await self._row(account.name)
             digest = row.password_hash if row is not None else None
             right = await self.checks.run(matches, digest or DUMMY_HASH, old if isinstance(old, str) else "")
             if not right or digest is None:
                 raise WrongPassword("the old password is not right", "old_password")
             fresh = await self.checks.run(hash_password, new)
-        finally:
-            self.checks.release()
         await limits.sign_in_succeeded(self.engine, account.name, address)
         async with self.engine.begin() as conn:
             await conn.execute(accounts.update().where(accounts.c.id == account.id).values(password_hash=fresh))

@@ -50,8 +50,8 @@ class Admin:
 
     @property
     def passwords(self) -> PasswordChecks:
-        """The one pool every password is checked in."""
-        return self.accounts.checks
+        """The pool the dashboard's sign-ins are checked in (the players' have their own)."""
+        return self.accounts.admin_checks
 
     @property
     def sign_ins(self) -> Tries:

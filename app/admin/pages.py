@@ -19,6 +19,7 @@ from markupsafe import Markup
 
 from app.accounts import AccountClosed, SignInFailed, TooMany
 from app.accounts.names import NAME, NAME_RULE
+from app.accounts.sessions import COOKIE as PLAYER
 from app.accounts.sessions import Session, end, find_admin, open_admin_session
 from app.auth import Busy
 from app.auth.csrf import CSRF_FIELD, drop_form_token, form_token_matches, hand_form_token
@@ -149,7 +150,9 @@ async def login(admin: AdminDep, request: Request) -> Response:
         return _login_form(request, 400, f"A username is {NAME_RULE.removeprefix('a name is ')}.", target, "")
     where = address(request)
     try:
-        account = await admin.accounts.sign_in(name, password, where)
+        # The admins' own pool; a browser signed in as a player waits among the known.
+        account = await admin.accounts.sign_in(name, password, where, admins=True,
+                                               known=await admin.accounts.holds_session(request.cookies.get(PLAYER)))
     except Busy:
         return busy_form(request, target, name)
     except TooMany as locked:

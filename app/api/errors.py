@@ -62,7 +62,10 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
     429: {"rate_limited": {"error": "rate_limited", "detail": "too many writes; try again in 3 s"},
           "too_many_bot_matches": {"error": "too_many_bot_matches", "limit": 5, "detail": (
               "this address already has 5 running bot matches, the most allowed (BOT_MATCHES_PER_ADDRESS); "
-              "finish or resign one of them first")}},
+              "finish or resign one of them first")},
+          "too_many_places": {"error": "too_many_places", "limit": 8, "detail": (
+              "this address already holds 8 places in the pools, the most allowed (POOL_PLACES_PER_ADDRESS); "
+              "leave one, or wait to be paired")}},
     503: {"unavailable": {"error": "unavailable", "detail": UNAVAILABLE}},
 }
 _DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or unknown fields",
@@ -76,7 +79,8 @@ _DESCRIPTIONS = {400: "Malformed JSON, a body that does not fit the schema, or u
                  415: "A body that is not sent as JSON (Content-Type: application/json)",
                  422: "An action the rules forbid (the detail names the rule), or an Idempotency-Key "
                       "used for another request",
-                 429: "Too many writes (see Retry-After), or too many running bot matches",
+                 429: "Too many writes (see Retry-After), too many running bot matches, "
+                      "or too many places in the pools",
                  503: "The database is out of reach for a moment; retry after Retry-After"}
 
 
@@ -99,6 +103,7 @@ _MEANINGS = {
     "idempotency_key_reused": "an Idempotency-Key used for another request",
     "rate_limited": "too many writes (see Retry-After)",
     "too_many_bot_matches": "too many running bot matches from this address or account",
+    "too_many_places": "too many places in the pools held by this address or account",
 }
 
 

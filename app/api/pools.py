@@ -29,7 +29,8 @@ NAMED = {404: ("no_such_pool", "no pool 'standard:7+7': GET /api/v1/pools lists 
 
 def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The errors' documentation (errors.responses), with the pools' own codes among the examples."""
-    found = responses(*statuses, codes=("csrf_failed", "insufficient_scope", "forbidden", "rate_limited"),
+    found = responses(*statuses, codes=("csrf_failed", "insufficient_scope", "forbidden", "rate_limited",
+                                        "too_many_places"),
                       own={409: dict([NAMED[409]])})  # its only 409
     for status, (code, detail) in NAMED.items():
         if status in found and status != 409:
@@ -83,7 +84,7 @@ async def join_pool(pool_id: PoolId, caller: Presser, pools: PoolsDep, gateway: 
     body = body or JoinPool()
     if caller.account is None:  # a guest waits under its name: never one that looks like an account's
         await check_guest_name(gateway.service.engine, body.name)
-    answer = await pools.join(pool_id, _who(caller), body.name, body.bots)
+    answer = await pools.join(pool_id, _who(caller), body.name, body.bots, caller.address)
     return JSONResponse(answer.public())
 
 

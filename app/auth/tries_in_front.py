@@ -14,7 +14,10 @@ lock (the database's answer, `Tries.learn`) is remembered for a moment, and
 while it runs each try is refused right here: its small form read and parsed
 by hand and answered by the form's own page (its `Answer`), with the
 pages' security headers. At most `LINE_MOST` wait per address; one more is
-answered at once as a full password pool answers (503: nothing checked).
+answered at once as a full password pool answers (503: nothing checked), and
+counted against the address all the same: the next try of the address that
+is reserved in the database counts it as a failure too (`Tries.refused`), so
+an address that floods is locked out as one that guesses is.
 
 Whatever a form's `answer` will not judge (a form this does not read: not
 urlencoded, over `MOST_FORM_BYTES`, slower than the body's timeout; a wrong
@@ -57,6 +60,7 @@ class Tries:
         self._line: dict[str, Turn] = {}  # tries let in from the front, one at a time per address
         self._turns: dict[str, Turn] = {}  # reservations, one at a time per address
         self._locked: dict[str, tuple[datetime, datetime]] = {}  # address: (locked until, trusted until)
+        self._refused: dict[str, int] = {}  # tries refused in front, not yet counted in the database
 
     def in_line(self, address: str) -> contextlib.AbstractAsyncContextManager[None]:
         """Hold the address's place in front: its tries in this process go in one after another."""
@@ -92,6 +96,16 @@ class Tries:
             while len(self._locked) >= MOST_REMEMBERED:
                 del self._locked[next(iter(self._locked))]
         self._locked[address] = (locked_until, now + timedelta(seconds=TRUST_SECONDS))
+
+    def refused(self, address: str) -> None:
+        """A try of the address was refused unchecked: counted with its next reservation."""
+        if address not in self._refused and len(self._refused) >= MOST_REMEMBERED:
+            del self._refused[next(iter(self._refused))]
+        self._refused[address] = self._refused.get(address, 0) + 1
+
+    def take_refused(self, address: str) -> int:
+        """The address's tries refused since its last reservation (now being counted)."""
+        return self._refused.pop(address, 0)
 
     def forget(self, address: str) -> None:
         """The address signed in: no lock of its is remembered."""
@@ -143,6 +157,7 @@ class SignInsInFront:
         locked = self.tries.wait(key, self.now())
         if not locked:
             if self.tries.line_full(key):
+                self.tries.refused(key)
                 await self._refuse(scope, receive, send, 0)
                 return
             async with self.tries.in_line(key):

@@ -7,7 +7,8 @@ whose lease ran out is nobody. Once paired, the row names the match and the
 colour; a guest collects its seat's token with its ticket, which makes the
 token again (migration 0011: only the ticket's hash, the place's nonce and the
 token's hash are kept, none of them the seat). `last_opponent` carries whom the player met last, so that the same two
-are not paired twice in a row while someone else waits.
+are not paired twice in a row while someone else waits; `origin` (migration
+0022) where the place was taken from, folded to a keyed hash.
 """
 
 from __future__ import annotations
@@ -54,11 +55,15 @@ class PoolSeeker(Base):
     # Migration 0013: the player is a bot account; the player consents to meet one.
     bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     bots: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Migration 0022: where the place was taken from, a keyed hash of the address
+    # (app/kernel/origins.py): counted per address, and never paired with its like.
+    origin: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
     __table_args__ = (
         UniqueConstraint("pool", "player", name="uq_pool_seekers_pool_player"),
         Index("ix_pool_seekers_player", "player"),
         Index("ix_pool_seekers_pool_match", "pool", "match_id"),
+        Index("ix_pool_seekers_origin", "origin"),
     )
 
 

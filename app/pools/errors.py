@@ -20,3 +20,18 @@ class NoTicket(ServiceError):
 
     status, code = 401, "unauthorized"
     headers = {"WWW-Authenticate": "Bearer"}
+
+
+class TooManyPlaces(ServiceError):
+    """The address (or the account) holds as many places in the pools as
+    POOL_PLACES_PER_ADDRESS (or POOL_PLACES_PER_ACCOUNT) allows: one client
+    must not fill the pools. A place frees when it is paired, left, or its
+    lease runs out (Retry-After: the lease)."""
+
+    status, code = 429, "too_many_places"
+
+    def __init__(self, limit: int, per: str, retry_after: int) -> None:
+        super().__init__(
+            f"this {per} already holds {limit} places in the pools, the most allowed "
+            f"(POOL_PLACES_PER_{per.upper()}); leave one, or wait to be paired", limit=limit)
+        self.headers = {"Retry-After": str(retry_after)}

@@ -14,6 +14,15 @@
   waits in the pool: then the two wait for another partner.
 - A bot account (a program plays it) meets another bot account, or a person
   who said they are willing (`bots`); never anyone else.
+- Never two places taken from one address (`origin`, the address folded):
+  200 joins of one address were paired with each other, a pool flooded by
+  one client playing itself. (Two places of one account are one player's.)
+
+    >>> x = Waiter("guest:x", None, 0, None, origin="o1")
+    >>> y = Waiter("guest:y", None, 1, None, origin="o1")
+    >>> z = Waiter("guest:z", None, 2, None, origin="o2")
+    >>> [(p.player, q.player) for p, q in pairs([x, y, z], 10, Range(150, 25, 1000))]
+    [('guest:x', 'guest:z')]
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ class Waiter:
     last_opponent: str | None  # whom the player was paired with last
     bot: bool = False  # a bot account
     bots: bool = False  # willing to be paired with a bot account
+    origin: str | None = None  # where the place was taken from (None: not known)
 
     @property
     def rated(self) -> bool:
@@ -55,8 +65,14 @@ def _again(a: Waiter, b: Waiter) -> bool:
 
 
 def suits(a: Waiter, b: Waiter) -> bool:
-    """Neither is a bot account the other has not consented to meet."""
-    return (not a.bot or b.bot or b.bots) and (not b.bot or a.bot or a.bots)
+    """Neither is a bot account the other has not consented to meet, and the
+    two did not take their places from one address."""
+    return (not a.bot or b.bot or b.bots) and (not b.bot or a.bot or a.bots) and apart(a, b)
+
+
+def apart(a: Waiter, b: Waiter) -> bool:
+    """Not two places of one address (an unknown origin is apart from every other)."""
+    return a.origin is None or a.origin != b.origin
 
 
 def _order(w: Waiter) -> tuple[int, str]:

@@ -7,7 +7,9 @@ their place, tries their pools again every `pool_tick_seconds` (the range of
 ratings widens as they wait) and is woken at once by the nudge `pool:<player>`
 when another process paired them. The database decides: a pairing claims both
 players in the transaction that makes the match (store.claim), so however
-many processes pair at once, each player lands in one match.
+many processes pair at once, each player lands in one match. One client
+cannot fill the pools: the places of one address, and of one account, are
+capped (store.Caps), and two places of one address are never paired.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
 import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -25,6 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.accounts.bots import is_bot
 from app.config import Settings
+from app.kernel.origins import Origins
 from app.kernel.text import check as check_text
 from app.matches import Gateway, hash_token
 from app.matches.pairing import Paired, Player
@@ -94,6 +98,7 @@ class Pools:
     def __init__(self, engine: AsyncEngine, gateway: Gateway, nudges: Nudges, settings: Settings,
                  bot_levels: Sequence[str]) -> None:
         self.engine, self.gateway, self.nudges, self.settings = engine, gateway, nudges, settings
+        self.origins = Origins(engine)  # a place's address, folded: counted, never paired with its like
         self.levels = tuple(bot_levels)
         self.range = Range(settings.pool_range_start, settings.pool_range_per_second, settings.pool_range_most)
         self.clock: Callable[[], float] = time.time  # seconds since the epoch; tests move it
@@ -107,11 +112,18 @@ class Pools:
     def lease_ms(self) -> int:
         return round(self.settings.pool_lease_seconds * 1000)
 
+    @property
+    def caps(self) -> store.Caps:
+        return store.Caps(self.settings.pool_places_per_address, self.settings.pool_places_per_account,
+                          max(1, math.ceil(self.settings.pool_lease_seconds)))
+
     # ---- what a player does ------------------------------------------------------
 
-    async def join(self, pool_id: str, who: Who, name: str = "anonymous", bots: bool = False) -> Answer:
-        """Wait in the pool (several pools at once is fine), and pair it now.
-        `bots`: willing to be paired with a bot account (a program)."""
+    async def join(self, pool_id: str, who: Who, name: str = "anonymous", bots: bool = False,
+                   address: str | None = None) -> Answer:
+        """Wait in the pool (several pools at once is fine, up to the caps), and
+        pair it now. `bots`: willing to be paired with a bot account (a program);
+        `address`: the client's, whose places are counted and never paired together."""
         pool = find(pool_id)
         ticket = None
         if who.account_id is None and who.ticket is None:
@@ -127,11 +139,13 @@ class Pools:
         if who.account_id is not None:
             rating = await store.rating_in(self.engine, who.account_id, pool.variant) or NEW.rating
         bot = who.account_id is not None and await is_bot(self.engine, who.account_id)
-        seeker = store.Seeker(who.player, name, who.account_id, None, bot=bot, bots=bots)
+        origin = await self.origins.of(address)
+        seeker = store.Seeker(who.player, name, who.account_id, None, bot=bot, bots=bots, origin=origin)
         if who.account_id is None and who.ticket is not None:
-            seeker = store.Seeker(who.player, name, None, hash_token(who.ticket), *new_place(who.ticket))
+            seeker = store.Seeker(who.player, name, None, hash_token(who.ticket), *new_place(who.ticket),
+                                  origin=origin)
         await store.join(self.engine, pool.id, seeker, rating, now, self.lease_ms,
-                         round(self.settings.pool_again_seconds * 1000))
+                         round(self.settings.pool_again_seconds * 1000), self.caps)
         await self.pair(pool.id)
         answer = await self._answer(who, self.now_ms())
         answer.ticket = ticket
@@ -201,7 +215,7 @@ class Pools:
         if len(rows) < 2:
             return 0
         waiters = [Waiter(r.player, r.rating if r.account_id is not None else None, r.joined_ms, r.last_opponent,
-                          r.bot, r.bots) for r in rows.values()]
+                          r.bot, r.bots, r.origin) for r in rows.values()]
         made = 0
         for a, b in pairs(waiters, now, self.range):
             if await self._make(pool, rows[a.player], rows[b.player]):

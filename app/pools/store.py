@@ -6,7 +6,10 @@ the order of the players' keys, so two pairings never wait on each other in a
 circle); on SQLite every such transaction begins with a write, which holds
 the database's one write lock until it commits. So a join, a leave and a
 pairing of the same player never interleave, and a pairing checks, under
-those locks, that both players still wait before it claims them.
+those locks, that both players still wait before it claims them. A join that
+takes a new place also takes its address's lock (after the player's, and no
+pairing takes one), so the places of one address are counted one join at a
+time on every process.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.account_models import accounts, ratings
 from app.db.pool_models import pool_seekers as seekers
+
+from .errors import TooManyPlaces
 
 KEPT_MS = 3_600_000  # a pairing's row is kept an hour for its player to collect, then cleared
 
@@ -40,6 +45,17 @@ class Seeker:
     seat_token_hash: str | None = None
     bot: bool = False  # a bot account (app/accounts/bots.py)
     bots: bool = False  # willing to meet a bot account
+    origin: str | None = None  # where the place is taken from: the address, folded (app/kernel/origins.py)
+
+
+@dataclass(frozen=True, slots=True)
+class Caps:
+    """The most places one address and one account may hold at once (0: no cap);
+    a join over either raises TooManyPlaces with `retry_after` seconds."""
+
+    per_address: int
+    per_account: int
+    retry_after: int
 
 
 async def _lock(conn: AsyncConnection, players: Iterable[str]) -> None:
@@ -72,11 +88,32 @@ async def rating_in(engine: AsyncEngine, account_id: int, variant: str) -> float
     return None if found is None else float(found)
 
 
+async def _room(conn: AsyncConnection, seeker: Seeker, now_ms: int, caps: Caps) -> None:
+    """Raise TooManyPlaces when a new place would take the seeker's address, or
+    its account, over its cap. Under the player's lock, and the address's
+    (taken after it, as every join does: on PostgreSQL an advisory lock; on
+    SQLite the write lock held already), so racing joins on any process count
+    one after another."""
+    running = and_(seekers.c.match_id.is_(None), seekers.c.lease_until_ms >= now_ms)
+    if caps.per_account and seeker.account_id is not None:
+        held = (await conn.execute(select(func.count()).select_from(seekers).where(
+            running, seekers.c.player == seeker.player))).scalar_one()
+        if held >= caps.per_account:
+            raise TooManyPlaces(caps.per_account, "account", caps.retry_after)
+    if caps.per_address and seeker.origin is not None:
+        await _lock(conn, [f"origin:{seeker.origin}"])
+        held = (await conn.execute(select(func.count()).select_from(seekers).where(
+            running, seekers.c.origin == seeker.origin))).scalar_one()
+        if held >= caps.per_address:
+            raise TooManyPlaces(caps.per_address, "address", caps.retry_after)
+
+
 async def join(engine: AsyncEngine, pool: str, seeker: Seeker, rating: float | None, now_ms: int,
-               lease_ms: int, again_ms: int) -> Any | None:
+               lease_ms: int, again_ms: int, caps: Caps) -> Any | None:
     """Put the player in `pool` (or renew its place there). Answers the player's
     pairing instead when it was paired within `again_ms` (a second press of a
-    player just paired is answered with that match, never a second one)."""
+    player just paired is answered with that match, never a second one). A new
+    place must fit its address's and its account's caps (TooManyPlaces)."""
     async with engine.begin() as conn:
         await _own(conn, seeker.player)
         rows = (await conn.execute(select(seekers).where(seekers.c.player == seeker.player))).all()
@@ -87,15 +124,21 @@ async def join(engine: AsyncEngine, pool: str, seeker: Seeker, rating: float | N
         if paired:
             await conn.execute(delete(seekers).where(seekers.c.id.in_([r.id for r in paired])))
         here = next((r for r in rows if r.pool == pool and r.match_id is None), None)
-        if here is not None:
+        if here is not None and here.lease_until_ms >= now_ms:  # a place held: renewed, where it was taken
             await conn.execute(update(seekers).where(seekers.c.id == here.id).values(
                 lease_until_ms=now_ms + lease_ms, name=seeker.name, rating=rating, bot=seeker.bot, bots=seeker.bots))
+            return None
+        await _room(conn, seeker, now_ms, caps)
+        if here is not None:  # its lease ran out: taken again, as a new place would be
+            await conn.execute(update(seekers).where(seekers.c.id == here.id).values(
+                lease_until_ms=now_ms + lease_ms, name=seeker.name, rating=rating, bot=seeker.bot, bots=seeker.bots,
+                origin=seeker.origin))
         else:
             await conn.execute(seekers.insert().values(
                 pool=pool, player=seeker.player, account_id=seeker.account_id, name=seeker.name, rating=rating,
                 ticket_hash=seeker.ticket_hash, seat_nonce=seeker.seat_nonce, seat_token_hash=seeker.seat_token_hash,
                 joined_ms=now_ms, lease_until_ms=now_ms + lease_ms, last_opponent=last, bot=seeker.bot,
-                bots=seeker.bots))
+                bots=seeker.bots, origin=seeker.origin))
     return None
 
 
@@ -147,6 +190,9 @@ async def claim(conn: AsyncConnection, pool: str, players: tuple[str, str], matc
     places = {r.player: r for r in rows if r.pool == pool and r.lease_until_ms >= now_ms}
     if set(places) != set(players) or players[0] == players[1]:
         raise Lost(f"{players} are no longer both waiting in {pool}")
+    origins = {places[p].origin for p in players}
+    if len(origins) == 1 and None not in origins:
+        raise Lost(f"{players} took their places from one address")  # never paired together (rules.apart)
     for me, other, colour in ((players[0], players[1], colours[0]), (players[1], players[0], colours[1])):
         await conn.execute(update(seekers).where(seekers.c.id == places[me].id).values(
             match_id=match_id, colour=colour, paired_ms=now_ms, last_opponent=other))

@@ -3,7 +3,7 @@
 Each try is reserved (counted) before its password is checked, so a burst
 from one address has at most `account_lock_after` passwords checked, whatever
 its size; racing first failures are counted and audited, never a 500; argon2
-runs in a pool of `password_workers` threads; and an outsider failing on
+runs in the admins' pool of `admin_password_workers` threads; and an outsider failing on
 purpose, from one address or many, never keeps the admin out of an address
 the admin signed in from before.
 """
@@ -33,7 +33,7 @@ from tests.waiting import DEADLINE, until
 async def roomy(database_url: str) -> AsyncIterator[Any]:
     """An app whose password pool lets every try of a burst wait for a thread,
     so what stops them is the lock, not the pool."""
-    app = create_app(make_settings(database_url, password_waiting=1000))
+    app = create_app(make_settings(database_url, admin_password_waiting=1000))
     _stop_clock(app)
     async with app.router.lifespan_context(app):
         yield app
@@ -127,7 +127,7 @@ async def test_racing_first_failures_are_counted_and_audited(database_url: str, 
     a process lets one address's tries in one at a time, app/auth/tries_in_front.py) and
     whose checks all end at once (a pool of four, held at a gate until all are
     in): each is counted and audited, none is a 500."""
-    app = create_app(make_settings(database_url, password_workers=4))
+    app = create_app(make_settings(database_url, admin_password_workers=4))
     async with app.router.lifespan_context(app):
         await add_admin(app)
         gate = threading.Event()
@@ -151,7 +151,7 @@ async def test_racing_first_failures_are_counted_and_audited(database_url: str, 
 
 
 async def test_argon2_checks_run_in_a_small_pool(database_url: str, monkeypatch: Any) -> None:
-    app = create_app(make_settings(database_url, password_workers=2, password_waiting=3))
+    app = create_app(make_settings(database_url, admin_password_workers=2, admin_password_waiting=3))
     async with app.router.lifespan_context(app):
         await add_admin(app)
         gate = threading.Event()

@@ -43,7 +43,7 @@ async def roomy(database_url: str) -> AsyncIterator[Any]:
     """Every try may wait for the password pool (only the locks and the line refuse),
     the wing's clock stands still (no lock runs out however busy the machine), and
     `Reached` counts what passes the front."""
-    app = create_app(make_settings(database_url, password_waiting=1000))
+    app = create_app(make_settings(database_url, admin_password_waiting=1000))
     app.add_middleware(Reached)
     Reached.count = 0
     stopped = time.time()

@@ -32,7 +32,7 @@ from tests.conftest import make_settings
 @pytest.fixture
 async def roomy(database_url: str) -> AsyncIterator[Any]:
     """Every try of a burst may wait for the password pool: only the locks refuse."""
-    app = create_app(make_settings(database_url, password_waiting=1000))
+    app = create_app(make_settings(database_url, admin_password_waiting=1000))
     _stop_clock(app)
     async with app.router.lifespan_context(app):
         yield app

@@ -10,6 +10,7 @@ import httpx
 
 from ..conftest import ROW
 from ..realtime.conftest import Socket, ws_path
+from ..sign_in_counting import client_at
 from .members import member
 from .streams import Stream
 
@@ -69,9 +70,11 @@ async def test_the_pools_pair_a_bot_account_only_with_those_who_consent(app: Any
     grace, ada, bo = await member(app, "Grace"), await member(app, "Ada"), await member(app, "Bo")
     assert (await client.post(BOT, headers=grace.token())).status_code == 200
     assert (await client.post(POOL, json={}, headers=grace.token())).json()["status"] == "waiting"
-    r = await client.post(POOL, json={}, headers=ada.token())
-    assert r.json()["status"] == "waiting"  # Ada did not say she would meet a bot
-    r = await client.post(POOL, json={"bots": True}, headers=bo.token())
+    async with client_at(app, "10.7.0.2") as elsewhere:  # the pools never pair two places of one address
+        r = await elsewhere.post(POOL, json={}, headers=ada.token())
+        assert r.json()["status"] == "waiting"  # Ada did not say she would meet a bot
+    async with client_at(app, "10.7.0.3") as elsewhere:
+        r = await elsewhere.post(POOL, json={"bots": True}, headers=bo.token())
     paired = r.json()
     assert paired["status"] == "paired", paired
     match = (await client.get(f"/api/v1/matches/{paired['match']['id']}")).json()

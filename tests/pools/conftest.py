@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,20 +19,33 @@ from ..conftest import make_settings
 BASE = "/api/v1/pools"
 
 
+PROXY = "127.0.0.1"  # the test client's peer, trusted to name the client (settings below)
+_addresses = itertools.count(1)
+
+
+def new_address() -> str:
+    """An address of a presser's own: the pools never pair two places of one address."""
+    n = next(_addresses)
+    return f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
+
+
 @dataclass
 class Presser:
-    """A guest (by the ticket its first join gave it) or an account (by its token)."""
+    """A guest (by the ticket its first join gave it) or an account (by its token),
+    calling from an address of its own (X-Forwarded-For, through the trusted proxy)."""
 
     client: httpx.AsyncClient
     name: str = "anonymous"
     member: Member | None = None
     ticket: str | None = None
     answers: list[dict[str, Any]] = field(default_factory=list)
+    address: str = field(default_factory=new_address)
 
     def headers(self) -> dict[str, str]:
+        where = {"X-Forwarded-For": self.address}
         if self.member is not None:
-            return self.member.token()
-        return {"Authorization": f"Bearer {self.ticket}"} if self.ticket else {}
+            return {**self.member.token(), **where}
+        return {"Authorization": f"Bearer {self.ticket}", **where} if self.ticket else where
 
     async def join(self, pool: str = "standard:10+5", status: int = 200) -> dict[str, Any]:
         r = await self.client.post(f"{BASE}/{pool}/join", json={"name": self.name}, headers=self.headers())
@@ -85,5 +99,6 @@ def settings(database_url: str) -> Any:
     """A place lasts ten minutes here unless a test moves the pools' clock: on a busy
     machine two presses of one test were more than the default six seconds apart, and
     the first press's place ran out between them (proof run 2 of 57850f0). The tests of
-    the lease move an injected clock by `pool_lease_seconds`, whatever it is."""
-    return make_settings(database_url, pool_lease_seconds=600.0)
+    the lease move an injected clock by `pool_lease_seconds`, whatever it is. Each
+    presser names its own address through the trusted proxy."""
+    return make_settings(database_url, pool_lease_seconds=600.0, trusted_proxies=[PROXY])

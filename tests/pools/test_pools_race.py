@@ -23,7 +23,7 @@ from app.main import create_app
 
 from ..api.members import member
 from ..conftest import make_settings
-from .conftest import Presser
+from .conftest import PROXY, Presser
 
 POOLS = ["standard:5+3", "standard:10+5", "rotating:10+5"]
 
@@ -31,7 +31,7 @@ POOLS = ["standard:5+3", "standard:10+5", "rotating:10+5"]
 @pytest.fixture
 def settings(database_url: str) -> Settings:
     """Places that outlast a slow machine: what expires is another test's matter."""
-    return make_settings(database_url, pool_lease_seconds=600.0, pool_again_seconds=600.0)
+    return make_settings(database_url, pool_lease_seconds=600.0, pool_again_seconds=600.0, trusted_proxies=[PROXY])
 
 
 @pytest.fixture

@@ -50,11 +50,26 @@ def test_every_player_in_at_most_one_pair_and_never_with_themself() -> None:
     for _ in range(200):
         waiters = [Waiter(f"{'account' if rng.random() < 0.5 else 'guest'}:{i}",
                           rng.uniform(1000, 2200) if rng.random() < 0.5 else None,
-                          rng.randrange(0, 60_000), f"guest:{rng.randrange(20)}") for i in range(rng.randrange(12))]
+                          rng.randrange(0, 60_000), f"guest:{rng.randrange(20)}",
+                          origin=rng.choice(("o1", "o2", "o3", None))) for i in range(rng.randrange(12))]
         made = pairs(waiters, 60_000, RANGE)
         seen = [p for pair in names(made) for p in pair]
         assert len(seen) == len(set(seen))
         assert all(a.player != b.player and a.rated == b.rated for a, b in made)
+        assert all(a.origin is None or a.origin != b.origin for a, b in made)  # never two of one address
+
+
+def test_one_addresss_places_are_never_paired_together() -> None:
+    """Twenty guests of one address wait with nobody else: no pair. One guest of
+    another address comes: paired with the longest waiting of them."""
+    flood = [Waiter(f"guest:{i}", None, i, None, origin="same") for i in range(20)]
+    assert pairs(flood, 100, RANGE) == []
+    rated = [Waiter(f"account:{i}", 1500.0, i, None, origin="same") for i in range(20)]
+    assert pairs(rated, 100, RANGE) == []
+    other = Waiter("guest:x", None, 50, None, origin="elsewhere")
+    assert names(pairs([*flood, other], 100, RANGE)) == [("guest:0", "guest:x")]
+    unknown = Waiter("guest:y", None, 60, None)  # a place of no known address (taken before origins were kept)
+    assert names(pairs([flood[0], unknown], 100, RANGE)) == [("guest:0", "guest:y")]
 
 
 def test_the_computer_offered_is_the_level_nearest_the_rating() -> None:
@@ -78,6 +93,7 @@ def _one_by_one(waiters: list[Waiter], now_ms: int, rating_range: Range) -> list
         kind = [o for o in queue if o.player not in taken and o.player != w.player and o.rated == w.rated]
         if len(kind) > 1:
             kind = [o for o in kind if o.last_opponent != w.player and w.last_opponent != o.player]
+        kind = [o for o in kind if w.origin is None or o.origin != w.origin]
         if w.rating is not None:
             kind = [o for o in kind if abs((o.rating or 0.0) - w.rating) <= max(
                 rating_range.after(now_ms - w.joined_ms), rating_range.after(now_ms - o.joined_ms))]
@@ -94,7 +110,8 @@ def test_pairs_as_the_rules_read_literally() -> None:
         n = rng.randrange(16)
         waiters = [Waiter(f"{'account' if rng.random() < 0.6 else 'guest'}:{i}",
                           float(rng.choice((1400, 1500, 1550, 1600, 1800, 2100))) if rng.random() < 0.6 else None,
-                          rng.randrange(0, 20_000, 1000), f"account:{rng.randrange(n + 1)}" if rng.random() < 0.5 else None)
+                          rng.randrange(0, 20_000, 1000), f"account:{rng.randrange(n + 1)}" if rng.random() < 0.5 else None,
+                          origin=rng.choice(("o1", "o2", "o3", None)))
                    for i in range(n)]
         assert names(pairs(waiters, 20_000, RANGE)) == _one_by_one(waiters, 20_000, RANGE)
 
