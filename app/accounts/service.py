@@ -30,6 +30,7 @@ from app.config import Settings
 from app.db.account_models import accounts
 from app.db.admin_models import admin_audit
 from app.db.models import seats
+from app.db.pool_models import pool_seekers
 from app.kernel.folding import fold
 from app.kernel.origins import Origins
 
@@ -262,6 +263,9 @@ class Accounts:
             # at create or join must not act for an account that is gone.
             await conn.execute(seats.update().where(seats.c.account_id == account.id, seats.c.bot.is_(None))
                                .values(token_hash=None))
+            # Nor is it paired any more: its waiting places in the pools go.
+            await conn.execute(pool_seekers.delete().where(pool_seekers.c.account_id == account.id,
+                                                           pool_seekers.c.match_id.is_(None)))
             if admin is not None:
                 await conn.execute(admin_audit.insert().values(
                     at=now, admin=admin[:64], kind="account_closed", address=(address or "")[:64] or None,

@@ -26,8 +26,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from app.accounts import playban
 from app.accounts.bots import is_bot
 from app.config import Settings
+from app.kernel.moments import moment
 from app.kernel.origins import Origins
 from app.kernel.text import check as check_text
 from app.matches import Gateway, hash_token
@@ -137,6 +139,8 @@ class Pools:
         await self._sweep(now)
         rating = None
         if who.account_id is not None:
+            # An account is paired rated: one waiting after leaving rated matches waits outside.
+            await playban.check(self.engine, who.account_id, moment(now))
             rating = await store.rating_in(self.engine, who.account_id, pool.variant) or NEW.rating
         bot = who.account_id is not None and await is_bot(self.engine, who.account_id)
         origin = await self.origins.of(address)

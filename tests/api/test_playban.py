@@ -2,7 +2,8 @@
 app/accounts/playban.py): a player whose clock runs out before their first
 move, who is claimed against after leaving, or who aborts a third rated match
 in a day waits before the next rated match, 10 minutes doubling; refused as
-`403 playban` with Retry-After on every way into rated play, while casual
+`403 playban` with Retry-After on every way into rated play (creating,
+joining, challenges, the pools, where an account is paired rated), while casual
 play stays open. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ async def test_a_flag_before_the_first_move_bars_rated_play_for_ten_minutes(
         app: Any, client: httpx.AsyncClient, service: MatchService) -> None:
     time = FakeTime(service)
     # The challenges' and the accounts' clocks move with the matches'.
-    app.state.parts.challenges.clock = app.state.parts.accounts.clock = lambda: time.now
+    parts = app.state.parts
+    parts.challenges.clock = parts.accounts.clock = parts.pools.clock = lambda: time.now
     ada, bea, cy = await member(app, "Ada"), await member(app, "Bea"), await member(app, "Cy")
     await _flagged_before_moving(client, service, time, ada, bea)
     # Every way into rated play is refused, with the wait in Retry-After ...
@@ -56,6 +58,7 @@ async def test_a_flag_before_the_first_move_bars_rated_play_for_ten_minutes(
     _refused(await client.post("/api/v1/challenges/Cy", json={"rated": True}, headers=ada.token()), 600)
     sent = (await client.post("/api/v1/challenges/Ada", json={"rated": True}, headers=cy.token())).json()
     _refused(await client.post(f"/api/v1/challenges/{sent['id']}/accept", headers=ada.token()), 600)
+    _refused(await client.post("/api/v1/pools/standard:10+5/join", json={}, headers=ada.token()), 600)
     # ... casual play is open, and the other player, who did nothing wrong, plays rated.
     assert (await client.post(BASE, json={"seat": "white"}, headers=ada.token())).status_code == 201
     assert (await client.post(BASE, json={"seat": "white", "rated": True}, headers=bea.token())).status_code == 201
