@@ -18,7 +18,15 @@ names   guests asking for an account's name as it is, in other case, with a
         Cyrillic look-alike, a zero-width space inside, and `a` with 39 accents:
         PASS when every one is refused (400) and a plain new name is taken.
 chat    chat lines with a direction override or only invisible characters:
-        PASS when each is refused (400 bad_chat_line) and a plain line is said.
+        PASS when each is refused (400 bad_chat_line).
+pools   20 guests' joins from one address (a server trusting 127.0.0.1 as its
+        proxy, each client named by X-Forwarded-For): PASS when at most the
+        documented 8 wait, the rest are refused 429 too_many_places, none is
+        paired with another of that address, and a guest from elsewhere is
+        paired with one of them.
+
+The sign-in flood from 12 addresses has its own bench (two processes on
+PostgreSQL, default argon2): bench/sign_in_flood.py.
 """
 
 from __future__ import annotations
@@ -120,7 +128,26 @@ def chat(server: Server) -> bool:
     return ok
 
 
-CHECKS: dict[str, Callable[[Server], bool]] = {"farm": farm, "closed": closed, "names": names, "chat": chat}
+def pools(server: Server) -> bool:
+    join = f"{server.base}/api/v1/pools/standard:10+5/join"
+    answers = [httpx.post(join, json={"name": f"Flood{i}"}, headers={"X-Forwarded-For": "203.0.113.66"})
+               for i in range(20)]
+    codes = [r.status_code for r in answers]
+    waiting = [r.json() for r in answers if r.status_code == 200]
+    paired_among = [a for a in waiting if a.get("match") is not None]
+    refused = {r.json().get("error") for r in answers if r.status_code != 200}
+    stranger = httpx.post(join, json={"name": "Stranger"}, headers={"X-Forwarded-For": "198.51.100.23"}).json()
+    ok = (len(waiting) <= 8 and refused <= {"too_many_places"} and codes.count(429) == 20 - len(waiting)
+          and not paired_among and stranger.get("match") is not None)
+    print(f"pools: one address's 20 joins: {len(waiting)} wait, {codes.count(429)} refused {sorted(refused)}, "
+          f"{len(paired_among)} paired among themselves; a stranger paired: {stranger.get('match') is not None} "
+          f"-> {'PASS' if ok else 'MISS'}")
+    return ok
+
+
+CHECKS: dict[str, Callable[[Server], bool]] = {"farm": farm, "closed": closed, "names": names, "chat": chat,
+                                               "pools": pools}
+SERVER_ENV: dict[str, dict[str, str]] = {"pools": {"TRUSTED_PROXIES": '["127.0.0.1"]'}}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     chosen = args.checks or list(CHECKS)
     results: dict[str, Any] = {}
     for name in chosen:
-        with tempfile.TemporaryDirectory() as folder, run_server(Path(folder)) as server:
+        with tempfile.TemporaryDirectory() as folder, run_server(Path(folder), **SERVER_ENV.get(name, {})) as server:
             results[name] = CHECKS[name](server)
     print("all PASS" if all(results.values()) else "MISS: " + ", ".join(k for k, v in results.items() if not v))
     return 0 if all(results.values()) else 1
