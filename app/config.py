@@ -140,6 +140,9 @@ class Settings(BaseSettings):
     # A held waiting request reads the pool again (and tries to pair) at least this
     # often, whatever nudges say: a lost nudge costs this long at most.
     pool_tick_seconds: float = 1.0
+    # Each process writes the ends of arena games it did not hear end (another
+    # process's, or missed) and pairs running arenas at least this often.
+    tournament_tick_seconds: float = 1.0
     # A press this soon after the player was paired (a double press, two pools
     # pressed at once) is answered with that pairing, never a second match.
     pool_again_seconds: float = 3.0

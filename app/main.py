@@ -52,6 +52,7 @@ from app.ops import OpsOutermost, configure_logs
 from app.realtime import close_sockets_on_signal
 from app.redact import install as install_redaction
 from app.security import security_headers
+from app.tournaments.ticker import tick_forever
 from app.web import sign_in_front
 from app.wiring import Parts, build
 
@@ -149,6 +150,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     await parts.hub.start()
     restore_signals = close_sockets_on_signal(parts.hub)
     sweeper = asyncio.create_task(sweep_forever(parts.service.finisher, settings.sweep_seconds, parts.outage))
+    arena_ticks = asyncio.create_task(tick_forever(parts.arenas, settings.tournament_tick_seconds, parts.outage))
     await parts.bots.start()
     _freeze_startup_objects()
     try:
@@ -156,9 +158,11 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         await parts.bots.close()
         await parts.relay.close()
-        sweeper.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sweeper
+        for task in (sweeper, arena_ticks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await parts.arenas.close()
         await parts.hub.close(1001)
         restore_signals()
         await parts.gateway.limiter.close()  # its last flush needs the engine

@@ -1,7 +1,7 @@
 """Every part of the application, made in one place and in order by `build()`:
 
     settings → database engine → match service → gateway → realtime hub → bot runner
-    → accounts → chat → pools → profiles → challenges → person channel → resends
+    → accounts → chat → pools → arenas → profiles → challenges → person channel → resends
     → streams → the socket → operations → the admin wing
 
 Each part is handed the parts it needs when it is made; a part that must hear
@@ -40,6 +40,7 @@ from app.people.events import OneEach
 from app.pools import Pools
 from app.realtime import Hub, ServiceSource, make_bus, make_hub
 from app.realtime.service import share_claims, share_closings
+from app.tournaments import Arenas
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +59,7 @@ class Parts:
     chat: Chat  # the match chat (app/chat)
     relay: Relay  # the chat's lines to the sockets
     pools: Pools  # quick pairing (app/pools)
+    arenas: Arenas  # tournaments (app/tournaments)
     profiles: Profiles  # the players' public read side: profiles, leaderboard
     challenges: Challenges
     channel: PersonChannel  # every page's live channel
@@ -104,6 +106,8 @@ def build(settings: Settings) -> Parts:
     chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)
     relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)
     pools = Pools(engine, gateway, hub.nudges, settings, bots.LEVELS)
+    arenas = Arenas(engine, gateway)
+    listeners.add(arenas, reads_words=False)  # a game's end pairs its arena's players again at once
     # The players' public read side, on the accounts' clock (a rating's RD grows
     # with the days since its last rated match).
     profiles = Profiles(engine, lambda: accounts.clock())
@@ -115,7 +119,7 @@ def build(settings: Settings) -> Parts:
     socket = ws.MatchSocket(hub, gateway, settings, outage, accounts, ws_chat.SocketChat(chat, relay))
     return Parts(
         settings=settings, engine=engine, outage=outage, metrics=metrics, service=service, gateway=gateway,
-        hub=hub, bots=runner, accounts=accounts, chat=chat, relay=relay, pools=pools, profiles=profiles,
+        hub=hub, bots=runner, accounts=accounts, chat=chat, relay=relay, pools=pools, arenas=arenas, profiles=profiles,
         challenges=challenges, channel=channel, event_streams=OneEach(hub.nudges), resends=Resends(engine, settings.idempotency_wait_seconds),
         streams=MatchStreams(hub, gateway, settings.match_stream_keepalive_seconds), replays=Replays(),
         socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 WIN, DRAW, LOSS = "win", "draw", "loss"
 OUTCOMES = (WIN, DRAW, LOSS)
 
-# A draw in which either player made fewer than 10 actions of their own scores
+# A draw in which either player made fewer than 10 actions of their own (places,
+# passes and removals: not the setup, nor an offer or a resignation) scores
 # nothing: lichess's arena uses 10 moves, the point where a game has been
 # played rather than agreed; Magery's actions are as fine-grained as chess's
 # moves, so the same count makes a pre-arranged draw cost a real game's play.

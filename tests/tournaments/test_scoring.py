@@ -16,6 +16,7 @@ from app.tournaments.scoring import (
     SHORT_DRAW_ACTIONS,
     WIN,
     Outcome,
+    Sheet,
     add,
     points,
     sheet_of,
@@ -71,20 +72,20 @@ outcomes = st.builds(Outcome, st.sampled_from([WIN, DRAW, LOSS]), st.booleans(),
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), outcomes), max_size=60))
-def test_standings_kept_game_by_game_always_equal_a_recomputation_from_the_games(games: list) -> None:
+def test_standings_kept_game_by_game_always_equal_a_recomputation_from_the_games(games: list[tuple[int, int, Outcome]]) -> None:
     """As the service keeps them: each game's end adds to its player's sheet;
     made again from all of a player's games in order, the sheet is the same."""
-    kept: dict[int, object] = {}
+    kept: dict[int, Sheet] = {}
     played: dict[int, list[Outcome]] = {}
     for white, black, outcome in games:
         if white == black:
             continue
         other = Outcome({WIN: LOSS, LOSS: WIN, DRAW: DRAW}[outcome.result], False, outcome.actions)
         for player, seen in ((white, outcome), (black, other)):
-            kept[player] = add(kept.get(player) or sheet_of([]), seen)  # type: ignore[arg-type]
+            kept[player] = add(kept.get(player, Sheet()), seen)
             played.setdefault(player, []).append(seen)
-    for player, seen in played.items():
-        assert kept[player] == sheet_of(seen)
+    for player, theirs in played.items():
+        assert kept[player] == sheet_of(theirs)
 
 
 def test_pairing_pairs_everyone_it_can_preferring_close_scores() -> None:
@@ -118,7 +119,7 @@ def test_one_waiting_alone_is_not_paired_and_an_odd_one_out_waits() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 40), st.integers(800, 2800)), max_size=40))
-def test_pairing_pairs_all_but_one_at_most_and_each_player_once(rows: list) -> None:
+def test_pairing_pairs_all_but_one_at_most_and_each_player_once(rows: list[tuple[int, int]]) -> None:
     waiting = [Waiting(f"p{i}", s, r, f"p{i + 1}") for i, (s, r) in enumerate(rows)]
     made = pairs(waiting)
     seen = [w.player for w in itertools.chain.from_iterable(made)]

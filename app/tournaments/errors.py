@@ -1,0 +1,19 @@
+"""Why an arena refuses a call: each is one contract error (docs/api.md)."""
+
+from __future__ import annotations
+
+from app.kernel.errors import ServiceError
+
+
+class NoSuchTournament(ServiceError):
+    status, code = 404, "no_such_tournament"
+
+
+class TournamentOver(ServiceError):
+    """Joined, or withdrawn from, once the arena has ended."""
+
+    status, code = 409, "tournament_finished"
+
+
+class NotInTournament(ServiceError):
+    status, code = 409, "not_joined"

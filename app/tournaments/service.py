@@ -1,0 +1,277 @@
+"""Arenas: made by an account, joined and left at will, and every free player
+paired at once, again and again until the arena ends.
+
+A join pairs the arena now; a game's end (heard from the match service's
+commits on this process, app/wiring.py, or found by the tick every process
+runs, for an ending committed elsewhere or missed) writes the game's points
+and pairs its players again. The database decides: a pairing claims both
+players in the transaction that makes the match (store.claim), so however
+many processes pair at once, nobody plays two games at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app.accounts import playban
+from app.kernel.errors import BadRequest
+from app.kernel.moments import moment
+from app.kernel.text import check as check_text
+from app.matches import Gateway
+from app.matches.lobby import new_match_id
+from app.matches.pairing import Paired, Player
+from app.ratings import NEW
+from app.rules import VARIANTS
+
+from . import store
+from .errors import NoSuchTournament, NotInTournament, TournamentOver
+from .pairing import Waiting, pairs
+from .scoring import Outcome, Sheet, sheet_of
+from .standings import Result, Standing, performance, ranked
+
+log = logging.getLogger(__name__)
+CONTROL = re.compile(r"^([1-9][0-9]?)\+([0-9]{1,2})$")  # minutes + increment seconds: an arena is real-time
+MOST_MINUTES = 24 * 60  # an arena lasts a day at most
+MOST_AHEAD_SECONDS = 30 * 24 * 3600  # and starts within a month
+SHOWN_PAIRINGS = 100
+RETRIES = 3  # rounds of pairing when another process took some of the players first
+
+
+class Refused(BadRequest):
+    """A new arena's bad field: 400, the field named in the body's `field` and its sentence."""
+
+    def __init__(self, field: str, detail: str) -> None:
+        super().__init__(detail, field=field)
+
+
+@dataclass(frozen=True, slots=True)
+class NewArena:
+    name: str
+    variant: str
+    time_control: str
+    minutes: int
+    starts_in_seconds: int
+    rated: bool
+
+
+def status_of(arena: store.Arena, now_ms: int) -> str:
+    if now_ms < arena.starts_ms:
+        return "created"
+    return "started" if now_ms < arena.ends_ms else "finished"
+
+
+class Arenas:
+    def __init__(self, engine: AsyncEngine, gateway: Gateway) -> None:
+        self.engine, self.gateway = engine, gateway
+        self.clock: Callable[[], float] = time.time  # seconds since the epoch; tests move it
+        self._settling: set[asyncio.Task[None]] = set()
+
+    def now_ms(self) -> int:
+        return int(self.clock() * 1000)
+
+    # ---- making and joining --------------------------------------------------------
+
+    async def create(self, account_id: int, new: NewArena) -> str:
+        check(new)
+        now = self.now_ms()
+        starts = now + new.starts_in_seconds * 1000
+        arena = store.Arena(new_match_id(), new.name, new.variant, new.time_control, new.rated, starts,
+                            starts + new.minutes * 60_000)
+        await store.create(self.engine, arena, account_id, now)
+        return arena.id
+
+    async def join(self, tournament_id: str, account_id: int, name: str) -> None:
+        arena = await self._arena(tournament_id)
+        now = self.now_ms()
+        if status_of(arena, now) == "finished":
+            raise TournamentOver("the arena is over: nobody joins it now")
+        if arena.rated:  # one who left rated matches waits outside, as at the pools
+            await playban.check(self.engine, account_id, moment(now))
+        await store.join(self.engine, arena.id, account_id, name, now)
+        await self.pair(arena.id)
+
+    async def withdraw(self, tournament_id: str, account_id: int) -> None:
+        arena = await self._arena(tournament_id)
+        if status_of(arena, self.now_ms()) == "finished":
+            raise TournamentOver("the arena is over: there is nothing to withdraw from")
+        if not await store.withdraw(self.engine, arena.id, account_id):
+            raise NotInTournament("you have not joined this arena")
+
+    async def _arena(self, tournament_id: str) -> store.Arena:
+        arena = await store.arena(self.engine, tournament_id)
+        if arena is None:
+            raise NoSuchTournament(f"no tournament {tournament_id!r}: GET /api/v1/tournaments lists them")
+        return arena
+
+    # ---- pairing -------------------------------------------------------------------
+
+    async def pair(self, tournament_id: str) -> int:
+        """Pair every free player of a running arena now; answers how many games
+        this process made. A pairing another process got to first is tried
+        again from what is left (a few rounds; the tick does the rest)."""
+        arena = await self._arena(tournament_id)
+        made = 0
+        for _ in range(RETRIES):
+            if status_of(arena, self.now_ms()) != "started":
+                break
+            rows = {r.account_id: r for r in await store.waiting(self.engine, arena.id, arena.variant)}
+            if len(rows) < 2:
+                break
+            waiting = [Waiting(str(r.account_id), r.score, r.rating if r.rating is not None else NEW.rating,
+                               None if r.last_opponent is None else str(r.last_opponent)) for r in rows.values()]
+            chosen = pairs(waiting)
+            won = 0
+            for a, b in chosen:
+                won += await self._make(arena, rows[int(a.player)], rows[int(b.player)], (a.rating, b.rating))
+            made += won
+            if won == len(chosen):
+                break
+        return made
+
+    async def _make(self, arena: store.Arena, a: Any, b: Any, ratings_now: tuple[float, float]) -> int:
+        minutes, increment = (int(n) for n in arena.time_control.split("+"))
+        options = {"variant": arena.variant,
+                   "time_control": {"type": "realtime", "minutes": minutes, "increment": increment}}
+        players = (Player(a.name, a.account_id, a.name), Player(b.name, b.account_id, b.name))
+
+        async def claim(conn: AsyncConnection, paired: Paired) -> None:
+            await store.claim(conn, arena.id, (a.account_id, b.account_id), ratings_now, paired.match_id,
+                              paired.colours, self.now_ms())
+
+        try:
+            await self.gateway.pair(options, players, arena.rated, claim)
+        except store.Lost:
+            return 0  # another process paired one of them first
+        return 1
+
+    # ---- endings ---------------------------------------------------------------------
+
+    async def settle(self, tournament_id: str | None = None, match_id: str | None = None) -> int:
+        """Write the end of every arena game whose match is over (of one arena, or
+        one match; None: all), then pair their arenas again. Answers how many."""
+        done = await store.ended(self.engine, tournament_id, match_id)
+        now = self.now_ms()
+        arenas = set()
+        for game in done:
+            await store.settle(self.engine, game.id, game.result, now)
+            arenas.add(game.tournament_id)
+        for arena_id in sorted(arenas):
+            await self.pair(arena_id)
+        return len(done)
+
+    async def tick(self) -> None:
+        """What every process does now and then: endings written, running arenas
+        paired (one that began since the last tick pairs who joined before)."""
+        await self.settle()
+        for arena_id in await store.running(self.engine, self.now_ms()):
+            await self.pair(arena_id)
+
+    async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:
+        """A listener of the match service's commits: a match's end is written at
+        once, and its players paired again, without holding up the commit."""
+        if updates and (updates[-1].get("match") or {}).get("status") == "finished":
+            task = asyncio.get_running_loop().create_task(self._settle_quietly(match_id))
+            self._settling.add(task)
+            task.add_done_callback(self._settling.discard)
+
+    async def _settle_quietly(self, match_id: str) -> None:
+        try:
+            await self.settle(match_id=match_id)
+        except Exception:  # the tick writes it later
+            log.warning("writing the end of match %s in its arena failed; the tick will", match_id, exc_info=True)
+
+    async def settled(self) -> None:
+        """Once every end heard on this process is written (for tests and a clean stop)."""
+        while self._settling:
+            await asyncio.gather(*list(self._settling), return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in list(self._settling):
+            task.cancel()
+        await asyncio.gather(*self._settling, return_exceptions=True)
+
+    # ---- reading -----------------------------------------------------------------------
+
+    async def listing(self, limit: int = 50) -> list[dict[str, Any]]:
+        now = self.now_ms()
+        return [summary(a, now) for a in await store.listing(self.engine, limit)]
+
+    async def view(self, tournament_id: str) -> dict[str, Any]:
+        arena = await self._arena(tournament_id)
+        joined = await store.players_of(self.engine, arena.id)
+        played = await store.games_of(self.engine, arena.id)
+        names = {p.account_id: p.name for p in joined}
+        body = summary(arena, self.now_ms())
+        body["standings"] = [standing_body(s) for s in standings(joined, played)]
+        body["pairings"] = [{"match": g.match_id, "white": names.get(g.white), "black": names.get(g.black),
+                             "status": g.status, "result": g.result} for g in played[:SHOWN_PAIRINGS]]
+        return body
+
+
+def standings(joined: Sequence[Any], played: Sequence[Any]) -> list[Standing]:
+    """The ranking: each player's kept sheet, and their performance from the games."""
+    results: dict[int, list[Result]] = {p.account_id: [] for p in joined}
+    for g in played:
+        if g.status != "finished" or g.result == "aborted":
+            continue
+        for me, colour, opponent_rating in ((g.white, "white", g.black_rating), (g.black, "black", g.white_rating)):
+            results.setdefault(me, []).append(Result(store.OUTCOME[g.result][colour], opponent_rating))
+    return ranked([(p.name, store_sheet(p), performance(results[p.account_id])) for p in joined])
+
+
+def recomputed(joined: Sequence[Any], played: Sequence[Any]) -> dict[int, Sheet]:
+    """Each player's sheet made again from the arena's games alone (a player plays
+    one game at a time, so the order the games were made is the order they ended)."""
+    outcomes: dict[int, list[Outcome]] = {p.account_id: [] for p in joined}
+    for g in sorted(played, key=lambda g: g.id):
+        if g.status != "finished" or g.result == "aborted":
+            continue
+        for me, colour, berserk in ((g.white, "white", g.white_berserk), (g.black, "black", g.black_berserk)):
+            outcomes.setdefault(me, []).append(Outcome(store.OUTCOME[g.result][colour], berserk, g.actions))
+    return {account: sheet_of(seen) for account, seen in outcomes.items()}
+
+
+def store_sheet(row: Any) -> Sheet:
+    return Sheet(row.score, row.games, row.streak)
+
+
+def summary(arena: store.Arena, now_ms: int) -> dict[str, Any]:
+    return {"id": arena.id, "kind": "arena", "name": arena.name, "status": status_of(arena, now_ms),
+            "variant": arena.variant, "time_control": arena.time_control, "rated": arena.rated,
+            "starts_at": moment(arena.starts_ms).isoformat(), "ends_at": moment(arena.ends_ms).isoformat()}
+
+
+def standing_body(s: Standing) -> dict[str, Any]:
+    return {"rank": s.rank, "name": s.name, "score": s.score, "games": s.games, "streak": s.streak,
+            "performance": s.performance}
+
+
+def check(new: NewArena) -> None:
+    """Refuses a new arena's bad field, naming it."""
+    if not isinstance(new.name, str) or not 2 <= len(new.name.strip()) <= 48:
+        raise Refused("name", "name is 2 to 48 characters")
+    try:
+        check_text("name", new.name, line_breaks=False)
+    except BadRequest as exc:
+        raise Refused("name", exc.detail) from exc
+    if new.variant not in VARIANTS:
+        raise Refused("variant", f"variant is one of {', '.join(sorted(VARIANTS))}")
+    if not isinstance(new.time_control, str) or not CONTROL.match(new.time_control):
+        raise Refused("time_control", 'time_control is "<minutes>+<increment seconds>", as "5+3": '
+                                      "1 to 99 minutes, 0 to 99 seconds")
+    if isinstance(new.minutes, bool) or not isinstance(new.minutes, int) or not 1 <= new.minutes <= MOST_MINUTES:
+        raise Refused("minutes", f"minutes, the arena's length, is a whole number from 1 to {MOST_MINUTES}")
+    if (isinstance(new.starts_in_seconds, bool) or not isinstance(new.starts_in_seconds, int)
+            or not 0 <= new.starts_in_seconds <= MOST_AHEAD_SECONDS):
+        raise Refused("starts_in_seconds", f"starts_in_seconds is a whole number from 0 to {MOST_AHEAD_SECONDS}")
+    if not isinstance(new.rated, bool):
+        raise Refused("rated", "rated is true or false")
+
