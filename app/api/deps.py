@@ -23,6 +23,7 @@ from app.matches.reads import Reads
 from app.people import PersonChannel
 from app.people.events import OneEach
 from app.pools import Pools
+from app.tournaments import Arenas
 
 from .kept_states import Replays
 from .match_stream import MatchStreams
@@ -73,6 +74,10 @@ def get_pools(request: Request) -> Pools:
     return _parts(request).pools  # type: ignore[no-any-return]
 
 
+def get_arenas(request: Request) -> Arenas:
+    return _parts(request).arenas  # type: ignore[no-any-return]
+
+
 def get_resends(request: Request) -> Resends:
     return _parts(request).resends  # type: ignore[no-any-return]
 
@@ -94,6 +99,7 @@ ChannelDep = Annotated[PersonChannel, Depends(get_channel)]
 EventStreamsDep = Annotated[OneEach, Depends(get_event_streams)]
 ChatDep = Annotated[Chat, Depends(get_chat)]
 PoolsDep = Annotated[Pools, Depends(get_pools)]
+ArenasDep = Annotated[Arenas, Depends(get_arenas)]
 ResendsDep = Annotated[Resends, Depends(get_resends)]
 StreamsDep = Annotated[MatchStreams, Depends(get_streams)]
 ReplaysDep = Annotated[Replays, Depends(get_replays)]

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.accounts import playban
 from app.kernel.errors import BadRequest
-from app.kernel.moments import moment
+from app.kernel.moments import moment, stamp
 from app.kernel.text import check as check_text
 from app.matches import Gateway
 from app.matches.lobby import new_match_id
@@ -246,7 +246,7 @@ def store_sheet(row: Any) -> Sheet:
 def summary(arena: store.Arena, now_ms: int) -> dict[str, Any]:
     return {"id": arena.id, "kind": "arena", "name": arena.name, "status": status_of(arena, now_ms),
             "variant": arena.variant, "time_control": arena.time_control, "rated": arena.rated,
-            "starts_at": moment(arena.starts_ms).isoformat(), "ends_at": moment(arena.ends_ms).isoformat()}
+            "starts_at": stamp(arena.starts_ms), "ends_at": stamp(arena.ends_ms)}
 
 
 def standing_body(s: Standing) -> dict[str, Any]:

@@ -1,0 +1,146 @@
+"""`/api/v1/tournaments`: arenas. List them, read one (its standings and
+pairings), make one, join and withdraw (a pause: join again to come back).
+
+Reading is open to anyone; making, joining and withdrawing need an account
+(an account token with `play`, or a session with its X-CSRF-Token).
+
+No `from __future__ import annotations`: FastAPI reads the routes' annotations
+as evaluated objects."""
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Path, Query
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.kernel.errors import Unauthorized
+from app.matches import Caller
+from app.tournaments import NewArena
+
+from .caller import AnyCaller
+from .deps import ArenasDep, GatewayDep
+from .errors import responses
+from .schemas import Timestamp
+
+PATH = "/api/v1/tournaments"
+Id = Annotated[str, Path(max_length=24, pattern=r"^[A-Za-z0-9_-]{1,24}$", examples=["Tq3b0aZc1mBx"])]
+router = APIRouter(prefix="/tournaments", tags=["tournaments"])
+
+
+class NewTournament(BaseModel):
+    """An arena to make. A refused field is named in the answer's `field`."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [{
+        "kind": "arena", "name": "Hourly Blitz", "variant": "standard", "time_control": "5+3", "minutes": 60,
+        "starts_in_seconds": 300, "rated": True}]})
+
+    kind: Literal["arena"] = "arena"
+    name: str = Field(description="2 to 48 characters", max_length=200)
+    variant: str = Field("standard", max_length=40)
+    time_control: str = Field(description='"<minutes>+<increment seconds>", real-time', max_length=16)
+    minutes: int = Field(description="how long the arena runs, 1 to 1440")
+    starts_in_seconds: int = Field(0, description="0 to 30 days ahead")
+    rated: bool = Field(False, description="its games move ratings")
+
+
+class Standing(BaseModel):
+    rank: int
+    name: str
+    score: int
+    games: int
+    streak: int = Field(description="wins in a row now: from 2 on, each game counts double (the flame)")
+    performance: int | None = Field(description="the rating the results are worth (null: no game yet)")
+
+
+class Pairing(BaseModel):
+    match: str
+    white: str | None
+    black: str | None
+    status: Literal["playing", "finished"]
+    result: Literal["white", "black", "draw", "aborted"] | None
+
+
+class Tournament(BaseModel):
+    id: str
+    kind: Literal["arena"]
+    name: str
+    status: Literal["created", "started", "finished"]
+    variant: str
+    time_control: str = Field(examples=["5+3"])
+    rated: bool
+    starts_at: Timestamp = Field(examples=["2026-11-29T09:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
+    ends_at: Timestamp = Field(examples=["2026-11-29T10:00:00.000Z"])
+
+
+class TournamentDetail(Tournament):
+    standings: list[Standing] = Field(description="by score, ties by performance")
+    pairings: list[Pairing] = Field(description="the newest first (the latest 100)")
+
+
+class TournamentList(BaseModel):
+    tournaments: list[Tournament]
+
+
+def _account(caller: Caller) -> int:
+    if caller.account_id is None:
+        raise Unauthorized("sign in to play in tournaments: only accounts make, join and withdraw")
+    return caller.account_id
+
+
+NAMED = {404: {"no_such_tournament": "no tournament 'Tq3b0aZc1mBx': GET /api/v1/tournaments lists them"},
+         409: {"tournament_finished": "the arena is over: nobody joins it now",
+               "not_joined": "you have not joined this arena"}}
+
+
+def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    return responses(*statuses, codes=("csrf_failed", "insufficient_scope", "forbidden", "rate_limited"),
+                     own={s: NAMED[s] for s in statuses if s in NAMED})
+
+
+@router.get("", response_model=None, responses={200: {"model": TournamentList}, **answers(400)},
+            summary="The arenas, the latest to start first")
+async def list_tournaments(arenas: ArenasDep,
+                           limit: Annotated[int, Query(ge=1, le=100)] = 50) -> JSONResponse:
+    return JSONResponse({"tournaments": await arenas.listing(limit)})
+
+
+@router.get("/{tournament_id}", response_model=None, responses={200: {"model": TournamentDetail}, **answers(404)},
+            summary="An arena: its standings and pairings")
+async def read_tournament(tournament_id: Id, arenas: ArenasDep) -> JSONResponse:
+    return JSONResponse(await arenas.view(tournament_id))
+
+
+@router.post("", status_code=201, response_model=None,
+             responses={201: {"model": TournamentDetail, "headers": {
+                 "Location": {"description": "the arena's address", "schema": {"type": "string"}}}},
+                 **answers(400, 401, 403, 429)},
+             summary="Make an arena")
+async def create_tournament(body: NewTournament, caller: AnyCaller, arenas: ArenasDep,
+                            gateway: GatewayDep) -> JSONResponse:
+    account_id = _account(caller)
+    await gateway.count_write(caller)
+    made = await arenas.create(account_id, NewArena(body.name, body.variant, body.time_control, body.minutes,
+                                                    body.starts_in_seconds, body.rated))
+    return JSONResponse(await arenas.view(made), status_code=201, headers={"Location": f"{PATH}/{made}"})
+
+
+@router.post("/{tournament_id}/join", response_model=None,
+             responses={200: {"model": TournamentDetail}, **answers(401, 403, 404, 409, 429)},
+             summary="Join an arena (or come back after a withdrawal): paired at once when a partner waits")
+async def join_tournament(tournament_id: Id, caller: AnyCaller, arenas: ArenasDep,
+                          gateway: GatewayDep) -> JSONResponse:
+    account_id = _account(caller)
+    await gateway.count_write(caller)
+    await arenas.join(tournament_id, account_id, caller.account or "")
+    return JSONResponse(await arenas.view(tournament_id))
+
+
+@router.post("/{tournament_id}/withdraw", response_model=None,
+             responses={200: {"model": TournamentDetail}, **answers(401, 403, 404, 409, 429)},
+             summary="Withdraw from an arena: a pause, not paired again until you join again")
+async def withdraw_tournament(tournament_id: Id, caller: AnyCaller, arenas: ArenasDep,
+                              gateway: GatewayDep) -> JSONResponse:
+    account_id = _account(caller)
+    await gateway.count_write(caller)
+    await arenas.withdraw(tournament_id, account_id)
+    return JSONResponse(await arenas.view(tournament_id))
