@@ -167,3 +167,32 @@ async def test_a_player_in_a_game_of_one_arena_is_not_paired_in_another(app: Any
     await arenas.join(other, dee.account.id, dee.name)
     [game] = await games(app, other)
     assert {game.white, game.black} == {cy.account.id, dee.account.id}
+
+
+async def test_the_tick_writes_an_ending_this_process_did_not_hear(app: Any, arenas: Arenas) -> None:
+    ann, bob, cy = [await member(app, n) for n in ("Ann9", "Bob9", "Cy9")]
+    tid = await arenas.create(ann.account.id, arena())
+    for m in (ann, bob, cy):
+        await arenas.join(tid, m.account.id, m.name)
+
+    async def deaf(match_id: str, updates: Any) -> None:
+        """As if the game had ended on another process."""
+
+    arenas.publish = deaf  # type: ignore[method-assign]
+    [game] = await games(app, tid)
+    await app.state.parts.gateway.resign(game.match_id, caller(ann if ann.account.id == game.white else bob))
+    assert [g.status for g in await games(app, tid)] == ["playing"]
+    await arenas.tick()
+    done, again = await games(app, tid)
+    assert done.status == "finished" and again.status == "playing"
+    assert cy.account.id in (again.white, again.black)
+
+
+async def test_a_rated_arena_makes_rated_matches(app: Any, arenas: Arenas) -> None:
+    ann, bob = await member(app, "Ann10"), await member(app, "Bob10")
+    tid = await arenas.create(ann.account.id, arena(rated=True))
+    for m in (ann, bob):
+        await arenas.join(tid, m.account.id, m.name)
+    [game] = await games(app, tid)
+    async with app.state.parts.engine.connect() as conn:
+        assert (await conn.execute(select(matches.c.rated).where(matches.c.id == game.match_id))).scalar_one()
