@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .schemas import Colour, Name, Strict
+from .schemas import NAME_RULES, Colour, Name, Strict
 
 POOL_EXAMPLE: dict[str, Any] = {"id": "standard:10+5", "variant": "standard", "control": "10+5", "words": "10+5",
                 "time_control": {"type": "realtime", "minutes": 10, "increment": 5}, "waiting": 1}
@@ -22,7 +22,7 @@ PAIRED_EXAMPLE: dict[str, Any] = {"status": "paired", "pools": ["standard:10+5"]
 
 
 class JoinPool(Strict):
-    name: Name = Field("anonymous", description="a guest's name in the match; an account plays as itself")
+    name: Name = Field("anonymous", description="a guest's name in the match; an account plays as itself" + NAME_RULES)
     bots: bool = Field(False, description="an account willing to be paired with a bot account (a program); "
                                           "a bot account meets only such players and other bots")
 

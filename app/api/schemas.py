@@ -48,6 +48,8 @@ def _display_name(value: str) -> str:
 
 # The pattern only documents (json_schema_extra): the validator checks the same
 # and says which character is wrong, where "should match pattern" would not.
+NAME_RULES = ("; besides the pattern, a zero-width joiner only between two symbols (an emoji's parts) and at most "
+              f"{ids.MOST_MARKS} combining marks on one character")
 Name = Annotated[str, Field(min_length=1, max_length=40, json_schema_extra={"pattern": ids.NAME}, examples=["Ada"]),
                  AfterValidator(_display_name)]
 
@@ -130,7 +132,8 @@ class CreateMatch(Strict):
     # The schema admits exactly the levels the server plays.
     opponent: str = Field("human", pattern=rf"^(human|bot:({'|'.join(LEVELS)}))$",
                           examples=["human", "bot:random"])
-    name: Name = Field("anonymous", description="the seat's name; an account's seat is named as the account is")
+    name: Name = Field("anonymous", description="the seat's name; an account's seat is named as the account is"
+                                                + NAME_RULES)
     rated: bool = Field(False, description="the match moves ratings: two accounts, or an account and a "
                                            "computer level (create as an account)")
     position: str | None = Field(None, min_length=1, max_length=2000, description=(
@@ -148,7 +151,8 @@ class CreateMatch(Strict):
 
 
 class JoinMatch(Strict):
-    name: Name = Field("anonymous", description="the seat's name; an account's seat is named as the account is")
+    name: Name = Field("anonymous", description="the seat's name; an account's seat is named as the account is"
+                                                + NAME_RULES)
 
 
 class Play(Strict):

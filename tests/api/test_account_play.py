@@ -15,7 +15,7 @@ from app.matches.lobby import RATED_RULE
 from tests.conftest import ROW
 
 from ..realtime.conftest import Closed, Socket, ws_path
-from .members import Member, member
+from .members import Member
 
 BASE = "/api/v1/matches"
 
@@ -42,16 +42,6 @@ async def act(client: httpx.AsyncClient, match_id: str, headers: dict[str, str])
                           headers=headers)
     assert r.status_code == 200, r.text
     return r.json()["match"]  # type: ignore[no-any-return]
-
-
-@pytest.fixture
-async def ada(app: Any) -> Member:
-    return await member(app, "Ada")
-
-
-@pytest.fixture
-async def bea(app: Any) -> Member:
-    return await member(app, "Bea")
 
 
 async def test_an_account_plays_a_rated_match_through_tokens_and_is_rated_once(

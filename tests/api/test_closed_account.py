@@ -16,18 +16,8 @@ from app.accounts.rated import changes_of
 from app.matches.telling import entry_words
 from tests.admin.conftest import META_CSRF, add_admin, sign_in
 
-from .members import Member, member
+from .members import Member
 from .test_account_play import BASE, act, made
-
-
-@pytest.fixture
-async def ada(app: Any) -> Member:
-    return await member(app, "Ada")
-
-
-@pytest.fixture
-async def bea(app: Any) -> Member:
-    return await member(app, "Bea")
 
 
 async def close_by_page(app: Any, client: httpx.AsyncClient, who: Member) -> None:

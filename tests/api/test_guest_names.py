@@ -18,11 +18,6 @@ from .test_account_play import BASE, made
 LOOK_ALIKES = ["Ada", "ada", "ADA", "\u0410da", "Ad\u0430", "\uff21\uff44\uff41", "\U0001d400da"]
 
 
-@pytest.fixture
-async def ada(app: Any) -> Member:
-    return await member(app, "Ada")
-
-
 @pytest.mark.parametrize("name", LOOK_ALIKES)
 async def test_a_guest_name_that_folds_to_an_accounts_is_refused(
         client: httpx.AsyncClient, ada: Member, name: str) -> None:

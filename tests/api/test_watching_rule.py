@@ -57,16 +57,6 @@ async def socket_speaks_for(app: Any, match_id: str, headers: dict[str, str]) ->
 
 
 @pytest.fixture
-async def ada(app: Any) -> Member:
-    return await member(app, "Ada")
-
-
-@pytest.fixture
-async def bea(app: Any) -> Member:
-    return await member(app, "Bea")
-
-
-@pytest.fixture
 async def cy(app: Any) -> Member:
     return await member(app, "Cy")
 
