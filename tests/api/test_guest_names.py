@@ -22,17 +22,17 @@ LOOK_ALIKES = ["Ada", "ada", "ADA", "\u0410da", "Ad\u0430", "\uff21\uff44\uff41"
 async def test_a_guest_name_that_folds_to_an_accounts_is_refused(
         client: httpx.AsyncClient, ada: Member, name: str) -> None:
     r = await client.post(BASE, json={"seat": "white", "name": name})
-    assert r.status_code == 400 and r.json()["error"] == "bad_request", r.text
+    assert r.status_code == 409 and r.json()["error"] == "name_taken", r.text
     assert "looks like the account 'Ada'" in r.json()["detail"] and "sign in as Ada" in r.json()["detail"]
     open_match = await made(client, ada)  # the account itself plays under its name
     r = await client.post(f"{BASE}/{open_match['id']}/join", json={"name": name})
-    assert r.status_code == 400 and "looks like the account 'Ada'" in r.json()["detail"], r.text
+    assert r.status_code == 409 and "looks like the account 'Ada'" in r.json()["detail"], r.text
 
 
 async def test_a_computer_levels_name_and_a_names_fold_are_an_accounts_too(client: httpx.AsyncClient,
                                                                             ada: Member) -> None:
     r = await client.post(BASE, json={"seat": "white", "name": "RAND0M"})  # a zero for the O
-    assert r.status_code == 400 and "'Random'" in r.json()["detail"], r.text
+    assert r.status_code == 409 and "'Random'" in r.json()["detail"], r.text
     for name in ("Grace", "Adam", "Ada Lovelace", "anonymous"):  # names of nobody's: taken as they are
         r = await client.post(BASE, json={"seat": "white", "name": name})
         assert r.status_code == 201 and r.json()["match"]["players"]["white"]["name"] == name, r.text
@@ -47,7 +47,7 @@ async def test_a_capital_i_and_a_small_l_meet_whatever_the_case(app: Any, client
     await member(app, "Alex")
     for name, account in (("MIKA", "Mika"), ("MlKA", "Mika"), ("M1ka", "Mika"), ("AIex", "Alex"), ("ALEX", "Alex")):
         r = await client.post(BASE, json={"seat": "white", "name": name})
-        assert r.status_code == 400 and f"looks like the account '{account}'" in r.json()["detail"], (name, r.text)
+        assert r.status_code == 409 and f"looks like the account '{account}'" in r.json()["detail"], (name, r.text)
 
 
 @pytest.mark.parametrize(("name", "said"), [
@@ -81,6 +81,6 @@ async def test_a_chat_line_that_reorders_or_shows_nothing_is_refused(
 async def test_a_guest_waiting_in_a_pool_never_wears_an_accounts_name(client: httpx.AsyncClient,
                                                                       ada: Member) -> None:
     r = await client.post("/api/v1/pools/standard:10+5/join", json={"name": "\u0410DA"})
-    assert r.status_code == 400 and "looks like the account 'Ada'" in r.json()["detail"], r.text
+    assert r.status_code == 409 and "looks like the account 'Ada'" in r.json()["detail"], r.text
     r = await client.post("/api/v1/pools/standard:10+5/join", json={"name": "Grace"})
     assert r.status_code == 200, r.text
