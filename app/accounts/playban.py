@@ -14,12 +14,12 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.account_models import accounts
-from app.db.models import actions
 from app.db.playban_models import offences, playbans
 from app.kernel.errors import Forbidden
 from app.ratings.leaving import ABORT_WINDOW_SECONDS, ABORTS_FORGIVEN, next_level, wait_seconds
 from app.ratings.leaving import offences as offences_of
-from app.ratings.outcome import TURN_ACTIONS
+
+from .rated import turn_actions
 
 WORDS = {
     "left": "you left a rated match and your opponent claimed it",
@@ -42,10 +42,8 @@ class PlayBanned(Forbidden):
 
 
 async def _acted(conn: AsyncConnection, match_id: str) -> dict[str, bool]:
-    kind = actions.c.action["type"].as_string()
-    rows = (await conn.execute(select(actions.c.player).distinct().where(
-        actions.c.match_id == match_id, actions.c.automatic.is_(False), kind.in_(sorted(TURN_ACTIONS))))).all()
-    done = {row.player for row in rows}
+    """Whether each side made an action of its own after setup (the log read as ratings read it)."""
+    done = {player for player, _, _ in await turn_actions(conn, match_id)}
     return {c: c in done for c in ("white", "black")}
 
 

@@ -50,7 +50,7 @@ def _rating(row: Any) -> Rating:
     return Rating(row.rating, row.rd, row.volatility, row.games, row.last_rated_at)
 
 
-async def _acted(conn: AsyncConnection, match_id: str) -> list[tuple[str | None, str, bool]]:
+async def turn_actions(conn: AsyncConnection, match_id: str) -> list[tuple[str | None, str, bool]]:
     """Each side's own turn actions, at most one row per side and type: all that
     `both_sides_acted` needs of the log (which may be long)."""
     kind = actions.c.action["type"].as_string()
@@ -80,7 +80,7 @@ async def rate_ending(conn: AsyncConnection, match_id: str, variant: str, result
     if any(row.closed_at is not None for row in players):  # a closed account's rating never moves again
         return []
     try:
-        summary = finished(True, result, await _acted(conn, match_id))
+        summary = finished(True, result, await turn_actions(conn, match_id))
     except ValueError:  # a result no rating rule knows: the match must end all the same
         log.exception("match %s ended with a result ratings do not know: %r", match_id, result)
         return []
