@@ -44,6 +44,8 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
     409: {"stale_version": {"error": "stale_version",
                             "detail": "the match is at version 18; reload it and act on that", "version": 18},
           "seat_taken": {"error": "seat_taken", "detail": "both seats of this match are taken"},
+          "name_taken": {"error": "name_taken", "detail": (
+              "name 'ADA' looks like the account 'Ada''s …: sign in as Ada, or choose another name")},
           "match_over": {"error": "match_over", "detail": "the match is over"},
           "id_taken": {"error": "id_taken",
                        "detail": "the action id 'c-1' is used by another action of this match"},
@@ -94,6 +96,7 @@ _MEANINGS = {
     "rating_out_of_range": "a rating outside the range the open match asks for",
     "stale_version": "the action was chosen on an older version (the answer's `version` is the current one)",
     "seat_taken": "both seats are taken",
+    "name_taken": "a guest's name alike to an account's",
     "match_over": "the match is over",
     "id_taken": "the action id is used by another action of this match",
     "match_running": "the match is still running",

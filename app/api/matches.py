@@ -83,7 +83,7 @@ router = APIRouter(prefix="/matches", tags=["matches"])
     responses={201: {"model": SeatBody, "description": "The match, your seat and its token (shown once)",
                       "headers": {"Location": {"description": "the match's address", "schema": {"type": "string"}}}},
                **responses(400, 401, 403, 409, 422, 429, codes=(
-                   *SEAT, "request_in_flight", "idempotency_key_reused", "rate_limited",
+                   *SEAT, "name_taken", "request_in_flight", "idempotency_key_reused", "rate_limited",
                    "too_many_bot_matches"))},
     summary="Create a match and take a seat", openapi_extra=KEY_PARAMETER,
 )
@@ -151,7 +151,7 @@ async def get_match(match_id: str, request: Request, reads: ReadsDep) -> Respons
 @router.post(
     "/{match_id}/join", response_model=None,
     responses={200: {"model": SeatBody}, **responses(400, 401, 403, 404, 409, 422, 429, codes=(
-        *SEAT, "rating_out_of_range", "seat_taken", "match_over", "request_in_flight",
+        *SEAT, "rating_out_of_range", "seat_taken", "name_taken", "match_over", "request_in_flight",
         "idempotency_key_reused", "rate_limited"))},
     summary="Take the free seat", openapi_extra=KEY_PARAMETER,
 )

@@ -74,7 +74,8 @@ async def list_pools(pools: PoolsDep) -> JSONResponse:
 
 
 @router.post("/{pool_id}/join", response_model=None,
-             responses={200: {"model": PoolAnswer}, **answers(400, 401, 403, 404, 429)},
+             responses={200: {"model": PoolAnswer}, **answers(400, 401, 403, 404, 429),
+                        **responses(409, codes=("name_taken",))},
              summary="Wait in a pool (and be paired at once if a partner waits)")
 async def join_pool(pool_id: PoolId, caller: Presser, pools: PoolsDep, gateway: GatewayDep, body: JoinPool | None = None) -> JSONResponse:
     """Join as many pools as you like: when paired in one you leave the others.

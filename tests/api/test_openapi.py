@@ -148,8 +148,10 @@ async def test_each_route_lists_only_the_codes_it_answers(client: httpx.AsyncCli
     assert _codes(paths[f"{match}/rematch/decline"]["post"], "409") == {"match_running"}
     assert _codes(paths[f"{match}/rematch"]["post"], "409") == {"match_running", "request_in_flight"}
     assert _codes(paths[f"{match}/rematch"]["post"], "422") == {"idempotency_key_reused"}
-    assert _codes(paths[f"{match}/join"]["post"], "409") == {"seat_taken", "match_over", "request_in_flight"}
-    assert _codes(paths["/api/v1/matches"]["post"], "409") == {"request_in_flight"}
+    assert _codes(paths[f"{match}/join"]["post"], "409") == {"seat_taken", "name_taken", "match_over",
+                                                             "request_in_flight"}
+    assert _codes(paths["/api/v1/matches"]["post"], "409") == {"name_taken", "request_in_flight"}
+    assert _codes(paths["/api/v1/pools/{pool_id}/join"]["post"], "409") == {"name_taken"}  # a guest's name
     descriptions = {paths[f"{match}/{verb}"]["post"]["responses"]["409"]["description"]
                     for verb in ("actions", "join", "resign", "rematch")}
     assert len(descriptions) == 4, descriptions  # each route says its own
@@ -163,7 +165,7 @@ async def test_no_route_pastes_the_codes_of_another(client: httpx.AsyncClient) -
             if "403" in op["responses"] and (path, method) != ("/api/v1/matches/{match_id}/actions", "post"):
                 assert "not_your_turn" not in _codes(op, "403"), (path, method)
             if "409" in op["responses"]:
-                assert len(_codes(op, "409")) <= 3, (path, method, _codes(op, "409"))
+                assert len(_codes(op, "409")) <= 4, (path, method, _codes(op, "409"))
     assert _codes(paths["/api/v1/matches/{match_id}/chat"]["post"], "409") == {"chat_repeated"}
     assert _codes(paths["/api/v1/pools/wait"]["get"], "409") == {"not_waiting"}
 
