@@ -30,9 +30,9 @@ DOC = {200: {"description": "newline-delimited JSON: the match's state, then eac
             summary="The match, live, as a stream of JSON lines")
 async def stream_match(
     request: Request, match_id: str, caller: SeatReader, streams: StreamsDep,
-    since: Annotated[int | None, Digits, Query(ge=0, description=(
+    since: Annotated[int | None, Query(ge=0, description=(
         "the last version you hold: the stream starts with the updates after it "
-        "(or the state, when they are too many), never one twice"))] = None,
+        "(or the state, when they are too many), never one twice")), Digits] = None,
     legal: Annotated[bool, Query(description=(
         "with a seat's credential: each state after which you have something to play "
         "carries `legal`, GET /legal's answer"))] = False,

@@ -78,9 +78,9 @@ router = APIRouter(prefix="/matches", tags=["matches"])
 )
 async def states(
     match_id: str, request: Request, reads: ReadsDep, replays: ReplaysDep,
-    first: Annotated[int, Digits, Query(alias="from", ge=1, le=2**31 - 1, description="the first version")] = 1,
-    last: Annotated[int | None, Digits, Query(alias="to", ge=1, le=2**31 - 1,
-                                      description="the last version (at most 100 after from)")] = None,
+    first: Annotated[int, Query(alias="from", ge=1, le=2**31 - 1, description="the first version"), Digits] = 1,
+    last: Annotated[int | None, Query(alias="to", ge=1, le=2**31 - 1,
+                                      description="the last version (at most 100 after from)"), Digits] = None,
 ) -> Response:
     """Each log entry of versions `from`..`to` with the public state right after it,
     as its websocket update carried it: `{"version": now, "states": [{"version",

@@ -128,7 +128,7 @@ async def get_user(name: UserName, profiles: ProfilesDep) -> JSONResponse:
             summary="The matches a player played, newest first")
 async def user_matches(
     name: UserName, profiles: ProfilesDep,
-    limit: Annotated[int, Digits, Query(ge=1, le=100)] = 20,
+    limit: Annotated[int, Query(ge=1, le=100), Digits] = 20,
     cursor: Annotated[str | None, Query(max_length=CURSOR_MAX, pattern=CURSOR,
                                         description="next_cursor of the previous page")] = None,
 ) -> JSONResponse:

@@ -133,3 +133,9 @@ async def test_a_number_in_the_query_is_digits_alone(client: httpx.AsyncClient, 
         assert "since" in answer.text, odd
     answer = await client.get("/api/v1/users/nobody/matches?limit=%2B5")
     assert answer.status_code in (400, 422) and "limit" in answer.text
+    # and the published bounds stay in the schema beside the check (a client reads them there)
+    spec = (await client.get("/openapi.json")).json()
+    limit = next(p for p in spec["paths"]["/api/v1/users/{name}/matches"]["get"]["parameters"] if p["name"] == "limit")
+    since = next(p for p in spec["paths"]["/api/v1/matches/{match_id}/actions"]["get"]["parameters"]
+                 if p["name"] == "since")
+    assert (limit["schema"]["minimum"], limit["schema"]["maximum"], since["schema"]["minimum"]) == (1, 100, 0)
