@@ -23,6 +23,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.engine import make_engine
 from app.db.models import matches, seats
+from app.db.tournament_models import tournament_games as games
+from app.db.tournament_models import tournament_players as players
 from app.tournaments import store
 from app.tournaments.service import recomputed
 from tests.realtime.test_processes import Server, account_tokens
@@ -54,16 +56,20 @@ async def engine(postgres_url: str) -> AsyncIterator[AsyncEngine]:
 
 async def one_game_each(engine: AsyncEngine, tid: str) -> None:
     """Nobody in two running real-time games; the arena's rows agree with the games
-    running; the kept sheets equal those made again from the games."""
+    running; the kept sheets equal those made again from the games. Read in one
+    snapshot (REPEATABLE READ): the servers pair and settle while the test reads."""
     live = (select(seats.c.account_id, func.count()).select_from(seats.join(matches, matches.c.id == seats.c.match_id))
             .where(seats.c.account_id.is_not(None), matches.c.status == "active",
                    matches.c.options[("time_control", "type")].as_string() == "realtime")
             .group_by(seats.c.account_id))
     async with engine.connect() as conn:
-        counts = dict((await conn.execute(live)).all())
+        conn = await conn.execution_options(isolation_level="REPEATABLE READ")
+        async with conn.begin():
+            counts = dict((await conn.execute(live)).all())
+            joined = list((await conn.execute(select(players).where(players.c.tournament_id == tid))).all())
+            played = list((await conn.execute(select(games).where(games.c.tournament_id == tid)
+                                              .order_by(games.c.id.desc()))).all())
     assert not counts or max(counts.values()) == 1, f"a player in two real-time games at once: {counts}"
-    joined = await store.players_of(engine, tid)
-    played = await store.games_of(engine, tid)
     running = [g for g in played if g.status == "playing"]
     assert max(Counter(a for g in running for a in (g.white, g.black)).values(), default=1) == 1
     assert {p.account_id: p.match_id for p in joined if p.match_id} == {

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
@@ -34,19 +35,13 @@ steps = st.lists(st.one_of(
 ), min_size=4, max_size=20)
 
 
-class People:
-    """Accounts made once for all the examples (each example's arena is new)."""
-
-    made: dict[int, list[Caller]] = {}
-
-    @classmethod
-    async def of(cls, app: Any) -> list[Caller]:
-        if id(app) not in cls.made:
-            accounts = app.state.parts.accounts
-            cls.made[id(app)] = [Caller(account_id=(a := await accounts.sign_up(
-                f"Prop{id(app) % 10_000}x{i}", "correct horse battery", f"10.7.0.{i}")).id, account=a.name)
-                for i in range(PEOPLE)]
-        return cls.made[id(app)]
+@pytest.fixture
+async def people(app: Any) -> list[Caller]:
+    """Accounts made once for the test, for all its examples (each example's arena is new)."""
+    accounts = app.state.parts.accounts
+    return [Caller(account_id=(a := await accounts.sign_up(f"Prop{i}", "correct horse battery",
+                                                           f"10.7.0.{i}")).id, account=a.name)
+            for i in range(PEOPLE)]
 
 
 async def check(app: Any, tid: str) -> None:
@@ -70,13 +65,12 @@ async def check(app: Any, tid: str) -> None:
 @EXAMPLES
 @given(plan=steps)
 async def test_any_joins_withdrawals_and_endings_keep_one_game_each_and_true_standings(
-        app: Any, plan: list[tuple[str, int]]) -> None:
+        app: Any, people: list[Caller], plan: list[tuple[str, int]]) -> None:
     parts = app.state.parts
     arenas: Arenas = parts.arenas
     gateway, finisher = parts.gateway, parts.service.finisher
     time = FakeTime(parts.service)
     arenas.clock = lambda: time.now
-    people = await People.of(app)
     by_id = {c.account_id: c for c in people}
     tid = await arenas.create(people[0].account_id, arena(minutes=24 * 60))
     joined: set[int] = set()

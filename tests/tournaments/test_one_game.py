@@ -69,6 +69,8 @@ async def test_an_arena_and_a_pool_pairing_one_player_at_once_give_them_one_game
         assert await live(app, ann) == 1, f"round {round_}: {made}"
         assert sum(made) == 1  # the other maker found Ann playing and made nothing
         assert await live(app, bob) + await live(app, cy) == 1
+        for m in (ann, cy):  # the one left waiting leaves: the next round's pool is its own
+            await pool_store.leave(engine, f"account:{m.account.id}", None)
 
 
 async def test_two_arenas_on_two_processes_pairing_one_player_give_them_one_game(app: Any, second: Any) -> None:
