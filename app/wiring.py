@@ -106,7 +106,7 @@ def build(settings: Settings) -> Parts:
     chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)
     relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)
     pools = Pools(engine, gateway, hub.nudges, settings, bots.LEVELS)
-    arenas = Arenas(engine, gateway)
+    arenas = Arenas(engine, gateway, hub.nudges)
     listeners.add(arenas, reads_words=False)  # a game's end pairs its arena's players again at once
     # The players' public read side, on the accounts' clock (a rating's RD grows
     # with the days since its last rated match).

@@ -30,6 +30,11 @@ class Pool:
     words: str  # "10+5", "1 day"
     time_control: dict[str, Any]
 
+    @property
+    def realtime(self) -> bool:
+        """A real-time pool's players play one real-time game at a time (app/matches/playing.py)."""
+        return bool(self.time_control["type"] != "correspondence")
+
     def options(self) -> dict[str, Any]:
         """The options of a match made from this pool (the create call's)."""
         return {"variant": self.variant, "time_control": dict(self.time_control)}

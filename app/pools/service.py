@@ -215,7 +215,7 @@ class Pools:
         process made (another process may have made some of them first)."""
         pool = POOLS[pool_id]
         now = self.now_ms()
-        rows = {r.player: r for r in await store.waiting(self.engine, pool_id, now)}
+        rows = {r.player: r for r in await store.waiting(self.engine, pool_id, now, pool.realtime)}
         if len(rows) < 2:
             return 0
         waiters = [Waiter(r.player, r.rating if r.account_id is not None else None, r.joined_ms, r.last_opponent,
@@ -242,7 +242,7 @@ class Pools:
 
         async def claim(conn: AsyncConnection, paired: Paired) -> None:
             await store.claim(conn, pool.id, (a.player, b.player), paired.match_id, paired.colours,
-                              self.now_ms())
+                              self.now_ms(), pool.realtime)
 
         try:
             await self.gateway.pair(pool.options(), players, rated, claim)

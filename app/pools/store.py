@@ -23,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.account_models import accounts, ratings
 from app.db.pool_models import pool_seekers as seekers
+from app.matches import playing
 
 from .errors import TooManyPlaces
 
@@ -163,11 +164,16 @@ async def leave(engine: AsyncEngine, player: str, pool: str | None) -> None:
         await conn.execute(query if pool is None else query.where(seekers.c.pool == pool))
 
 
-async def waiting(engine: AsyncEngine, pool: str, now_ms: int) -> list[Any]:
-    """The places of `pool` whose lease runs now."""
+async def waiting(engine: AsyncEngine, pool: str, now_ms: int, realtime: bool = True) -> list[Any]:
+    """The places of `pool` whose lease runs now; in a `realtime` pool, of players
+    playing no real-time game now (one who does waits on, to be paired once it
+    is over)."""
+    query = select(seekers).where(seekers.c.pool == pool, seekers.c.match_id.is_(None),
+                                  seekers.c.lease_until_ms >= now_ms)
+    if realtime:
+        query = query.where(playing.free(seekers.c.account_id))
     async with engine.connect() as conn:
-        return list((await conn.execute(select(seekers).where(
-            seekers.c.pool == pool, seekers.c.match_id.is_(None), seekers.c.lease_until_ms >= now_ms))).all())
+        return list((await conn.execute(query)).all())
 
 
 async def counts(engine: AsyncEngine, now_ms: int) -> dict[str, int]:
@@ -179,9 +185,11 @@ async def counts(engine: AsyncEngine, now_ms: int) -> dict[str, int]:
 
 
 async def claim(conn: AsyncConnection, pool: str, players: tuple[str, str], match_id: str,
-                colours: tuple[str, str], now_ms: int) -> None:
+                colours: tuple[str, str], now_ms: int, realtime: bool = True) -> None:
     """In the transaction that inserts the match: both players, still waiting in
-    `pool` with a running lease, become paired there and leave every other pool.
+    `pool` with a running lease (and, for a `realtime` pool's game, playing no
+    real-time game anywhere: app/matches/playing.py), become paired there and
+    leave every other pool.
     Raises Lost (and so the match is not made) otherwise. No seat token is
     written: a guest's seat was made with the hash its place holds."""
     await _lock(conn, players)
@@ -193,6 +201,10 @@ async def claim(conn: AsyncConnection, pool: str, players: tuple[str, str], matc
     origins = {places[p].origin for p in players}
     if len(origins) == 1 and None not in origins:
         raise Lost(f"{players} took their places from one address")  # never paired together (rules.apart)
+    accounts = [places[p].account_id for p in players]
+    await playing.hold(conn, accounts)
+    if realtime and await playing.busy(conn, accounts, match_id):
+        raise Lost(f"one of {players} plays a real-time game elsewhere")
     for me, other, colour in ((players[0], players[1], colours[0]), (players[1], players[0], colours[1])):
         await conn.execute(update(seekers).where(seekers.c.id == places[me].id).values(
             match_id=match_id, colour=colour, paired_ms=now_ms, last_opponent=other))

@@ -23,7 +23,12 @@ MOST_POINTS = 30
 MOST_RATING = 1_000  # each rating point apart, up to this
 SAME_AGAIN = 5_000  # the opponent a player just met
 NEIGHBOURS = 16  # a player is weighed against this many nearest in the standings either way
-GROUP = 100  # players matched together at most: the blossom algorithm grows faster than the arena
+# Players matched together at most. networkx's blossom algorithm is pure Python
+# and grows as the cube of a group: a group of 100 cost 240 ms of CPU for 200
+# waiting, one of 20 costs 42 ms (and 2,000 waiting 0.4 s), its pairs' summed
+# cost within about a tenth of matching all 200 as one (bench/arena_pairing.py).
+# Neighbours in the standings are the pairs the weights prefer anyway.
+GROUP = 20
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ from app.matches import Gateway
 from app.matches.lobby import new_match_id
 from app.matches.pairing import Paired, Player
 from app.ratings import NEW
+from app.realtime.nudges import Nudges
 from app.rules import VARIANTS
 
 from . import store
@@ -69,8 +70,9 @@ def status_of(arena: store.Arena, now_ms: int) -> str:
 
 
 class Arenas:
-    def __init__(self, engine: AsyncEngine, gateway: Gateway) -> None:
+    def __init__(self, engine: AsyncEngine, gateway: Gateway, nudges: Nudges | None = None) -> None:
         self.engine, self.gateway = engine, gateway
+        self.nudges = nudges  # rings each paired player's live channel (app/people/channel.py) at once
         self.clock: Callable[[], float] = time.time  # seconds since the epoch; tests move it
         self._settling: set[asyncio.Task[None]] = set()
 
@@ -150,6 +152,9 @@ class Arenas:
             await self.gateway.pair(options, players, arena.rated, claim)
         except store.Lost:
             return 0  # another process paired one of them first
+        if self.nudges is not None:  # their event streams tell of the game now, not at their next recheck
+            for account in (a.account_id, b.account_id):
+                self.nudges.nudge(f"person:a:{account}")
         return 1
 
     # ---- endings ---------------------------------------------------------------------

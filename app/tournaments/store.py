@@ -6,7 +6,9 @@ the order of the keys, so two pairings never wait on each other in a circle);
 on SQLite every such transaction begins with a write, which holds the
 database's one write lock until it commits. A pairing checks, under those
 locks and in the transaction that inserts the match, that both players still
-wait and play nowhere else, so a player is never in two games at once.
+wait and play nowhere else, so a player is never in two games at once: in no
+other arena's, and in no other real-time match at all (a pool's, a seek's, a
+challenge's: app/matches/playing.py, whose hold every maker of a game takes).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from app.db.models import actions, matches
 from app.db.tournament_models import tournament_games as games
 from app.db.tournament_models import tournament_players as players
 from app.db.tournament_models import tournaments
+from app.matches import playing
 
 from .scoring import Outcome, Sheet, add
 
@@ -118,7 +121,8 @@ async def withdraw(engine: AsyncEngine, tournament_id: str, account_id: int) -> 
 
 
 async def waiting(engine: AsyncEngine, tournament_id: str, variant: str) -> list[Any]:
-    """The arena's players free to be paired (playing no game of any arena), with
+    """The arena's players free to be paired (playing no game of any arena, nor any
+    other real-time game), with
     their rating in its variant (None: never rated)."""
     elsewhere = players.alias("elsewhere")
     busy = select(elsewhere.c.id).where(elsewhere.c.account_id == players.c.account_id,
@@ -127,7 +131,7 @@ async def waiting(engine: AsyncEngine, tournament_id: str, variant: str) -> list
              .select_from(players.outerjoin(ratings, and_(ratings.c.account_id == players.c.account_id,
                                                           ratings.c.variant == variant)))
              .where(players.c.tournament_id == tournament_id, players.c.active.is_(True),
-                    players.c.match_id.is_(None), ~busy.exists()))
+                    players.c.match_id.is_(None), ~busy.exists(), playing.free(players.c.account_id)))
     async with engine.connect() as conn:
         return list((await conn.execute(query)).all())
 
@@ -147,6 +151,9 @@ async def claim(conn: AsyncConnection, tournament_id: str, pair: tuple[int, int]
         players.c.account_id.in_(pair), players.c.match_id.is_not(None)))).scalar_one()
     if busy:
         raise Lost(f"one of {pair} plays in another arena")
+    await playing.hold(conn, pair)
+    if await playing.busy(conn, pair, match_id):
+        raise Lost(f"one of {pair} plays a real-time game elsewhere")
     for me, other in ((pair[0], pair[1]), (pair[1], pair[0])):
         await conn.execute(update(players).where(players.c.tournament_id == tournament_id,
                                                  players.c.account_id == me)

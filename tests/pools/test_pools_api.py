@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from app.bots import LEVELS
+from app.matches import Caller
 from app.pools import Pools
 
 from ..api.members import member
@@ -128,7 +129,11 @@ async def test_never_the_same_two_twice_in_a_row_while_another_waits(
     await rate(app, people[2], "standard", 1700.0)  # 200 from the others: out of range at first
     lena, milo, nora = (Presser(client, member=p) for p in people)
     await lena.join()
-    assert (await milo.join())["status"] == "paired"
+    first = await milo.join()
+    assert first["status"] == "paired"
+    # Their game ends (a player plays one real-time game at a time: app/matches/playing.py).
+    await app.state.parts.gateway.abort(first["match"]["id"], Caller(account_id=people[0].account.id,
+                                                                     account=people[0].name))
     clock.advance(pools.settings.pool_lease_seconds + 1)  # the pairing is old news: a new press waits again
     await nora.join()
     await lena.join()
