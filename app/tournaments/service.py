@@ -29,9 +29,10 @@ from app.matches import Caller, Gateway
 from app.matches.lobby import new_match_id
 from app.matches.pairing import Paired, Player
 from app.ratings import NEW
+from app.realtime.nudges import Nudges
 from app.rules import VARIANTS
 
-from . import entry, store
+from . import entry, people, store
 from .berserk import go_berserk
 from .errors import NoSuchTournament, NotInTournament, TournamentOver
 from .pairing import Waiting, pairs
@@ -78,6 +79,8 @@ class Arenas:
         self.engine, self.gateway = engine, gateway
         self.clock: Callable[[], float] = time.time  # seconds since the epoch; tests move it
         self._settling: set[asyncio.Task[None]] = set()
+        self.nudges: Nudges | None = None  # the players' live channels, woken (people.py); set by the wiring
+        self._ticked_ms: int | None = None  # the last tick's moment: arenas that began or ended since are told
         # Arenas an account may make: (window in ms, the most within it); 0 lifts one.
         self.making_limits: tuple[tuple[int, int], ...] = ((entry.HOUR_MS, entry.MADE_PER_HOUR),
                                                             (entry.DAY_MS, entry.MADE_PER_DAY))
@@ -114,6 +117,7 @@ class Arenas:
         if arena.rated:  # one who left rated matches waits outside, as at the pools
             await playban.check(self.engine, account_id, moment(now))
         await store.join(self.engine, arena.id, account_id, name, now)
+        people.ring(self.nudges, [account_id])  # a running arena joined: its tournamentStart
         await self.pair(arena.id)
 
     async def withdraw(self, tournament_id: str, account_id: int) -> None:
@@ -173,6 +177,7 @@ class Arenas:
             await self.gateway.pair(options, players, arena.rated, claim)
         except store.Lost:
             return 0  # another process paired one of them first
+        people.ring(self.nudges, [a.account_id, b.account_id])  # their matchStart at once
         return 1
 
     # ---- endings ---------------------------------------------------------------------
@@ -194,7 +199,12 @@ class Arenas:
         """What every process does now and then: endings written, running arenas
         paired (one that began since the last tick pairs who joined before)."""
         await self.settle()
-        for arena_id in await store.running(self.engine, self.now_ms()):
+        now = self.now_ms()
+        if self._ticked_ms is not None and self.nudges is not None:
+            # Every process hears the clock: each wakes its own channels (no bus needed).
+            people.ring(self.nudges, await people.turned(self.engine, self._ticked_ms, now), everywhere=False)
+        self._ticked_ms = now
+        for arena_id in await store.running(self.engine, now):
             await self.pair(arena_id)
 
     async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:
@@ -222,6 +232,16 @@ class Arenas:
         await asyncio.gather(*self._settling, return_exceptions=True)
 
     # ---- reading -----------------------------------------------------------------------
+
+    async def of_person(self, account_id: int) -> list[dict[str, Any]]:
+        """The arenas the account joined, not long over: each as listed, with `joined`
+        (playing, not withdrawn) and `player` (its name in the standings)."""
+        now = self.now_ms()
+        return [{**summary(store.row_arena(r), now), "joined": bool(r.active), "player": r.player}
+                for r in await people.arenas_of(self.engine, account_id, now)]
+
+    async def arena_of_games(self, match_ids: Sequence[str]) -> dict[str, str]:
+        return await people.arena_of_games(self.engine, match_ids)
 
     async def listing(self, limit: int = 50) -> list[dict[str, Any]]:
         now = self.now_ms()

@@ -77,6 +77,9 @@ class Limited(Exception):
         self.most, self.window_ms, self.wait_ms = most, window_ms, wait_ms
 
 
+row_arena = _arena  # an arena from a row of `tournaments` read elsewhere (people.py)
+
+
 async def create(engine: AsyncEngine, arena: Arena, created_by: int, now_ms: int,
                  limits: Iterable[tuple[int, int]] = ()) -> None:
     """Insert the arena, unless the account made `most` arenas within `window_ms`
