@@ -122,15 +122,15 @@ NAMED = {403: {"playban": "joining a rated arena while your account waits out le
                                  "(field: min_rating or max_rating)",
                "bots_not_allowed": "this arena does not let bot accounts in (field: bots)",
                "not_your_game": "you play no game in this arena now",
-               "berserk_unclocked": "this match has no clock: there is nothing to halve"},
+               "berserk_unclocked": "this match has no clock: there is nothing to halve",
+               "berserk_too_late": "white has played a turn already: berserk is only before your first place, "
+                                   "pass or remove",
+               "berserk_clock_too_low": "white's clock shows 21 s: berserk needs at least 30 s to halve"},
          404: {"no_such_tournament": "no tournament 'Tq3b0aZc1mBx': GET /api/v1/tournaments lists them"},
          409: {"tournament_finished": "the arena is over: nobody joins it now",
                "not_joined": "you have not joined this arena",
                "tournament_not_started": "the arena has not begun: berserk is for a game under way",
-               "berserk_too_late": "white has played a turn already: berserk is only before your first place, "
-                                   "pass or remove",
                "already_berserk": "white went berserk already: once a game",
-               "berserk_clock_too_low": "white's clock shows 21 s: berserk needs at least 30 s to halve",
                "match_over": "the match is over"},
          429: {"too_many_arenas": "an account makes at most 3 arenas a hour: try again in 1200 s"}}
 # Every account call may be refused as any is: kept beside a route's own codes of the same status.

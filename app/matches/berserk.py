@@ -27,16 +27,16 @@ FLOOR_MS = 30_000
 OWN_TURNS = ("place", "pass", "remove")
 
 
-class BerserkTooLate(ServiceError):
-    status, code = 409, "berserk_too_late"
+class BerserkTooLate(Forbidden):
+    status, code = 403, "berserk_too_late"
 
 
 class AlreadyBerserk(ServiceError):
     status, code = 409, "already_berserk"
 
 
-class NotEnoughTime(ServiceError):
-    status, code = 409, "berserk_clock_too_low"
+class NotEnoughTime(Forbidden):
+    status, code = 403, "berserk_clock_too_low"
 
 
 class Unclocked(Forbidden):

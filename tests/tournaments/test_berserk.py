@@ -134,7 +134,7 @@ async def test_after_your_first_turn_it_is_too_late_but_the_opponent_may_still(
     waiter = "black" if mover == "white" else "white"
     before = (await state(client, match_id))["clock"]
     r = await berserk(client, tid, seats[mover])
-    assert r.status_code == 409 and r.json()["error"] == "berserk_too_late", r.text
+    assert r.status_code == 403 and r.json()["error"] == "berserk_too_late", r.text
     assert "first place, pass or remove" in r.json()["detail"]
     assert (await state(client, match_id))["clock"][mover] == before[mover]  # nothing changed
     r = await berserk(client, tid, seats[waiter])
@@ -151,7 +151,7 @@ async def test_a_clock_under_the_floor_is_refused(app: Any, client: httpx.AsyncC
     mover = after["to_move"]
     time.advance(275)  # 25 s left on the mover's running clock: under the 30 s floor
     r = await berserk(client, tid, seats[mover])
-    assert r.status_code == 409 and r.json()["error"] == "berserk_clock_too_low", r.text
+    assert r.status_code == 403 and r.json()["error"] == "berserk_clock_too_low", r.text
     assert "30 s" in r.json()["detail"]
     assert (await state(client, match_id))["clock"][mover] == 25_000
     assert await flags(app, match_id) == (False, False)
