@@ -118,9 +118,10 @@ async def test_bad_rules_of_entry_are_refused_naming_the_field(app: Any, client:
         refused(r, 400, "bad_request", field)
     r = await make(client, ann, min_rating=1800, max_rating=1600)
     refused(r, 400, "bad_request", "max_rating")
-    for field, value in (("min_rating", "1500"), ("min_rating", 1500.5), ("bots", "yes"), ("bots", 1),
-                         ("password", 1234), ("password", "x" * 201)):
-        r = await make(client, ann, **{field: value})
+    wrong: list[tuple[str, Any]] = [("min_rating", "1500"), ("min_rating", 1500.5), ("bots", "yes"), ("bots", 1),
+                                    ("password", 1234), ("password", "x" * 201)]
+    for field, wrong_value in wrong:
+        r = await make(client, ann, **{field: wrong_value})
         assert r.status_code == 400 and field in r.json()["detail"], (field, r.text)
     assert (await client.get(BASE)).json()["tournaments"] == []  # nothing made by a refusal
 
