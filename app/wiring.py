@@ -113,7 +113,8 @@ def build(settings: Settings) -> Parts:
     profiles = Profiles(engine, lambda: accounts.clock())
     # Challenges and every page's live channel, woken by the hub's nudges.
     challenges = Challenges(engine, accounts, gateway, hub.nudges, settings)
-    channel = PersonChannel(Person(engine, challenges, service.reads.get), hub.nudges,
+    arenas.nudges = hub.nudges  # a join, a pairing, an arena's start and end wake the players' channels
+    channel = PersonChannel(Person(engine, challenges, service.reads.get, arenas), hub.nudges,
                             settings.person_channels_per_address, settings.person_recheck_seconds,
                             settings.person_keepalive_seconds, closing=lambda: hub.closed)
     socket = ws.MatchSocket(hub, gateway, settings, outage, accounts, ws_chat.SocketChat(chat, relay))

@@ -174,6 +174,12 @@ class GiveTimeEvent(Exactly):
     seconds: int = Field(gt=0)
 
 
+class BerserkEvent(Exactly):
+    """The player went berserk in an arena game: their own clock halved, for a point more if they win."""
+
+    type: Literal["berserk"]
+
+
 class ResignEvent(Exactly):
     type: Literal["resign"]
 
@@ -224,7 +230,8 @@ class LogAction(RootModel[Annotated[
     SetupAction | PlaceAction | PassAction | RemoveAction | JoinEvent | DrawOfferEvent | DrawDeclineEvent
     | DrawWithdrawEvent | DrawAcceptEvent | ResignEvent | TimeoutEvent | AbortEvent | ClaimEvent
     | AdjudicateEvent | RematchOfferEvent | RematchWithdrawEvent | RematchDeclineEvent | RematchEvent
-    | TakebackOfferEvent | TakebackDeclineEvent | TakebackWithdrawEvent | TakebackAcceptEvent | GiveTimeEvent,
+    | TakebackOfferEvent | TakebackDeclineEvent | TakebackWithdrawEvent | TakebackAcceptEvent | GiveTimeEvent
+    | BerserkEvent,
     Field(discriminator="type")]]):
     """A log entry's action: a game action or one of the match's other events,
     told apart by `type` (docs/api.md, "The log"). Ignore a type you do not know."""

@@ -160,15 +160,33 @@ PERSON_MATCH: dict[str, Any] = _object({
     "variant": {"type": "string"}, "opponent": {"type": ["string", "null"]},
     "opponent_computer": {"type": "boolean"}, "awaiting": {"type": "boolean"},
     "phase": {"type": ["string", "null"]}, "clock": {"type": ["object", "null"]},
-    "time_control": {"type": ["object", "null"]}, "version": {"type": "integer", "minimum": 0}})
+    "time_control": {"type": ["object", "null"]}, "version": {"type": "integer", "minimum": 0}}, {
+    "tournament": {"type": ["string", "null"], "description": "an arena game's arena (its id); null otherwise"}})
+ARENA: dict[str, Any] = _object({
+    "id": {"type": "string"}, "kind": {"const": "arena"}, "name": {"type": "string"},
+    "status": {"enum": ["created", "started", "finished"]}, "variant": {"type": "string"},
+    "time_control": {"type": "string", "examples": ["5+3"]}, "rated": {"type": "boolean"},
+    "starts_at": STAMP, "ends_at": STAMP, "private": {"type": "boolean"},
+    "min_rating": {"type": ["integer", "null"]}, "max_rating": {"type": ["integer", "null"]},
+    "bots": {"type": "boolean"}})
+PERSON_ARENA: dict[str, Any] = _object({
+    **ARENA["properties"], "joined": {"type": "boolean", "description": "playing (false: withdrawn, a pause)"},
+    "player": {"type": "string", "description": "your name in its standings"}})
+ARENA_EXAMPLE: dict[str, Any] = {
+    "id": "Tq3b0aZc1mBx", "kind": "arena", "name": "Hourly Blitz", "status": "started", "variant": "standard",
+    "time_control": "5+3", "rated": True, "starts_at": "2026-11-29T09:00:00.000Z",
+    "ends_at": "2026-11-29T10:00:00.000Z", "private": False, "min_rating": None, "max_rating": None, "bots": False}
 PERSON = message("person", "Everything the person's pages show, as it is now (sent again when it changes)", _object({
     **_kind("person"), "challenges": ref("Challenges_"),
     "matches": {"type": "array", "items": PERSON_MATCH, "maxItems": 50},
-    "awaiting": {"type": "integer", "minimum": 0}}),
+    "awaiting": {"type": "integer", "minimum": 0}}, {
+    "tournaments": {"type": "array", "items": PERSON_ARENA, "maxItems": 20,
+                    "description": "the arenas you joined, not over for more than an hour, the latest first"}}),
     {"type": "person", "challenges": {"in": [], "out": []}, "matches": [
         {"id": "ec60lFT8BdN4", "colour": "black", "status": "active", "variant": "standard", "opponent": "Ada",
          "opponent_computer": False, "awaiting": True, "phase": "decision", "clock": None,
-         "time_control": {"type": "correspondence", "days": 3}, "version": 12}], "awaiting": 1})
+         "time_control": {"type": "correspondence", "days": 3}, "version": 12, "tournament": None}], "awaiting": 1,
+     "tournaments": []})
 
 # -- an account's event stream ----------------------------------------------------------
 
@@ -189,7 +207,8 @@ MATCH_START = message("matchStart", "A match of yours is under way (both seats t
                       {"type": "matchStart", "match": {
                           "id": "ec60lFT8BdN4", "colour": "black", "status": "active", "variant": "standard",
                           "opponent": "Ada", "opponent_computer": False, "opponent_title": None, "awaiting": False,
-                          "phase": "setup", "clock": None, "time_control": None, "version": 1}})
+                          "phase": "setup", "clock": None, "time_control": None, "version": 1,
+                          "tournament": "Tq3b0aZc1mBx"}})
 MATCH_FINISH = message("matchFinish", "A match told by `matchStart` is over",
                        _object({**_kind("matchFinish"), "match": FINISHED_MATCH}),
                        {"type": "matchFinish", "match": {
@@ -213,6 +232,24 @@ CHALLENGE_CANCELED = message("challengeCanceled", "A pending challenge was cance
                              _object({**_kind("challengeCanceled"), "challenge": ref("Challenge")}),
                              {"type": "challengeCanceled", "challenge": {**CHALLENGE_EXAMPLE, "status": "canceled"}})
 
+STANDING: dict[str, Any] = _object({
+    "rank": {"type": "integer", "minimum": 1}, "name": {"type": "string"}, "score": {"type": "integer"},
+    "games": {"type": "integer"}, "streak": {"type": "integer"}, "performance": {"type": ["integer", "null"]}})
+TOURNAMENT_START = message(
+    "tournamentStart", "An arena you joined (and did not withdraw from) is under way: it began, or you joined it "
+                       "running; on opening, one per such arena. Its games' `matchStart` follow",
+    _object({**_kind("tournamentStart"), "tournament": ARENA}),
+    {"type": "tournamentStart", "tournament": ARENA_EXAMPLE})
+TOURNAMENT_FINISH = message(
+    "tournamentFinish", "An arena told by `tournamentStart` is over: its podium and your own standing",
+    _object({**_kind("tournamentFinish"), "tournament": _object({
+        **ARENA["properties"], "podium": {"type": "array", "items": STANDING, "maxItems": 3},
+        "standing": {"anyOf": [STANDING, {"type": "null"}], "description": "yours"}})}),
+    {"type": "tournamentFinish", "tournament": {
+        **ARENA_EXAMPLE, "status": "finished",
+        "podium": [{"rank": 1, "name": "Ada", "score": 8, "games": 3, "streak": 3, "performance": 2066}],
+        "standing": {"rank": 1, "name": "Ada", "score": 8, "games": 3, "streak": 3, "performance": 2066}}})
+
 # Keys of components/messages: a name unique in the document (two messages are "chat").
 MESSAGES: dict[str, dict[str, Any]] = {
     "hello": HELLO, "snapshot": SNAPSHOT, "update": UPDATE, "presence": PRESENCE, "ack": ACK, "error": ERROR,
@@ -221,4 +258,5 @@ MESSAGES: dict[str, dict[str, Any]] = {
     "chat_follow": CHAT_FOLLOW, "chat_unfollow": CHAT_UNFOLLOW, "chat_say": CHAT_SAY, "person": PERSON,
     "matchStart": MATCH_START, "matchFinish": MATCH_FINISH, "challenge": CHALLENGE,
     "challengeDeclined": CHALLENGE_DECLINED, "challengeCanceled": CHALLENGE_CANCELED,
+    "tournamentStart": TOURNAMENT_START, "tournamentFinish": TOURNAMENT_FINISH,
 }

@@ -28,7 +28,7 @@ from .match_stream import closing_line
 
 HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 LINES = ("`matchStart`, `matchFinish`, `challenge`, `challengeDeclined`, `challengeCanceled`, "
-         "`ping` when quiet, and `closing` when the server stops")
+         "`tournamentStart`, `tournamentFinish`, `ping` when quiet, and `closing` when the server stops")
 
 
 router = APIRouter(tags=["challenges"])
@@ -63,7 +63,8 @@ async def event_stream(request: Request, who: AccountCaller, accounts: AccountsD
         return one_each.holds(credential, stream) and await still_holds(accounts, who.account_id, token, cookie)
 
     async def lines() -> AsyncIterator[str]:
-        events = Events(channel.person.read_match, challenges.get)
+        arenas = channel.person.arenas
+        events = Events(channel.person.read_match, challenges.get, arenas.view if arenas is not None else None)
         quiet = Quiet(channel.clock())
         try:
             async for message in channel.stream(Who(who.account_id), still, seen=seen, quiet=quiet,

@@ -7,6 +7,7 @@ Reading is open to anyone; making, joining and withdrawing need an account
 No `from __future__ import annotations`: FastAPI reads the routes' annotations
 as evaluated objects."""
 
+from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
@@ -41,6 +42,30 @@ class NewTournament(BaseModel):
     minutes: int = Field(description="how long the arena runs, 1 to 1440")
     starts_in_seconds: int = Field(0, description="0 to 30 days ahead")
     rated: bool = Field(False, description="its games move ratings")
+    password: str | None = Field(None, max_length=200, description=(
+        "1 to 64 characters: only who gives it joins; kept hashed, never shown (the arena reads `private`)"))
+    min_rating: int | None = Field(None, description="0 to 4000: the lowest rating, in the arena's variant, "
+                                                     "that may join")
+    max_rating: int | None = Field(None, description="0 to 4000: the highest rating that may join")
+    bots: bool = Field(False, description="bot accounts may join")
+
+
+class JoinBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    password: str | None = Field(None, max_length=200, description="a private arena's password")
+
+
+class BerserkBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    match: str | None = Field(None, max_length=24, description=(
+        "the game you mean (optional): refused when it is not your game under way in this arena"))
+
+
+class Berserked(BaseModel):
+    match: dict[str, Any] = Field(description="the match's state, your clock halved (as GET /matches/{id})")
+    colour: Literal["white", "black"] = Field(description="your colour in it")
 
 
 class Standing(BaseModel):
@@ -70,6 +95,10 @@ class Tournament(BaseModel):
     rated: bool
     starts_at: Timestamp = Field(examples=["2026-11-29T09:00:00.000Z"], description="RFC 3339, UTC, milliseconds")
     ends_at: Timestamp = Field(examples=["2026-11-29T10:00:00.000Z"])
+    private: bool = Field(description="a password is needed to join (the password is never shown)")
+    min_rating: int | None = Field(description="the lowest rating that may join (null: no floor)")
+    max_rating: int | None = Field(description="the highest rating that may join (null: no ceiling)")
+    bots: bool = Field(description="bot accounts may join")
 
 
 class TournamentDetail(Tournament):
@@ -87,14 +116,40 @@ def _account(caller: Caller) -> int:
     return caller.account_id
 
 
-NAMED = {404: {"no_such_tournament": "no tournament 'Tq3b0aZc1mBx': GET /api/v1/tournaments lists them"},
+NAMED = {403: {"playban": "joining a rated arena while your account waits out leaving rated matches",
+               "wrong_password": "wrong password for this arena (field: password)",
+               "rating_outside": "your rating in this variant is 1420, under the arena's floor of 1500 "
+                                 "(field: min_rating or max_rating)",
+               "bots_not_allowed": "this arena does not let bot accounts in (field: bots)",
+               "not_your_game": "you play no game in this arena now",
+               "berserk_unclocked": "this match has no clock: there is nothing to halve",
+               "berserk_too_late": "white has played a turn already: berserk is only before your first place, "
+                                   "pass or remove",
+               "berserk_clock_too_low": "white's clock shows 21 s: berserk needs at least 30 s to halve"},
+         404: {"no_such_tournament": "no tournament 'Tq3b0aZc1mBx': GET /api/v1/tournaments lists them"},
          409: {"tournament_finished": "the arena is over: nobody joins it now",
-               "not_joined": "you have not joined this arena"}}
+               "not_joined": "you have not joined this arena",
+               "tournament_not_started": "the arena has not begun: berserk is for a game under way",
+               "already_berserk": "white went berserk already: once a game",
+               "match_over": "the match is over"},
+         429: {"too_many_arenas": "an account makes at most 3 arenas a hour: try again in 1200 s"}}
+# Every account call may be refused as any is: kept beside a route's own codes of the same status.
+SHARED = {403: {"csrf_failed": "a change made with the session cookie lacks X-CSRF-Token",
+                "insufficient_scope": "an account token without the scope this call needs"},
+          429: {"rate_limited": "too many writes; try again in 3 s"}}
 
 
-def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    return responses(*statuses, codes=("csrf_failed", "insufficient_scope", "forbidden", "rate_limited"),
-                     own={s: NAMED[s] for s in statuses if s in NAMED})
+def answers(*statuses: int, named: tuple[str, ...] = ()) -> dict[int | str, dict[str, Any]]:
+    """The route's error answers: the shared ones, with the arenas' own codes named in `named`."""
+    own: dict[int, dict[str, str]] = {}
+    for status in statuses:
+        mine = {code: detail for code, detail in NAMED.get(status, {}).items()
+                if code in named or status == 404}
+        if mine and status in SHARED:
+            mine = {**SHARED[status], **mine}
+        if mine:
+            own[status] = mine
+    return responses(*statuses, codes=("csrf_failed", "insufficient_scope", "forbidden", "rate_limited"), own=own)
 
 
 @router.get("", response_model=None, responses={200: {"model": TournamentList}, **answers(400)},
@@ -113,30 +168,34 @@ async def read_tournament(tournament_id: Id, arenas: ArenasDep) -> JSONResponse:
 @router.post("", status_code=201, response_model=None,
              responses={201: {"model": TournamentDetail, "headers": {
                  "Location": {"description": "the arena's address", "schema": {"type": "string"}}}},
-                 **answers(400, 401, 403, 429)},
+                 **answers(400, 401, 403, 429, named=("too_many_arenas",))},
              summary="Make an arena")
 async def create_tournament(body: NewTournament, caller: AnyCaller, arenas: ArenasDep,
                             gateway: GatewayDep) -> JSONResponse:
     account_id = _account(caller)
     await gateway.count_write(caller)
     made = await arenas.create(account_id, NewArena(body.name, body.variant, body.time_control, body.minutes,
-                                                    body.starts_in_seconds, body.rated))
+                                                    body.starts_in_seconds, body.rated, body.password,
+                                                    body.min_rating, body.max_rating, body.bots))
     return JSONResponse(await arenas.view(made), status_code=201, headers={"Location": f"{PATH}/{made}"})
 
 
 @router.post("/{tournament_id}/join", response_model=None,
-             responses={200: {"model": TournamentDetail}, **answers(401, 403, 404, 409, 429)},
+             responses={200: {"model": TournamentDetail}, **answers(
+                 401, 403, 404, 409, 429, named=("playban", "wrong_password", "rating_outside", "bots_not_allowed",
+                                                 "tournament_finished"))},
              summary="Join an arena (or come back after a withdrawal): paired at once when a partner waits")
 async def join_tournament(tournament_id: Id, caller: AnyCaller, arenas: ArenasDep,
-                          gateway: GatewayDep) -> JSONResponse:
+                          gateway: GatewayDep, body: JoinBody | None = None) -> JSONResponse:
     account_id = _account(caller)
     await gateway.count_write(caller)
-    await arenas.join(tournament_id, account_id, caller.account or "")
+    await arenas.join(tournament_id, account_id, caller.account or "", body.password if body else None)
     return JSONResponse(await arenas.view(tournament_id))
 
 
 @router.post("/{tournament_id}/withdraw", response_model=None,
-             responses={200: {"model": TournamentDetail}, **answers(401, 403, 404, 409, 429)},
+             responses={200: {"model": TournamentDetail}, **answers(
+                 401, 403, 404, 409, 429, named=("tournament_finished", "not_joined"))},
              summary="Withdraw from an arena: a pause, not paired again until you join again")
 async def withdraw_tournament(tournament_id: Id, caller: AnyCaller, arenas: ArenasDep,
                               gateway: GatewayDep) -> JSONResponse:
@@ -144,3 +203,18 @@ async def withdraw_tournament(tournament_id: Id, caller: AnyCaller, arenas: Aren
     await gateway.count_write(caller)
     await arenas.withdraw(tournament_id, account_id)
     return JSONResponse(await arenas.view(tournament_id))
+
+
+@router.post("/{tournament_id}/berserk", response_model=None,
+             responses={200: {"model": Berserked}, **answers(
+                 401, 403, 404, 409, 429, named=("not_your_game", "berserk_unclocked", "tournament_finished",
+                                                 "tournament_not_started", "berserk_too_late", "already_berserk",
+                                                 "berserk_clock_too_low", "match_over"))},
+             summary="Berserk: halve your own clock in your arena game, before your first turn, for a point more "
+                     "if you win")
+async def berserk_tournament(tournament_id: Id, caller: AnyCaller, arenas: ArenasDep, gateway: GatewayDep,
+                             body: BerserkBody | None = None) -> JSONResponse:
+    _account(caller)
+    await gateway.count_write(caller)
+    return JSONResponse(await arenas.berserk(tournament_id, replace(caller, counted=True),
+                                             body.match if body else None))

@@ -1,4 +1,4 @@
-"""Tournaments' tables (migration 0023): an arena, its players, its games.
+"""Tournaments' tables (migrations 0023, 0024): an arena, its players, its games.
 
 The database is the truth of an arena, so every process pairs from the same
 rows. A player waits when `active` (joined, not withdrawn) and `match_id` is
@@ -42,6 +42,12 @@ class Tournament(Base):
     ends_ms: Mapped[int] = mapped_column(BigInteger, index=True)
     created_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True)
     created_ms: Mapped[int] = mapped_column(BigInteger)
+    # Rules of entry (migration 0024): a password's salted hash, never the password
+    # (app/tournaments/entry.py); a rating floor and ceiling; bot accounts let in.
+    password_hash: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    min_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    max_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    bots: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class TournamentPlayer(Base):

@@ -170,6 +170,11 @@ class Gateway:
         colour = await self.enter(match_id, caller)
         return await self.service.time_gifts.give(match_id, colour, to)
 
+    async def berserk(self, match_id: str, caller: Caller) -> MatchState:
+        """Halve the caller's own clock before their first turn (an arena's berserk)."""
+        colour = await self.enter(match_id, caller)
+        return await self.service.berserks.go(match_id, colour)
+
     async def claim(self, match_id: str, caller: Caller, result: str) -> MatchState:
         colour = await self.enter(match_id, caller)
         return await self.service.finisher.claim(match_id, colour, result)

@@ -33,7 +33,8 @@ log = logging.getLogger(__name__)
 # Log entries that change neither the position nor whose turn it is (an
 # accepted takeback changes both: it is not talk).
 TALK = frozenset({"join", "draw_offer", "draw_decline", "draw_withdraw",
-                  "takeback_offer", "takeback_decline", "takeback_withdraw", "give_time"})
+                  "takeback_offer", "takeback_decline", "takeback_withdraw", "give_time",
+                  "berserk"})
 
 
 @dataclass(slots=True)

@@ -8,6 +8,7 @@
     finisher  resign, draw, claim, abort, and what falls due by itself (finisher.py)
     takebacks ask, accept, decline a takeback in a casual match (takeback.py)
     time_gifts give the opponent 15 s (time_gift.py)
+    berserks  halve one's own clock before one's first turn (berserk.py)
     rematches offer, accept and decline playing again (rematch.py)
     claims    a guest's seats become an account's (claims.py)
     leaving   a closed account's running matches end (leaving.py)
@@ -25,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.config import Settings
 from app.kernel.origins import Origins
 
+from .berserk import Berserks
 from .claims import Claims
 from .finisher import DrawAnswer, Finisher
 from .keeper import MatchKeeper
@@ -52,6 +54,7 @@ class MatchService:
         self.finisher = Finisher(self.keeper, computer_answers_draw)
         self.takebacks = Takebacks(self.keeper)
         self.time_gifts = TimeGifts(self.keeper)
+        self.berserks = Berserks(self.keeper)
         self.rematches = Rematches(self.keeper, self.seats)
         self.origins = Origins(engine)
         self.claims = Claims(self.keeper)

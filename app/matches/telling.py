@@ -31,6 +31,7 @@ EVENTS = {
     "rematch_withdraw": "{who} withdraws the rematch offer.",
     "rematch_decline": "{who} declines the rematch.",
     "rematch": "{who} accepts the rematch.",
+    "berserk": "{who} goes berserk: half the clock, for a point more if they win.",
 }
 
 

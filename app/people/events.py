@@ -12,6 +12,10 @@ before and says what happened, lichess's event stream in the game's words:
 - `challengeDeclined`, `challengeCanceled` (canceled or expired; the challenge's
   `status` says which): a pending one is over without a match. An accepted one
   says nothing itself: its match's `matchStart` follows.
+- `tournamentStart`: an arena you joined (and have not withdrawn from) is under
+  way: it began, or you joined it running; before its games' `matchStart`;
+- `tournamentFinish`: an arena told by `tournamentStart` is over, with its podium
+  and your own standing. An arena game's `matchStart` names its `tournament`.
 
 The first picture is told whole: a `matchStart` for each running match and a
 `challenge` for each pending challenge. A client that reconnects forgets what it
@@ -40,7 +44,8 @@ def seen(message: dict[str, Any]) -> str:
     """What of a picture makes events: a change elsewhere (a move, a clock) is no line."""
     running = sorted((m["id"], m["status"]) for m in message["matches"])
     pending = sorted(c["id"] for c in _pending(message).values())
-    return json.dumps([running, pending])
+    arenas = sorted((t["id"], t["status"], t["joined"]) for t in message.get("tournaments", []))
+    return json.dumps([running, pending, arenas])
 
 
 def _pending(message: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -52,17 +57,21 @@ class Events:
     """One stream's memory of the last picture, and the lines each new one makes."""
 
     def __init__(self, read_match: Callable[[str], Awaitable[Mapping[str, Any]]],
-                 read_challenge: Callable[[str], Awaitable[dict[str, Any]]]) -> None:
+                 read_challenge: Callable[[str], Awaitable[dict[str, Any]]],
+                 read_tournament: Callable[[str], Awaitable[dict[str, Any]]] | None = None) -> None:
         self.read_match, self.read_challenge = read_match, read_challenge
+        self.read_tournament = read_tournament
         self.started: dict[str, dict[str, Any]] = {}  # told by matchStart, not yet by matchFinish
         self.pending: dict[str, dict[str, Any]] = {}  # told by `challenge`, not yet over
+        self.arenas: dict[str, dict[str, Any]] = {}  # told by tournamentStart, not yet by tournamentFinish
 
     async def lines(self, message: dict[str, Any]) -> list[dict[str, Any]]:
-        """The matches' lines first, then the challenges'."""
+        """The matches' ends, the arenas' ends and starts, the matches' starts, then the challenges'."""
         out: list[dict[str, Any]] = []
         running = {m["id"]: m for m in message["matches"]}
         for match_id in [m for m in self.started if m not in running]:
             out += await self._finished(match_id)
+        out += await self._arena_lines({t["id"]: t for t in message.get("tournaments", [])})
         for match_id, match in running.items():
             if match["status"] == STARTED and match_id not in self.started:
                 self.started[match_id] = match
@@ -75,6 +84,33 @@ class Events:
             out += await self._challenge_over(challenge_id)
         self.pending = now_pending
         return out
+
+    async def _arena_lines(self, arenas: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for arena_id in list(self.arenas):
+            now = arenas.get(arena_id)
+            if now is None or now["status"] == "finished":  # out of the picture: long over
+                told = self.arenas.pop(arena_id)
+                out.append(await self._arena_over(now or {**told, "status": "finished"}))
+        for arena_id, arena in arenas.items():
+            if arena["status"] == "started" and arena["joined"] and arena_id not in self.arenas:
+                self.arenas[arena_id] = arena
+                out.append({"type": "tournamentStart", "tournament": _arena_told(arena)})
+        return out
+
+    async def _arena_over(self, arena: dict[str, Any]) -> dict[str, Any]:
+        """The tournamentFinish line: the arena, its podium and the player's own standing."""
+        told = _arena_told(arena)
+        podium: list[dict[str, Any]] = []
+        mine = None
+        if self.read_tournament is not None:
+            try:
+                standings = (await self.read_tournament(arena["id"]))["standings"]
+            except NotFound:
+                standings = []
+            podium = standings[:3]
+            mine = next((s for s in standings if s["name"] == arena.get("player")), None)
+        return {"type": "tournamentFinish", "tournament": {**told, "podium": podium, "standing": mine}}
 
     async def _challenge_over(self, challenge_id: str) -> list[dict[str, Any]]:
         now = await self.read_challenge(challenge_id)
@@ -96,6 +132,11 @@ class Events:
             "opponent_computer": told["opponent_computer"], "opponent_title": told.get("opponent_title"),
             "variant": told["variant"],
             "status": state["status"], "result": state.get("result"), "version": state["version"]}}]
+
+
+def _arena_told(arena: dict[str, Any]) -> dict[str, Any]:
+    """An arena as a line tells it: as listed, without the picture's own fields."""
+    return {k: v for k, v in arena.items() if k not in ("joined", "player")}
 
 
 class OneEach:

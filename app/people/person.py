@@ -23,6 +23,7 @@ from app.challenges.service import Challenges
 from app.db.models import matches, seats
 from app.kernel.errors import NotFound
 from app.matches.seats import hash_token
+from app.tournaments import Arenas
 
 MOST_MATCHES = 50  # a person's running matches shown at once (and seats a guest may name)
 RUNNING = ("waiting", "active")
@@ -42,8 +43,9 @@ class Who:
 
 class Person:
     def __init__(self, engine: AsyncEngine, challenges: Challenges,
-                 read_match: Callable[[str], Awaitable[Mapping[str, Any]]]) -> None:
+                 read_match: Callable[[str], Awaitable[Mapping[str, Any]]], arenas: Arenas | None = None) -> None:
         self.engine, self.challenges, self.read_match = engine, challenges, read_match
+        self.arenas = arenas  # the arenas the person plays in, and the arena of each game
 
     async def seats_of(self, who: Who) -> dict[str, str]:
         """{match id: colour} of the person's seats in matches not over."""
@@ -89,11 +91,16 @@ class Person:
                 "time_control": state["options"].get("time_control"), "version": state["version"],
             })
         shown.sort(key=lambda m: not m["awaiting"])  # stable: newest first within each group
+        arena_of = await self.arenas.arena_of_games([m["id"] for m in shown]) if self.arenas and shown else {}
+        for m in shown:
+            m["tournament"] = arena_of.get(m["id"])  # an arena game's arena (null: none)
         return shown
 
     async def now(self, who: Who) -> dict[str, Any]:
         """The channel's message: everything a page shows of the person, as it is now."""
         mine = await self.matches(who)
         challenges = await self.challenges.of(who.account_id) if who.account_id is not None else {"in": [], "out": []}
+        arenas = (await self.arenas.of_person(who.account_id)
+                  if self.arenas is not None and who.account_id is not None else [])
         return {"type": "person", "challenges": challenges, "matches": mine,
-                "awaiting": sum(m["awaiting"] for m in mine)}
+                "awaiting": sum(m["awaiting"] for m in mine), "tournaments": arenas}

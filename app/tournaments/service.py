@@ -25,14 +25,15 @@ from app.accounts import playban
 from app.kernel.errors import BadRequest
 from app.kernel.moments import moment, stamp
 from app.kernel.text import check as check_text
-from app.matches import Gateway
+from app.matches import Caller, Gateway
 from app.matches.lobby import new_match_id
 from app.matches.pairing import Paired, Player
 from app.ratings import NEW
 from app.realtime.nudges import Nudges
 from app.rules import VARIANTS
 
-from . import store
+from . import entry, people, store
+from .berserk import go_berserk
 from .errors import NoSuchTournament, NotInTournament, TournamentOver
 from .pairing import Waiting, pairs
 from .scoring import Outcome, Sheet, sheet_of
@@ -61,6 +62,10 @@ class NewArena:
     minutes: int
     starts_in_seconds: int
     rated: bool
+    password: str | None = None  # rules of entry (entry.py)
+    min_rating: int | None = None
+    max_rating: int | None = None
+    bots: bool = False
 
 
 def status_of(arena: store.Arena, now_ms: int) -> str:
@@ -75,6 +80,10 @@ class Arenas:
         self.nudges = nudges  # rings each paired player's live channel (app/people/channel.py) at once
         self.clock: Callable[[], float] = time.time  # seconds since the epoch; tests move it
         self._settling: set[asyncio.Task[None]] = set()
+        self._ticked_ms: int | None = None  # the last tick's moment: arenas that began or ended since are told
+        # Arenas an account may make: (window in ms, the most within it); 0 lifts one.
+        self.making_limits: tuple[tuple[int, int], ...] = ((entry.HOUR_MS, entry.MADE_PER_HOUR),
+                                                            (entry.DAY_MS, entry.MADE_PER_DAY))
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -86,18 +95,29 @@ class Arenas:
         now = self.now_ms()
         starts = now + new.starts_in_seconds * 1000
         arena = store.Arena(new_match_id(), new.name, new.variant, new.time_control, new.rated, starts,
-                            starts + new.minutes * 60_000)
-        await store.create(self.engine, arena, account_id, now)
+                            starts + new.minutes * 60_000,
+                            None if new.password is None else entry.hashed(new.password),
+                            new.min_rating, new.max_rating, new.bots)
+        try:
+            await store.create(self.engine, arena, account_id, now, self.making_limits)
+        except store.Limited as over:
+            window = "day" if over.window_ms >= entry.DAY_MS else "hour"
+            raise entry.TooManyArenas(over.most, window, max(1, -(-over.wait_ms // 1000))) from None
         return arena.id
 
-    async def join(self, tournament_id: str, account_id: int, name: str) -> None:
+    async def join(self, tournament_id: str, account_id: int, name: str, password: str | None = None) -> None:
         arena = await self._arena(tournament_id)
         now = self.now_ms()
         if status_of(arena, now) == "finished":
             raise TournamentOver("the arena is over: nobody joins it now")
+        rating, is_bot = await store.rating_of(self.engine, account_id, arena.variant)
+        entry.check_join(password_hash=arena.password_hash, password=password, min_rating=arena.min_rating,
+                         max_rating=arena.max_rating, bots=arena.bots,
+                         rating=NEW.rating if rating is None else rating, is_bot=is_bot)
         if arena.rated:  # one who left rated matches waits outside, as at the pools
             await playban.check(self.engine, account_id, moment(now))
         await store.join(self.engine, arena.id, account_id, name, now)
+        people.ring(self.nudges, [account_id])  # a running arena joined: its tournamentStart
         await self.pair(arena.id)
 
     async def withdraw(self, tournament_id: str, account_id: int) -> None:
@@ -106,6 +126,11 @@ class Arenas:
             raise TournamentOver("the arena is over: there is nothing to withdraw from")
         if not await store.withdraw(self.engine, arena.id, account_id):
             raise NotInTournament("you have not joined this arena")
+
+    async def berserk(self, tournament_id: str, caller: Caller, match_id: str | None = None) -> dict[str, Any]:
+        """Halve the caller's clock in their game under way here (berserk.py)."""
+        arena = await self._arena(tournament_id)
+        return await go_berserk(self.engine, self.gateway, arena, status_of(arena, self.now_ms()), caller, match_id)
 
     async def _arena(self, tournament_id: str) -> store.Arena:
         arena = await store.arena(self.engine, tournament_id)
@@ -152,9 +177,7 @@ class Arenas:
             await self.gateway.pair(options, players, arena.rated, claim)
         except store.Lost:
             return 0  # another process paired one of them first
-        if self.nudges is not None:  # their event streams tell of the game now, not at their next recheck
-            for account in (a.account_id, b.account_id):
-                self.nudges.nudge(f"person:a:{account}")
+        people.ring(self.nudges, [a.account_id, b.account_id])  # their matchStart at once
         return 1
 
     # ---- endings ---------------------------------------------------------------------
@@ -176,7 +199,12 @@ class Arenas:
         """What every process does now and then: endings written, running arenas
         paired (one that began since the last tick pairs who joined before)."""
         await self.settle()
-        for arena_id in await store.running(self.engine, self.now_ms()):
+        now = self.now_ms()
+        if self._ticked_ms is not None and self.nudges is not None:
+            # Every process hears the clock: each wakes its own channels (no bus needed).
+            people.ring(self.nudges, await people.turned(self.engine, self._ticked_ms, now), everywhere=False)
+        self._ticked_ms = now
+        for arena_id in await store.running(self.engine, now):
             await self.pair(arena_id)
 
     async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:
@@ -204,6 +232,16 @@ class Arenas:
         await asyncio.gather(*self._settling, return_exceptions=True)
 
     # ---- reading -----------------------------------------------------------------------
+
+    async def of_person(self, account_id: int) -> list[dict[str, Any]]:
+        """The arenas the account joined, not long over: each as listed, with `joined`
+        (playing, not withdrawn) and `player` (its name in the standings)."""
+        now = self.now_ms()
+        return [{**summary(store.row_arena(r), now), "joined": bool(r.active), "player": r.player}
+                for r in await people.arenas_of(self.engine, account_id, now)]
+
+    async def arena_of_games(self, match_ids: Sequence[str]) -> dict[str, str]:
+        return await people.arena_of_games(self.engine, match_ids)
 
     async def listing(self, limit: int = 50) -> list[dict[str, Any]]:
         now = self.now_ms()
@@ -251,7 +289,9 @@ def store_sheet(row: Any) -> Sheet:
 def summary(arena: store.Arena, now_ms: int) -> dict[str, Any]:
     return {"id": arena.id, "kind": "arena", "name": arena.name, "status": status_of(arena, now_ms),
             "variant": arena.variant, "time_control": arena.time_control, "rated": arena.rated,
-            "starts_at": stamp(arena.starts_ms), "ends_at": stamp(arena.ends_ms)}
+            "starts_at": stamp(arena.starts_ms), "ends_at": stamp(arena.ends_ms),
+            "private": arena.password_hash is not None, "min_rating": arena.min_rating,
+            "max_rating": arena.max_rating, "bots": arena.bots}
 
 
 def standing_body(s: Standing) -> dict[str, Any]:
@@ -279,4 +319,24 @@ def check(new: NewArena) -> None:
         raise Refused("starts_in_seconds", f"starts_in_seconds is a whole number from 0 to {MOST_AHEAD_SECONDS}")
     if not isinstance(new.rated, bool):
         raise Refused("rated", "rated is true or false")
+    check_entry(new)
+
+
+def check_entry(new: NewArena) -> None:
+    """Refuses a bad rule of entry, naming its field."""
+    if new.password is not None:
+        if not isinstance(new.password, str) or not 1 <= len(new.password) <= entry.MOST_PASSWORD:
+            raise Refused("password", f"password is 1 to {entry.MOST_PASSWORD} characters (or leave it out)")
+        if any(ord(c) < 32 or c == "\x7f" for c in new.password):
+            raise Refused("password", "password holds no control characters")
+    for field in ("min_rating", "max_rating"):
+        value = getattr(new, field)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or not entry.LOWEST_RATING <= value <= entry.HIGHEST_RATING):
+            raise Refused(field, f"{field} is a whole number from {entry.LOWEST_RATING} to "
+                                 f"{entry.HIGHEST_RATING} (or leave it out)")
+    if new.min_rating is not None and new.max_rating is not None and new.min_rating > new.max_rating:
+        raise Refused("max_rating", "max_rating is at least min_rating")
+    if not isinstance(new.bots, bool):
+        raise Refused("bots", "bots is true or false")
 

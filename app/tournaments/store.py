@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import and_, func, select, text, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.db.account_models import ratings
+from app.db.account_models import accounts, ratings
 from app.db.models import actions, matches
 from app.db.tournament_models import tournament_games as games
 from app.db.tournament_models import tournament_players as players
@@ -45,6 +45,10 @@ class Arena:
     rated: bool
     starts_ms: int
     ends_ms: int
+    password_hash: str | None = None  # rules of entry (entry.py)
+    min_rating: int | None = None
+    max_rating: int | None = None
+    bots: bool = False
 
 
 async def _lock(conn: AsyncConnection, accounts: Iterable[int]) -> None:
@@ -64,15 +68,53 @@ async def _hold(conn: AsyncConnection, tournament_id: str, accounts: Iterable[in
 
 
 def _arena(row: Any) -> Arena:
-    return Arena(row.id, row.name, row.variant, row.time_control, row.rated, row.starts_ms, row.ends_ms)
+    return Arena(row.id, row.name, row.variant, row.time_control, row.rated, row.starts_ms, row.ends_ms,
+                 row.password_hash, row.min_rating, row.max_rating, bool(row.bots))
 
 
-async def create(engine: AsyncEngine, arena: Arena, created_by: int, now_ms: int) -> None:
+class Limited(Exception):
+    """The account made `most` arenas within the window already: the next may be made in `wait_ms`."""
+
+    def __init__(self, most: int, window_ms: int, wait_ms: int) -> None:
+        super().__init__(f"{most} arenas within {window_ms} ms")
+        self.most, self.window_ms, self.wait_ms = most, window_ms, wait_ms
+
+
+row_arena = _arena  # an arena from a row of `tournaments` read elsewhere (people.py)
+
+
+async def create(engine: AsyncEngine, arena: Arena, created_by: int, now_ms: int,
+                 limits: Iterable[tuple[int, int]] = ()) -> None:
+    """Insert the arena, unless the account made `most` arenas within `window_ms`
+    for one of `limits` (Limited). The count and the insert are one transaction
+    under the account's lock, so two processes never both make the one too many."""
     async with engine.begin() as conn:
+        limits = [(w, m) for w, m in limits if m > 0]
+        if limits:
+            await _lock_maker(conn, created_by)
+            for window_ms, most in limits:
+                made = list((await conn.execute(
+                    select(tournaments.c.created_ms).where(tournaments.c.created_by == created_by,
+                                                           tournaments.c.created_ms > now_ms - window_ms)
+                    .order_by(tournaments.c.created_ms.desc()).limit(most))).scalars())
+                if len(made) >= most:
+                    raise Limited(most, window_ms, made[-1] + window_ms - now_ms)
         await conn.execute(tournaments.insert().values(
             id=arena.id, kind="arena", name=arena.name, variant=arena.variant, time_control=arena.time_control,
             rated=arena.rated, starts_ms=arena.starts_ms, ends_ms=arena.ends_ms, created_by=created_by,
-            created_ms=now_ms))
+            created_ms=now_ms, password_hash=arena.password_hash, min_rating=arena.min_rating,
+            max_rating=arena.max_rating, bots=arena.bots))
+
+
+async def _lock_maker(conn: AsyncConnection, account_id: int) -> None:
+    """The account's arena making, one at a time: an advisory lock on PostgreSQL;
+    on SQLite a write that changes nothing takes the database's write lock."""
+    if conn.dialect.name == "postgresql":
+        await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"arena-maker:{account_id}"})
+    else:
+        await conn.execute(update(tournaments).where(tournaments.c.created_by == account_id,
+                                                     tournaments.c.id == "")
+                           .values(created_ms=tournaments.c.created_ms))
 
 
 async def arena(engine: AsyncEngine, tournament_id: str) -> Arena | None:
@@ -108,6 +150,33 @@ async def join(engine: AsyncEngine, tournament_id: str, account_id: int, name: s
         elif not row.active:
             await conn.execute(update(players).where(players.c.id == row.id).values(
                 active=True, name=name, free_ms=now_ms if row.match_id is None else row.free_ms))
+
+
+async def rating_of(engine: AsyncEngine, account_id: int, variant: str) -> tuple[float | None, bool]:
+    """The account's rating in `variant` (None: no rated game there) and whether it is a bot account."""
+    async with engine.connect() as conn:
+        rating = (await conn.execute(select(ratings.c.rating).where(
+            ratings.c.account_id == account_id, ratings.c.variant == variant))).scalar_one_or_none()
+        bot_at = (await conn.execute(select(accounts.c.bot_at).where(accounts.c.id == account_id))).scalar_one_or_none()
+    return rating, bot_at is not None
+
+
+async def game_of(engine: AsyncEngine, tournament_id: str, account_id: int) -> tuple[str, str] | None:
+    """The account's game under way in the arena: its match and the account's colour (None: none)."""
+    async with engine.connect() as conn:
+        row = (await conn.execute(select(games.c.match_id, games.c.white, games.c.black).where(
+            games.c.tournament_id == tournament_id, games.c.status == "playing",
+            (games.c.white == account_id) | (games.c.black == account_id)).order_by(games.c.id.desc()))).first()
+    if row is None:
+        return None
+    return row.match_id, "white" if row.white == account_id else "black"
+
+
+async def mark_berserk(engine: AsyncEngine, match_id: str, colour: str) -> None:
+    """The game's berserk flag for `colour` (the match's log holds it too: settle reads both)."""
+    column = "white_berserk" if colour == "white" else "black_berserk"
+    async with engine.begin() as conn:
+        await conn.execute(update(games).where(games.c.match_id == match_id).values({column: True}))
 
 
 async def withdraw(engine: AsyncEngine, tournament_id: str, account_id: int) -> bool:
@@ -204,10 +273,15 @@ async def settle(engine: AsyncEngine, game_id: int, match_result: dict[str, Any]
             return False
         result = result_of(match_result)
         counts = {"white": 0, "black": 0}
+        # A berserk is in the match's log before the game's flag is set: the log
+        # decides, so a berserk whose flag was never written still scores.
+        berserks = {"white": bool(game.white_berserk), "black": bool(game.black_berserk)}
         for colour, action in (await conn.execute(select(actions.c.player, actions.c.action).where(
                 actions.c.match_id == game.match_id, actions.c.automatic.is_(False)))).all():
             if colour in counts and isinstance(action, dict) and action.get("type") in PLAYS:
                 counts[colour] += 1
+            if colour in berserks and isinstance(action, dict) and action.get("type") == "berserk":
+                berserks[colour] = True
         fewest = min(counts.get("white", 0), counts.get("black", 0))
         scored: dict[str, int | None] = {"white": None, "black": None}
         for colour in ("white", "black"):
@@ -216,7 +290,7 @@ async def settle(engine: AsyncEngine, game_id: int, match_result: dict[str, Any]
                                                             players.c.account_id == account))).one()
             values: dict[str, Any] = {"match_id": None, "free_ms": now_ms}
             if result != "aborted":
-                berserk = game.white_berserk if colour == "white" else game.black_berserk
+                berserk = berserks[colour]
                 before = Sheet(row.score, row.games, row.streak)
                 after = add(before, Outcome(OUTCOME[result][colour], berserk, fewest))
                 scored[colour] = after.score - before.score
@@ -224,6 +298,7 @@ async def settle(engine: AsyncEngine, game_id: int, match_result: dict[str, Any]
             await conn.execute(update(players).where(players.c.id == row.id, players.c.match_id == game.match_id)
                                .values(**values))
         await conn.execute(update(games).where(games.c.id == game_id).values(
+            white_berserk=berserks["white"], black_berserk=berserks["black"],
             status="finished", result=result, actions=fewest, white_points=scored["white"],
             black_points=scored["black"], ended_ms=now_ms))
     return True

@@ -265,6 +265,18 @@ async def test_every_line_of_an_accounts_event_stream_fits_the_document(app: Any
         await heard.stream_until(events, "challengeCanceled")
         assert (await client.post(f"/api/v1/matches/{match_id}/resign", headers=ada.token())).status_code == 200
         await heard.stream_until(events, "matchFinish")
+        arena = (await client.post("/api/v1/tournaments", json={
+            "name": "Events Arena", "time_control": "5+3", "minutes": 30}, headers=ada.token())).json()
+        for who in (ada, bo):
+            await client.post(f"/api/v1/tournaments/{arena['id']}/join", headers=who.token())
+        await heard.stream_until(events, "tournamentStart")
+        await heard.stream_until(events, "matchStart")  # the arena's game, naming it
+        arenas = app.state.parts.arenas
+        await arenas.tick()
+        later = arenas.clock() + 31 * 60
+        arenas.clock = lambda: later  # the arena is over
+        await arenas.tick()
+        await heard.stream_until(events, "tournamentFinish")
         await app.state.parts.hub.close_sockets()
         await heard.stream_until(events, "closing")
     documented = server_sends(doc, "eventsStream")

@@ -56,8 +56,8 @@ async def test_refusals_name_the_field(app: Any, client: httpx.AsyncClient) -> N
     for field, value in (("minutes", "60"), ("rated", "yes")):
         r = await client.post(BASE, json={**NEW, field: value}, headers=ann.token())
         assert r.status_code == 400 and field in r.json()["detail"], r.text
-    r = await client.post(BASE, json={**NEW, "password": "x"}, headers=ann.token())
-    assert r.status_code == 400 and "password: unknown field" in r.json()["detail"]
+    r = await client.post(BASE, json={**NEW, "rounds": 7}, headers=ann.token())
+    assert r.status_code == 400 and "rounds: unknown field" in r.json()["detail"]
     r = await client.post(BASE, json={**NEW, "kind": "swiss"}, headers=ann.token())
     assert r.status_code == 400 and "kind" in r.json()["detail"]
 
