@@ -126,10 +126,15 @@ async def make(engine: AsyncEngine, slots: Sequence[Slot], now_ms: int) -> int:
     async with engine.connect() as conn:
         have = set((await conn.execute(select(tournaments.c.schedule_key).where(
             tournaments.c.schedule_key.in_([s.key for s in slots])))).scalars())
-    missing = [s for s in slots if s.key not in have]
+    return await insert(engine, [s for s in slots if s.key not in have], now_ms)
+
+
+async def insert(engine: AsyncEngine, slots: Sequence[Slot], now_ms: int) -> int:
+    """Insert the slots' arenas; one whose key is taken (another process made
+    it, however lately) is not inserted. Answers how many were."""
     made = 0
     async with engine.begin() as conn:
-        for s in missing:
+        for s in slots:
             statement = _insert(engine.dialect.name).values(
                 id=new_match_id(), kind="arena", name=s.name, variant=s.variant, time_control=s.time_control,
                 rated=True, starts_ms=s.starts_ms, ends_ms=s.ends_ms, created_by=None, created_ms=now_ms,
