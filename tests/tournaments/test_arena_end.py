@@ -30,7 +30,7 @@ class Clock:
     """One moved clock for the arenas and the match service of each app given."""
 
     def __init__(self, *apps: Any) -> None:
-        self.now = apps[0].state.parts.arenas.clock()
+        self.now: float = apps[0].state.parts.arenas.clock()
         for app in apps:
             app.state.parts.arenas.clock = self.read
             app.state.parts.service.clock = self.read

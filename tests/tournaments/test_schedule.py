@@ -134,7 +134,7 @@ async def test_a_scheduled_arena_reads_as_the_servers_own(app: Any, client: http
 
 
 def test_the_schedule_is_on_by_default_and_off_in_tests(database_url: str) -> None:
-    assert Settings(_env_file=None, database_url=database_url).tournament_schedule is True  # type: ignore[call-arg]
+    assert Settings(_env_file=None, database_url=database_url).tournament_schedule is True
     assert make_settings(database_url).tournament_schedule is False
 
 
