@@ -38,9 +38,12 @@ from app.ops import MeteredGateway, Metrics, Ops, metered_bus
 from app.people import Person, PersonChannel
 from app.people.events import OneEach
 from app.pools import Pools
+from app.pools.catalogue import CONTROLS
 from app.realtime import Hub, ServiceSource, make_bus, make_hub
 from app.realtime.service import share_claims, share_closings
+from app.rules import VARIANTS
 from app.tournaments import Arenas
+from app.tournaments.schedule import Schedule, plan
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +109,10 @@ def build(settings: Settings) -> Parts:
     chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)
     relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)
     pools = Pools(engine, gateway, hub.nudges, settings, bots.LEVELS)
-    arenas = Arenas(engine, gateway, hub.nudges)
+    # The server's own arenas (hourly and daily, in the pools' real-time controls), unless turned off.
+    schedule = Schedule(engine, plan(VARIANTS, [(c, clock) for c, _, clock in CONTROLS])) \
+        if settings.tournament_schedule else None
+    arenas = Arenas(engine, gateway, hub.nudges, schedule)
     listeners.add(arenas, reads_words=False)  # a game's end pairs its arena's players again at once
     # The players' public read side, on the accounts' clock (a rating's RD grows
     # with the days since its last rated match).

@@ -185,6 +185,7 @@ def make_settings(database_url: str, **overrides: Any) -> Settings:
         "idempotency_wait_seconds": DEADLINE,  # racing resends wait for the first however busy the machine
         "bot_matches_per_address": 0,  # no cap: every test client comes from one address
         "bot_matches_per_account": 0,  # nor one account
+        "tournament_schedule": False,  # no arena of the server's own in a test that did not ask for one
         **CHEAP_PASSWORDS,
     }
     values.update(overrides)

@@ -9,7 +9,8 @@ straight from the database, and changes a match only through the gateway's
 out (app/matches/finisher.py) like any other ending.
 
 `install(app)` adds the routes (the module-level routers of pages.py, api.py,
-player_pages.py, player_api.py, chat_pages.py and fairplay_pages.py, which read the wing's parts,
+player_pages.py, player_api.py, chat_pages.py, fairplay_pages.py, tournament_api.py and
+tournament_pages.py, which read the wing's parts,
 `app.state.parts.admin`, through deps.py), the static files under /static/admin
 and the redirect to the sign-in page.
 app/main.py puts the one sign-in front ahead of the whole stack, with this
@@ -22,7 +23,17 @@ from fastapi import FastAPI, Request
 from fastapi.responses import RedirectResponse
 from fastapi.staticfiles import StaticFiles
 
-from . import api, chat_pages, fairplay_pages, front, pages, player_api, player_pages
+from . import (
+    api,
+    chat_pages,
+    fairplay_pages,
+    front,
+    pages,
+    player_api,
+    player_pages,
+    tournament_api,
+    tournament_pages,
+)
 from .context import Admin
 from .guard import LoginRequired
 from .render import STATIC
@@ -32,7 +43,8 @@ __all__ = ["Admin", "front", "install"]
 
 def install(app: FastAPI) -> None:
     """Add the wing to `app`; its routes read the parts `app.state.parts.admin`."""
-    for module in (pages, api, player_pages, player_api, chat_pages, fairplay_pages):
+    for module in (pages, api, player_pages, player_api, chat_pages, fairplay_pages, tournament_api,
+                   tournament_pages):
         app.include_router(module.router)
     app.mount("/static/admin", StaticFiles(directory=STATIC / "admin"), name="admin-static")
 

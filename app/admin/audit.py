@@ -1,7 +1,8 @@
 """The audit log: every admin action (sign-in, its failures, sign-out,
 moderation, export, the admin role given or taken, players' accounts closed or
 reopened, chat lines hidden or their reports dismissed, accounts muted in
-chat, an admin renamed when admins became accounts), newest first in the
+chat, an admin renamed when admins became accounts, arenas cancelled and
+players removed from them), newest first in the
 dashboard. The role's changes, closings and reopenings are written by the
 account service (app/accounts/), in the transaction that makes them.
 
@@ -25,7 +26,8 @@ KINDS = ("sign_in", "sign_in_failure", "sign_out", "moderation", "export_match",
          "user_added", "user_removed", "account_closed", "account_reopened",
          "chat_hidden", "chat_report_dismissed", "chat_muted",  # the match chat
          "admin_renamed",  # an admin's name made an account name (migration 0016)
-         "fair_play_cleared", "rating_refunded")  # the fair-play queue
+         "fair_play_cleared", "rating_refunded",  # the fair-play queue
+         "tournament_cancelled", "tournament_player_removed")  # the arenas (app/admin/tournaments.py)
 
 
 async def record(

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Path, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.accounts.names import NAME
 from app.kernel.errors import Unauthorized
 from app.matches import Caller
 from app.tournaments import NewArena
@@ -25,6 +26,8 @@ from .schemas import Timestamp
 
 PATH = "/api/v1/tournaments"
 Id = Annotated[str, Path(max_length=24, pattern=r"^[A-Za-z0-9_-]{1,24}$", examples=["Tq3b0aZc1mBx"])]
+PlayerName = Annotated[str, Path(min_length=2, max_length=20, pattern=f"^{NAME.pattern}$",
+                                 description="the player's name, any case")]
 router = APIRouter(prefix="/tournaments", tags=["tournaments"])
 
 
@@ -99,11 +102,49 @@ class Tournament(BaseModel):
     min_rating: int | None = Field(description="the lowest rating that may join (null: no floor)")
     max_rating: int | None = Field(description="the highest rating that may join (null: no ceiling)")
     bots: bool = Field(description="bot accounts may join")
+    scheduled: bool = Field(False, description="made by the server's own schedule (hourly and daily arenas)")
+    cancelled: bool = Field(False, description="cancelled by an admin: finished at once, with no podium")
+
+
+class PodiumPlace(BaseModel):
+    place: int = Field(description="1, 2 or 3")
+    name: str
+    score: int
+    games: int
+    performance: int | None
 
 
 class TournamentDetail(Tournament):
     standings: list[Standing] = Field(description="by score, ties by performance")
     pairings: list[Pairing] = Field(description="the newest first (the latest 100)")
+    podium: list[PodiumPlace] | None = Field(None, description=(
+        "a finished arena's first three who played a game, kept when it closed (a few seconds after its end; "
+        "empty until then, and for a cancelled arena); absent while the arena runs. Games under way at the "
+        "end are played out but score nothing"))
+
+
+class PlayerGame(BaseModel):
+    match: str
+    colour: Literal["white", "black"]
+    opponent: str | None
+    opponent_rating: int = Field(description="the opponent's rating when paired (the performance's input)")
+    status: Literal["playing", "finished"]
+    result: Literal["win", "draw", "loss", "aborted"] | None = Field(description="from the player's side; null "
+                                                                                  "while playing")
+    points: int | None = Field(description="what the game scored (null: not scored)")
+    counted: bool = Field(description="false for an aborted game and one that ended after the arena did")
+
+
+class TournamentPlayer(BaseModel):
+    """One player of an arena: their standing and their games, the newest first."""
+
+    name: str
+    rank: int
+    score: int
+    games: int
+    streak: int
+    performance: int | None
+    pairings: list[PlayerGame]
 
 
 class TournamentList(BaseModel):
@@ -163,6 +204,14 @@ async def list_tournaments(arenas: ArenasDep,
             summary="An arena: its standings and pairings")
 async def read_tournament(tournament_id: Id, arenas: ArenasDep) -> JSONResponse:
     return JSONResponse(await arenas.view(tournament_id))
+
+
+@router.get("/{tournament_id}/players/{name}", response_model=None,
+            responses={200: {"model": TournamentPlayer}, **responses(400, 404, own={404: {
+                **NAMED[404], "no_such_player": "nobody named 'Ada' plays in this tournament"}})},
+            summary="A player of an arena: their standing, performance and games")
+async def read_tournament_player(tournament_id: Id, name: PlayerName, arenas: ArenasDep) -> JSONResponse:
+    return JSONResponse(await arenas.player(tournament_id, name))
 
 
 @router.post("", status_code=201, response_model=None,

@@ -18,6 +18,7 @@ from app.accounts.profiles import Played, Profile, Profiles, Shown
 from app.kernel.cursor import CURSOR, CURSOR_MAX, make_cursor, read_cursor
 from app.kernel.errors import NotFound
 from app.kernel.moments import ms_of, stamp
+from app.tournaments.podium import trophies_of
 
 from .deps import ProfilesDep
 from .errors import responses
@@ -40,6 +41,15 @@ class UserResults(BaseModel):
     losses: int = Field(description="finished matches, rated or casual; an aborted match is none of these")
 
 
+class Trophy(BaseModel):
+    """A place on a finished arena's podium."""
+
+    tournament: str = Field(description="the arena's id: GET /api/v1/tournaments/{id}", examples=["Tq3b0aZc1mBx"])
+    name: str = Field(description="the arena's name", examples=["Hourly Blitz"])
+    place: int = Field(description="1 (the winner), 2 or 3")
+    at: Timestamp = Field(description="when the arena's result was kept (just after its end)")
+
+
 class User(BaseModel):
     """A player's public profile."""
 
@@ -51,6 +61,8 @@ class User(BaseModel):
     ratings: dict[Variant, UserRating] = Field(
         description="by variant, each one the player has played rated (a new player's is 1500, RD 500)")
     results: UserResults
+    trophies: list[Trophy] = Field(default_factory=list, description=(
+        "the player's places on arenas' podiums, the latest first (50 at most)"))
 
 
 class UserMatch(BaseModel):
@@ -112,7 +124,8 @@ async def _found(profiles: Profiles, name: str) -> Profile:
             summary="A player's public profile")
 async def get_user(name: UserName, profiles: ProfilesDep) -> JSONResponse:
     """Name, when the account was made, whether it is closed or a computer
-    level, its rating in each variant played rated, and its wins, draws and losses."""
+    level, its rating in each variant played rated, its wins, draws and losses,
+    and its places on arenas' podiums."""
     found = await _found(profiles, name)
     rated, results = await profiles.ratings(found.id), await profiles.results(found.id)
     return JSONResponse({
@@ -120,6 +133,8 @@ async def get_user(name: UserName, profiles: ProfilesDep) -> JSONResponse:
         "computer": found.computer is not None, "title": found.title,
         "ratings": {variant: _rating(r) for variant, r in rated.items()},
         "results": {"wins": results.wins, "draws": results.draws, "losses": results.losses},
+        "trophies": [{"tournament": t.tournament_id, "name": t.name, "place": t.place, "at": stamp(t.at_ms)}
+                     for t in await trophies_of(profiles.engine, found.id)],
     })
 
 

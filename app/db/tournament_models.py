@@ -1,4 +1,4 @@
-"""Tournaments' tables (migrations 0023, 0024): an arena, its players, its games.
+"""Tournaments' tables (migrations 0023, 0024, 0025): an arena, its players, its games, its podium.
 
 The database is the truth of an arena, so every process pairs from the same
 rows. A player waits when `active` (joined, not withdrawn) and `match_id` is
@@ -23,6 +23,7 @@ from sqlalchemy import (
     Table,
     UniqueConstraint,
     false,
+    true,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -48,6 +49,13 @@ class Tournament(Base):
     min_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     max_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
     bots: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Migration 0025: a scheduled arena's slot (unique: one arena per slot, whichever
+    # process makes it), an admin's cancel, and when its result was kept.
+    schedule_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    cancelled_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    closed_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+
+    __table_args__ = (Index("uq_tournaments_schedule_key", "schedule_key", unique=True),)
 
 
 class TournamentPlayer(Base):
@@ -65,6 +73,7 @@ class TournamentPlayer(Base):
     streak: Mapped[int] = mapped_column(Integer, default=0)
     joined_ms: Mapped[int] = mapped_column(BigInteger)
     free_ms: Mapped[int] = mapped_column(BigInteger)  # since when it waits (joined, or its last game ended)
+    removed_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # by an admin: out, never back
 
     __table_args__ = (
         UniqueConstraint("tournament_id", "account_id", name="uq_tournament_players_account"),
@@ -91,10 +100,31 @@ class TournamentGame(Base):
     black_points: Mapped[int | None] = mapped_column(Integer, nullable=True)
     made_ms: Mapped[int] = mapped_column(BigInteger)
     ended_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    # False: the match ended after its arena did (or was cancelled): it scores nothing.
+    counted: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
     __table_args__ = (Index("ix_tournament_games_status", "status"),)
+
+
+class TournamentPodium(Base):
+    """One of the first three of a finished arena: the trophy on the player's profile."""
+
+    __tablename__ = "tournament_podiums"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    place: Mapped[int] = mapped_column(Integer)  # 1, 2, 3
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(64))
+    score: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(Integer)
+    performance: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    at_ms: Mapped[int] = mapped_column(BigInteger)  # when the arena's result was kept
+
+    __table_args__ = (UniqueConstraint("tournament_id", "place", name="uq_tournament_podiums_place"),)
 
 
 tournaments = cast(Table, Tournament.__table__)
 tournament_players = cast(Table, TournamentPlayer.__table__)
 tournament_games = cast(Table, TournamentGame.__table__)
+tournament_podiums = cast(Table, TournamentPodium.__table__)

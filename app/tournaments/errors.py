@@ -17,3 +17,13 @@ class TournamentOver(ServiceError):
 
 class NotInTournament(ServiceError):
     status, code = 409, "not_joined"
+
+
+class NoSuchPlayer(ServiceError):
+    status, code = 404, "no_such_player"
+
+
+class Removed(ServiceError):
+    """Joining an arena an admin removed the account from."""
+
+    status, code = 403, "removed_from_tournament"

@@ -32,10 +32,11 @@ from app.ratings import NEW
 from app.realtime.nudges import Nudges
 from app.rules import VARIANTS
 
-from . import entry, people, store
+from . import entry, people, player_games, podium, store
 from .berserk import go_berserk
 from .errors import NoSuchTournament, NotInTournament, TournamentOver
 from .pairing import Waiting, pairs
+from .schedule import Schedule
 from .scoring import Outcome, Sheet, sheet_of
 from .standings import Result, Standing, performance, ranked
 
@@ -69,15 +70,19 @@ class NewArena:
 
 
 def status_of(arena: store.Arena, now_ms: int) -> str:
+    if arena.cancelled_ms is not None:  # by an admin: over at once
+        return "finished"
     if now_ms < arena.starts_ms:
         return "created"
     return "started" if now_ms < arena.ends_ms else "finished"
 
 
 class Arenas:
-    def __init__(self, engine: AsyncEngine, gateway: Gateway, nudges: Nudges | None = None) -> None:
+    def __init__(self, engine: AsyncEngine, gateway: Gateway, nudges: Nudges | None = None,
+                 schedule: Schedule | None = None) -> None:
         self.engine, self.gateway = engine, gateway
         self.nudges = nudges  # rings each paired player's live channel (app/people/channel.py) at once
+        self.schedule = schedule  # the arenas the server makes itself (None: none)
         self.clock: Callable[[], float] = time.time  # seconds since the epoch; tests move it
         self._settling: set[asyncio.Task[None]] = set()
         self._ticked_ms: int | None = None  # the last tick's moment: arenas that began or ended since are told
@@ -189,7 +194,8 @@ class Arenas:
         now = self.now_ms()
         arenas = set()
         for game in done:
-            await store.settle(self.engine, game.id, game.result, now)
+            counted = podium.counts(game.finished_at, game.ends_ms, game.cancelled_ms)
+            await store.settle(self.engine, game.id, game.result, now, counted)
             arenas.add(game.tournament_id)
         for arena_id in sorted(arenas):
             await self.pair(arena_id)
@@ -197,14 +203,19 @@ class Arenas:
 
     async def tick(self) -> None:
         """What every process does now and then: endings written, running arenas
-        paired (one that began since the last tick pairs who joined before)."""
+        paired (one that began since the last tick pairs who joined before);
+        arenas over closed (their podium kept); the schedule's arenas made."""
         await self.settle()
         now = self.now_ms()
         if self._ticked_ms is not None and self.nudges is not None:
             # Every process hears the clock: each wakes its own channels (no bus needed).
             people.ring(self.nudges, await people.turned(self.engine, self._ticked_ms, now), everywhere=False)
         self._ticked_ms = now
-        for arena_id in await store.running(self.engine, now):
+        for arena_id in await podium.to_close(self.engine, now):
+            await podium.close(self.engine, arena_id, self.now_ms(), standings)
+        if self.schedule is not None:
+            await self.schedule.tick(self.now_ms())
+        for arena_id in await store.running(self.engine, self.now_ms()):
             await self.pair(arena_id)
 
     async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:
@@ -247,15 +258,25 @@ class Arenas:
         now = self.now_ms()
         return [summary(a, now) for a in await store.listing(self.engine, limit)]
 
+    async def player(self, tournament_id: str, name: str) -> dict[str, Any]:
+        """A player's standing and games in the arena (player_games.py)."""
+        arena = await self._arena(tournament_id)
+        joined = await store.players_of(self.engine, arena.id)
+        played = await store.games_of(self.engine, arena.id)
+        return player_games.body(name, joined, played,
+                                 standings([p for p in joined if p.removed_ms is None], played))
+
     async def view(self, tournament_id: str) -> dict[str, Any]:
         arena = await self._arena(tournament_id)
         joined = await store.players_of(self.engine, arena.id)
         played = await store.games_of(self.engine, arena.id)
         names = {p.account_id: p.name for p in joined}
         body = summary(arena, self.now_ms())
-        body["standings"] = [standing_body(s) for s in standings(joined, played)]
+        body["standings"] = [standing_body(s) for s in standings([p for p in joined if p.removed_ms is None], played)]
         body["pairings"] = [{"match": g.match_id, "white": names.get(g.white), "black": names.get(g.black),
                              "status": g.status, "result": g.result} for g in played[:SHOWN_PAIRINGS]]
+        if body["status"] == "finished":
+            body["podium"] = await podium.podium_of(self.engine, arena.id)
         return body
 
 
@@ -263,7 +284,7 @@ def standings(joined: Sequence[Any], played: Sequence[Any]) -> list[Standing]:
     """The ranking: each player's kept sheet, and their performance from the games."""
     results: dict[int, list[Result]] = {p.account_id: [] for p in joined}
     for g in played:
-        if g.status != "finished" or g.result == "aborted":
+        if g.status != "finished" or g.result == "aborted" or not g.counted:
             continue
         for me, colour, opponent_rating in ((g.white, "white", g.black_rating), (g.black, "black", g.white_rating)):
             results.setdefault(me, []).append(Result(store.OUTCOME[g.result][colour], opponent_rating))
@@ -275,7 +296,7 @@ def recomputed(joined: Sequence[Any], played: Sequence[Any]) -> dict[int, Sheet]
     one game at a time, so the order the games were made is the order they ended)."""
     outcomes: dict[int, list[Outcome]] = {p.account_id: [] for p in joined}
     for g in sorted(played, key=lambda g: g.id):
-        if g.status != "finished" or g.result == "aborted":
+        if g.status != "finished" or g.result == "aborted" or not g.counted:
             continue
         for me, colour, berserk in ((g.white, "white", g.white_berserk), (g.black, "black", g.black_berserk)):
             outcomes.setdefault(me, []).append(Outcome(store.OUTCOME[g.result][colour], berserk, g.actions))
@@ -291,7 +312,8 @@ def summary(arena: store.Arena, now_ms: int) -> dict[str, Any]:
             "variant": arena.variant, "time_control": arena.time_control, "rated": arena.rated,
             "starts_at": stamp(arena.starts_ms), "ends_at": stamp(arena.ends_ms),
             "private": arena.password_hash is not None, "min_rating": arena.min_rating,
-            "max_rating": arena.max_rating, "bots": arena.bots}
+            "max_rating": arena.max_rating, "bots": arena.bots,
+            "scheduled": arena.scheduled, "cancelled": arena.cancelled_ms is not None}
 
 
 def standing_body(s: Standing) -> dict[str, Any]:

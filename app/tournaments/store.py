@@ -27,6 +27,7 @@ from app.db.tournament_models import tournament_players as players
 from app.db.tournament_models import tournaments
 from app.matches import playing
 
+from .errors import Removed
 from .scoring import Outcome, Sheet, add
 
 PLAYS = ("place", "pass", "remove")  # a player's own actions in the game: not a setup, an offer, a resignation
@@ -49,6 +50,8 @@ class Arena:
     min_rating: int | None = None
     max_rating: int | None = None
     bots: bool = False
+    cancelled_ms: int | None = None  # an admin's cancel (moderation.py)
+    scheduled: bool = False  # made by the server's schedule (schedule.py)
 
 
 async def _lock(conn: AsyncConnection, accounts: Iterable[int]) -> None:
@@ -67,9 +70,13 @@ async def _hold(conn: AsyncConnection, tournament_id: str, accounts: Iterable[in
                        .values(joined_ms=players.c.joined_ms))
 
 
+hold = _hold  # for the admin's changes (moderation.py), under the same locks
+
+
 def _arena(row: Any) -> Arena:
     return Arena(row.id, row.name, row.variant, row.time_control, row.rated, row.starts_ms, row.ends_ms,
-                 row.password_hash, row.min_rating, row.max_rating, bool(row.bots))
+                 row.password_hash, row.min_rating, row.max_rating, bool(row.bots),
+                 row.cancelled_ms, row.schedule_key is not None)
 
 
 class Limited(Exception):
@@ -143,6 +150,8 @@ async def join(engine: AsyncEngine, tournament_id: str, account_id: int, name: s
         await _hold(conn, tournament_id, [account_id])
         row = (await conn.execute(select(players).where(players.c.tournament_id == tournament_id,
                                                         players.c.account_id == account_id))).first()
+        if row is not None and row.removed_ms is not None:
+            raise Removed("an admin removed you from this arena: you cannot join it again")
         if row is None:
             await conn.execute(players.insert().values(
                 tournament_id=tournament_id, account_id=account_id, name=name, active=True, score=0, games=0,
@@ -235,8 +244,10 @@ async def claim(conn: AsyncConnection, tournament_id: str, pair: tuple[int, int]
 
 async def ended(engine: AsyncEngine, tournament_id: str | None = None, match_id: str | None = None) -> list[Any]:
     """Games still playing here whose match is over (of one arena, or one match)."""
-    query = (select(games.c.id, games.c.tournament_id, games.c.match_id, matches.c.result)
-             .select_from(games.join(matches, matches.c.id == games.c.match_id))
+    query = (select(games.c.id, games.c.tournament_id, games.c.match_id, matches.c.result, matches.c.finished_at,
+                    tournaments.c.ends_ms, tournaments.c.cancelled_ms)
+             .select_from(games.join(matches, matches.c.id == games.c.match_id)
+                          .join(tournaments, tournaments.c.id == games.c.tournament_id))
              .where(games.c.status == "playing", matches.c.status == "finished"))
     if tournament_id is not None:
         query = query.where(games.c.tournament_id == tournament_id)
@@ -259,10 +270,12 @@ OUTCOME = {"white": {"white": "win", "black": "loss"}, "black": {"white": "loss"
            "draw": {"white": "draw", "black": "draw"}}
 
 
-async def settle(engine: AsyncEngine, game_id: int, match_result: dict[str, Any] | None, now_ms: int) -> bool:
+async def settle(engine: AsyncEngine, game_id: int, match_result: dict[str, Any] | None, now_ms: int,
+                 counted: bool = True) -> bool:
     """Write a game's end once (False: another process did): its result and each
     player's points, added to the player's kept sheet; both players free again.
-    An aborted game scores nothing and counts as no game."""
+    An aborted game scores nothing and counts as no game, nor does one not
+    `counted` (it ended after its arena did: podium.counts)."""
     async with engine.begin() as conn:
         game = (await conn.execute(select(games).where(games.c.id == game_id))).first()
         if game is None:
@@ -289,7 +302,7 @@ async def settle(engine: AsyncEngine, game_id: int, match_result: dict[str, Any]
             row = (await conn.execute(select(players).where(players.c.tournament_id == game.tournament_id,
                                                             players.c.account_id == account))).one()
             values: dict[str, Any] = {"match_id": None, "free_ms": now_ms}
-            if result != "aborted":
+            if result != "aborted" and counted:
                 berserk = berserks[colour]
                 before = Sheet(row.score, row.games, row.streak)
                 after = add(before, Outcome(OUTCOME[result][colour], berserk, fewest))
@@ -300,7 +313,7 @@ async def settle(engine: AsyncEngine, game_id: int, match_result: dict[str, Any]
         await conn.execute(update(games).where(games.c.id == game_id).values(
             white_berserk=berserks["white"], black_berserk=berserks["black"],
             status="finished", result=result, actions=fewest, white_points=scored["white"],
-            black_points=scored["black"], ended_ms=now_ms))
+            black_points=scored["black"], ended_ms=now_ms, counted=counted))
     return True
 
 

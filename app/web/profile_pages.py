@@ -6,6 +6,7 @@ content security policy allows (no script, no inline style in them).
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -17,6 +18,7 @@ from app.charts import page as charts
 from app.kernel.cursor import make_cursor, read_cursor
 from app.kernel.errors import BadRequest
 from app.rules import VARIANTS
+from app.tournaments.podium import trophies_of
 
 from . import render
 from .deps import AccountsDep, ProfilesDep
@@ -24,6 +26,7 @@ from .pages import VARIANT_NAMES
 from .signed import here, viewer
 
 PAGE = 20  # matches a profile lists at a time
+PLACES = {1: "Winner", 2: "Second", 3: "Third"}  # a trophy's words
 OUTCOMES = {"won": "Won", "drawn": "Drawn", "lost": "Lost", "aborted": "Aborted", None: "Playing"}
 WAITING = "Waiting for an opponent"  # an open seek: nobody plays it yet
 REASONS = {"eliminated": "eliminated", "five_greater": "five greater minions dead", "three_of_a_kind": "three of a kind",
@@ -65,6 +68,9 @@ async def profile(request: Request, name: str, accounts: AccountsDep, profiles: 
     rated, history = await profiles.ratings(found.id), await profiles.history(found.id)
     results = await profiles.results(found.id)
     refunds = [{"variant": variant_name(v), "points": p, "at": at} for v, p, at in await refunds_of(profiles.engine, found.id)]
+    trophies = [{"tournament": t.tournament_id, "name": t.name, "place": PLACES.get(t.place, str(t.place)),
+                 "rank": t.place, "at": datetime.fromtimestamp(t.at_ms / 1000, UTC)}
+                for t in await trophies_of(profiles.engine, found.id)]
     played, more = await profiles.matches(found.id, PAGE, after)
     ratings = [{"variant": variant_name(v), "rating": r, "chart": charts.line(
                     f"{found.name}'s {variant_name(v)} rating after each rated match",
@@ -75,7 +81,7 @@ async def profile(request: Request, name: str, accounts: AccountsDep, profiles: 
              "variant": variant_name(p.variant), "change": signed(p.rating_change)} for p in played]
     older = make_cursor(played[-1].created_at, played[-1].id) if more and played else None
     return await page(request, accounts, "profile.html", player=found, ratings=ratings, results=results, rows=rows,
-                older=older, refunds=refunds,
+                older=older, refunds=refunds, trophies=trophies,
                 first_page=cursor is None, title=found.name,
                 challenge_variants=[(v, variant_name(v)) for v in VARIANTS])
 
