@@ -170,7 +170,7 @@ async def read_tournament(tournament_id: Id, arenas: ArenasDep, swisses: Swisses
                              "description": "the Swiss event as a FIDE TRF-16 file (its finished rounds)"},
                        **answers(404)},
             summary="A Swiss event as a TRF-16 file")
-async def tournament_trf(tournament_id: Id, swisses: SwissesDep) -> PlainTextResponse:
+async def get_tournament_trf(tournament_id: Id, swisses: SwissesDep) -> PlainTextResponse:
     if not await swisses.is_swiss(tournament_id):
         raise NoSuchTournament(f"no Swiss event {tournament_id!r}: only a Swiss event has a TRF")
     return PlainTextResponse(await swisses.trf(tournament_id))
@@ -201,7 +201,7 @@ async def create_tournament(body: NewTournament, caller: AnyCaller, arenas: Aren
 
 async def _create_swiss(body: NewTournament, account_id: int, swisses: Any) -> JSONResponse:
     if body.minutes is not None:
-        raise SwissRefused("minutes", "a Swiss event has rounds, not minutes: minutes are an arena's")
+        raise SwissRefused("minutes", 'a Swiss event (kind "swiss") has rounds, not minutes: minutes are an arena\'s')
     if body.rounds is None:
         raise SwissRefused("rounds", "rounds, the Swiss event's number of rounds, is a whole number from 1 to 50")
     interval = body.round_interval_seconds
