@@ -12,7 +12,17 @@ from __future__ import annotations
 
 from typing import cast
 
-from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, Table, UniqueConstraint
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .models import Base

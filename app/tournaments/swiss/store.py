@@ -11,6 +11,7 @@ own transaction, so a game never gets two matches.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -163,8 +164,10 @@ async def pair_round(engine: AsyncEngine, tournament_id: str, expected: int, pai
         if any(r.status != "finished" for r in rows):
             return False
         joined = list((await conn.execute(select(players).where(players.c.tournament_id == tournament_id))).all())
-        boards = pairer([entrant(r) for r in joined], [game(r) for r in rows],
-                        {r.account_id for r in joined if r.active})
+        # The Dutch pairing is pure Python and takes a good part of a second for
+        # 64 players (bench/swiss_pairing.py): a thread keeps the event loop serving
+        boards = await asyncio.to_thread(pairer, [entrant(r) for r in joined], [game(r) for r in rows],
+                                         {r.account_id for r in joined if r.active})
         number = expected + 1
         await conn.execute(rounds_paired.insert().values(tournament_id=tournament_id, round=number,
                                                          paired_ms=now_ms))
