@@ -1,5 +1,7 @@
-"""`/api/v1/tournaments`: arenas. List them, read one (its standings and
-pairings), make one, join and withdraw (a pause: join again to come back).
+"""`/api/v1/tournaments`: arenas and Swiss events. List them, read one (its
+standings and pairings), make one, join and withdraw (an arena's is a pause: join
+again to come back; a Swiss event's means no more pairings), and a Swiss
+event's TRF-16 export. Each call on one tournament goes to its kind's service.
 
 Reading is open to anyone; making, joining and withdrawing need an account
 (an account token with `play`, or a session with its X-CSRF-Token).
@@ -148,7 +150,7 @@ def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 
 @router.get("", response_model=None, responses={200: {"model": TournamentList}, **answers(400)},
-            summary="The arenas, the latest to start first")
+            summary="The arenas and Swiss events, the latest to start first")
 async def list_tournaments(arenas: ArenasDep, swisses: SwissesDep,
                            limit: Annotated[int, Query(ge=1, le=100)] = 50) -> JSONResponse:
     listed = await arenas.listing(limit)
