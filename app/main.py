@@ -52,6 +52,7 @@ from app.ops import OpsOutermost, configure_logs
 from app.realtime import close_sockets_on_signal
 from app.redact import install as install_redaction
 from app.security import security_headers
+from app.tournaments.swiss.ticker import tick_forever as swiss_tick_forever
 from app.tournaments.ticker import tick_forever
 from app.web import sign_in_front
 from app.wiring import Parts, build
@@ -151,6 +152,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     restore_signals = close_sockets_on_signal(parts.hub)
     sweeper = asyncio.create_task(sweep_forever(parts.service.finisher, settings.sweep_seconds, parts.outage))
     arena_ticks = asyncio.create_task(tick_forever(parts.arenas, settings.tournament_tick_seconds, parts.outage))
+    swiss_ticks = asyncio.create_task(swiss_tick_forever(parts.swisses, settings.tournament_tick_seconds,
+                                                         parts.outage))
     await parts.bots.start()
     _freeze_startup_objects()
     try:
@@ -158,11 +161,12 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         await parts.bots.close()
         await parts.relay.close()
-        for task in (sweeper, arena_ticks):
+        for task in (sweeper, arena_ticks, swiss_ticks):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await parts.arenas.close()
+        await parts.swisses.close()
         await parts.hub.close(1001)
         restore_signals()
         await parts.gateway.limiter.close()  # its last flush needs the engine

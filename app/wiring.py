@@ -44,6 +44,7 @@ from app.realtime.service import share_claims, share_closings
 from app.rules import VARIANTS
 from app.tournaments import Arenas
 from app.tournaments.schedule import Schedule, plan
+from app.tournaments.swiss import Swisses
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,7 @@ class Parts:
     relay: Relay  # the chat's lines to the sockets
     pools: Pools  # quick pairing (app/pools)
     arenas: Arenas  # tournaments (app/tournaments)
+    swisses: Swisses  # Swiss events (app/tournaments/swiss)
     profiles: Profiles  # the players' public read side: profiles, leaderboard
     challenges: Challenges
     channel: PersonChannel  # every page's live channel
@@ -114,6 +116,8 @@ def build(settings: Settings) -> Parts:
         if settings.tournament_schedule else None
     arenas = Arenas(engine, gateway, hub.nudges, schedule)
     listeners.add(arenas, reads_words=False)  # a game's end pairs its arena's players again at once
+    swisses = Swisses(engine, gateway)
+    listeners.add(swisses, reads_words=False)  # a game's end written at once: its round may be over
     # The players' public read side, on the accounts' clock (a rating's RD grows
     # with the days since its last rated match).
     profiles = Profiles(engine, lambda: accounts.clock())
@@ -126,7 +130,7 @@ def build(settings: Settings) -> Parts:
     socket = ws.MatchSocket(hub, gateway, settings, outage, accounts, ws_chat.SocketChat(chat, relay))
     return Parts(
         settings=settings, engine=engine, outage=outage, metrics=metrics, service=service, gateway=gateway,
-        hub=hub, bots=runner, accounts=accounts, chat=chat, relay=relay, pools=pools, arenas=arenas, profiles=profiles,
+        hub=hub, bots=runner, accounts=accounts, chat=chat, relay=relay, pools=pools, arenas=arenas, swisses=swisses, profiles=profiles,
         challenges=challenges, channel=channel, event_streams=OneEach(hub.nudges), resends=Resends(engine, settings.idempotency_wait_seconds),
         streams=MatchStreams(hub, gateway, settings.match_stream_keepalive_seconds), replays=Replays(),
         socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),

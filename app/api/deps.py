@@ -24,6 +24,7 @@ from app.people import PersonChannel
 from app.people.events import OneEach
 from app.pools import Pools
 from app.tournaments import Arenas
+from app.tournaments.swiss import Swisses
 
 from .kept_states import Replays
 from .match_stream import MatchStreams
@@ -78,6 +79,10 @@ def get_arenas(request: Request) -> Arenas:
     return _parts(request).arenas  # type: ignore[no-any-return]
 
 
+def get_swisses(request: Request) -> Swisses:
+    return _parts(request).swisses  # type: ignore[no-any-return]
+
+
 def get_resends(request: Request) -> Resends:
     return _parts(request).resends  # type: ignore[no-any-return]
 
@@ -100,6 +105,7 @@ EventStreamsDep = Annotated[OneEach, Depends(get_event_streams)]
 ChatDep = Annotated[Chat, Depends(get_chat)]
 PoolsDep = Annotated[Pools, Depends(get_pools)]
 ArenasDep = Annotated[Arenas, Depends(get_arenas)]
+SwissesDep = Annotated[Swisses, Depends(get_swisses)]
 ResendsDep = Annotated[Resends, Depends(get_resends)]
 StreamsDep = Annotated[MatchStreams, Depends(get_streams)]
 ReplaysDep = Annotated[Replays, Depends(get_replays)]

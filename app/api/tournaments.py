@@ -1,5 +1,7 @@
-"""`/api/v1/tournaments`: arenas. List them, read one (its standings and
-pairings), make one, join and withdraw (a pause: join again to come back).
+"""`/api/v1/tournaments`: arenas and Swiss events. List them, read one (its
+standings and pairings), make one, join and withdraw (an arena's is a pause: join
+again to come back; a Swiss event's means no more pairings), and a Swiss
+event's TRF-16 export. Each call on one tournament goes to its kind's service.
 
 Reading is open to anyone; making, joining and withdrawing need an account
 (an account token with `play`, or a session with its X-CSRF-Token).
@@ -11,16 +13,19 @@ from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.accounts.names import NAME
 from app.kernel.errors import Unauthorized
 from app.matches import Caller
 from app.tournaments import NewArena
+from app.tournaments.errors import NoSuchTournament
+from app.tournaments.swiss import NewSwiss
+from app.tournaments.swiss.service import Refused as SwissRefused
 
 from .caller import AnyCaller
-from .deps import ArenasDep, GatewayDep
+from .deps import ArenasDep, GatewayDep, SwissesDep
 from .errors import responses
 from .schemas import Timestamp
 
@@ -32,17 +37,23 @@ router = APIRouter(prefix="/tournaments", tags=["tournaments"])
 
 
 class NewTournament(BaseModel):
-    """An arena to make. A refused field is named in the answer's `field`."""
+    """An arena or a Swiss event to make. A refused field is named in the answer's `field`."""
 
     model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra={"examples": [{
         "kind": "arena", "name": "Hourly Blitz", "variant": "standard", "time_control": "5+3", "minutes": 60,
         "starts_in_seconds": 300, "rated": True}]})
 
-    kind: Literal["arena"] = "arena"
+    kind: Literal["arena", "swiss"] = "arena"
     name: str = Field(description="2 to 48 characters", max_length=200)
     variant: str = Field("standard", max_length=40)
-    time_control: str = Field(description='"<minutes>+<increment seconds>", real-time', max_length=16)
-    minutes: int = Field(description="how long the arena runs, 1 to 1440")
+    time_control: str | dict[str, Any] = Field(
+        description='"<minutes>+<increment seconds>", real-time; a Swiss event may instead be correspondence, '
+                    '{"type": "correspondence", "days": 1 to 14}')
+    minutes: int | None = Field(None, description="an arena's length, 1 to 1440 (an arena only)")
+    rounds: int | None = Field(None, description="a Swiss event's rounds, 1 to 50 (Swiss only)")
+    round_interval_seconds: int | None = Field(
+        None, description="Swiss only: the least time from a round's pairing to the next's, 0 to 604800 "
+                          "(default 60 real-time, 86400 correspondence)")
     starts_in_seconds: int = Field(0, description="0 to 30 days ahead")
     rated: bool = Field(False, description="its games move ratings")
     password: str | None = Field(None, max_length=200, description=(
@@ -147,8 +158,49 @@ class TournamentPlayer(BaseModel):
     pairings: list[PlayerGame]
 
 
+class SwissStanding(BaseModel):
+    rank: int
+    name: str
+    score: float = Field(description="a win 1, a draw 0.5, the bye 1")
+    games: int = Field(description="games played over the board")
+    buchholz: float = Field(description="the sum of the opponents' scores")
+    sonneborn_berger: float = Field(description="the scores of the opponents beaten, and half of those drawn")
+    withdrawn: bool
+
+
+class SwissPairing(BaseModel):
+    round: int
+    board: int
+    match: str | None = Field(description="null for the bye, or until the match is made")
+    white: str | None
+    black: str | None = Field(description="null: the pairing-allocated bye")
+    status: Literal["pending", "playing", "finished"]
+    result: Literal["white", "black", "draw", "aborted", "bye"] | None
+
+
+class Swiss(BaseModel):
+    id: str
+    kind: Literal["swiss"]
+    name: str
+    status: Literal["created", "started", "finished"]
+    variant: str
+    time_control: str | dict[str, Any] = Field(examples=["5+3", {"type": "correspondence", "days": 1}])
+    rated: bool
+    starts_at: Timestamp = Field(examples=["2026-11-29T09:00:00.000Z"])
+    rounds: int
+    round: int = Field(description="the last round paired (0: none yet)")
+    round_interval_seconds: int
+    next_round_at: Timestamp | None = Field(description="the next round is paired from then on, once every game "
+                                                        "of this one is over (null: finished)")
+
+
+class SwissDetail(Swiss):
+    standings: list[SwissStanding] = Field(description="by score, then Buchholz, then Sonneborn-Berger")
+    pairings: list[SwissPairing] = Field(description="the latest round first, the top board first")
+
+
 class TournamentList(BaseModel):
-    tournaments: list[Tournament]
+    tournaments: list[Tournament | Swiss]
 
 
 def _account(caller: Caller) -> int:
@@ -194,15 +246,20 @@ def answers(*statuses: int, named: tuple[str, ...] = ()) -> dict[int | str, dict
 
 
 @router.get("", response_model=None, responses={200: {"model": TournamentList}, **answers(400)},
-            summary="The arenas, the latest to start first")
-async def list_tournaments(arenas: ArenasDep,
+            summary="The arenas and Swiss events, the latest to start first")
+async def list_tournaments(arenas: ArenasDep, swisses: SwissesDep,
                            limit: Annotated[int, Query(ge=1, le=100)] = 50) -> JSONResponse:
-    return JSONResponse({"tournaments": await arenas.listing(limit)})
+    listed = await arenas.listing(limit)
+    swiss = await swisses.summaries([t["id"] for t in listed])
+    return JSONResponse({"tournaments": [swiss.get(t["id"], t) for t in listed]})
 
 
-@router.get("/{tournament_id}", response_model=None, responses={200: {"model": TournamentDetail}, **answers(404)},
-            summary="An arena: its standings and pairings")
-async def read_tournament(tournament_id: Id, arenas: ArenasDep) -> JSONResponse:
+@router.get("/{tournament_id}", response_model=None,
+            responses={200: {"model": TournamentDetail | SwissDetail}, **answers(404)},
+            summary="An arena or a Swiss event: its standings and pairings")
+async def read_tournament(tournament_id: Id, arenas: ArenasDep, swisses: SwissesDep) -> JSONResponse:
+    if await swisses.is_swiss(tournament_id):
+        return JSONResponse(await swisses.view(tournament_id))
     return JSONResponse(await arenas.view(tournament_id))
 
 
@@ -214,19 +271,57 @@ async def read_tournament_player(tournament_id: Id, name: PlayerName, arenas: Ar
     return JSONResponse(await arenas.player(tournament_id, name))
 
 
+@router.get("/{tournament_id}/trf", response_class=PlainTextResponse,
+            responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}},
+                             "description": "the Swiss event as a FIDE TRF-16 file (its finished rounds)"},
+                       **answers(404)},
+            summary="A Swiss event as a TRF-16 file")
+async def get_tournament_trf(tournament_id: Id, swisses: SwissesDep) -> PlainTextResponse:
+    if not await swisses.is_swiss(tournament_id):
+        raise NoSuchTournament(f"no Swiss event {tournament_id!r}: only a Swiss event has a TRF")
+    return PlainTextResponse(await swisses.trf(tournament_id))
+
+
 @router.post("", status_code=201, response_model=None,
-             responses={201: {"model": TournamentDetail, "headers": {
+             responses={201: {"model": TournamentDetail | SwissDetail, "headers": {
                  "Location": {"description": "the arena's address", "schema": {"type": "string"}}}},
                  **answers(400, 401, 403, 429, named=("too_many_arenas",))},
-             summary="Make an arena")
-async def create_tournament(body: NewTournament, caller: AnyCaller, arenas: ArenasDep,
+             summary="Make an arena or a Swiss event")
+async def create_tournament(body: NewTournament, caller: AnyCaller, arenas: ArenasDep, swisses: SwissesDep,
                             gateway: GatewayDep) -> JSONResponse:
     account_id = _account(caller)
     await gateway.count_write(caller)
+    if body.kind == "swiss":
+        return await _create_swiss(body, account_id, swisses)
+    if body.rounds is not None or body.round_interval_seconds is not None:
+        raise SwissRefused("rounds" if body.rounds is not None else "round_interval_seconds",
+                           "an arena has minutes, not rounds: rounds are a Swiss event's")
+    if not isinstance(body.time_control, str):
+        raise SwissRefused("time_control", 'an arena\'s time_control is "<minutes>+<increment seconds>", as "5+3"')
+    if body.minutes is None:
+        raise SwissRefused("minutes", "minutes, the arena's length, is a whole number from 1 to 1440")
     made = await arenas.create(account_id, NewArena(body.name, body.variant, body.time_control, body.minutes,
                                                     body.starts_in_seconds, body.rated, body.password,
                                                     body.min_rating, body.max_rating, body.bots))
     return JSONResponse(await arenas.view(made), status_code=201, headers={"Location": f"{PATH}/{made}"})
+
+
+async def _create_swiss(body: NewTournament, account_id: int, swisses: Any) -> JSONResponse:
+    if body.minutes is not None:
+        raise SwissRefused("minutes", 'a Swiss event (kind "swiss") has rounds, not minutes: minutes are an arena\'s')
+    for field in ("password", "min_rating", "max_rating"):
+        if getattr(body, field) is not None:
+            raise SwissRefused(field, f"{field} is an arena's rule of entry: a Swiss event has none")
+    if body.bots:
+        raise SwissRefused("bots", "bots is an arena's rule of entry: a Swiss event has none")
+    if body.rounds is None:
+        raise SwissRefused("rounds", "rounds, the Swiss event's number of rounds, is a whole number from 1 to 50")
+    interval = body.round_interval_seconds
+    if interval is None:
+        interval = 86_400 if isinstance(body.time_control, dict) else 60
+    made = await swisses.create(account_id, NewSwiss(body.name, body.variant, body.time_control, body.rounds,
+                                                     interval, body.starts_in_seconds, body.rated))
+    return JSONResponse(await swisses.view(made), status_code=201, headers={"Location": f"{PATH}/{made}"})
 
 
 @router.post("/{tournament_id}/join", response_model=None,
@@ -234,10 +329,13 @@ async def create_tournament(body: NewTournament, caller: AnyCaller, arenas: Aren
                  401, 403, 404, 409, 429, named=("playban", "wrong_password", "rating_outside", "bots_not_allowed",
                                                  "tournament_finished"))},
              summary="Join an arena (or come back after a withdrawal): paired at once when a partner waits")
-async def join_tournament(tournament_id: Id, caller: AnyCaller, arenas: ArenasDep,
+async def join_tournament(tournament_id: Id, caller: AnyCaller, arenas: ArenasDep, swisses: SwissesDep,
                           gateway: GatewayDep, body: JoinBody | None = None) -> JSONResponse:
     account_id = _account(caller)
     await gateway.count_write(caller)
+    if await swisses.is_swiss(tournament_id):
+        await swisses.join(tournament_id, account_id, caller.account or "")
+        return JSONResponse(await swisses.view(tournament_id))
     await arenas.join(tournament_id, account_id, caller.account or "", body.password if body else None)
     return JSONResponse(await arenas.view(tournament_id))
 
@@ -246,10 +344,13 @@ async def join_tournament(tournament_id: Id, caller: AnyCaller, arenas: ArenasDe
              responses={200: {"model": TournamentDetail}, **answers(
                  401, 403, 404, 409, 429, named=("tournament_finished", "not_joined"))},
              summary="Withdraw from an arena: a pause, not paired again until you join again")
-async def withdraw_tournament(tournament_id: Id, caller: AnyCaller, arenas: ArenasDep,
+async def withdraw_tournament(tournament_id: Id, caller: AnyCaller, arenas: ArenasDep, swisses: SwissesDep,
                               gateway: GatewayDep) -> JSONResponse:
     account_id = _account(caller)
     await gateway.count_write(caller)
+    if await swisses.is_swiss(tournament_id):
+        await swisses.withdraw(tournament_id, account_id)
+        return JSONResponse(await swisses.view(tournament_id))
     await arenas.withdraw(tournament_id, account_id)
     return JSONResponse(await arenas.view(tournament_id))
 

@@ -10,6 +10,7 @@ from . import (  # noqa: F401  (their tables join Base.metadata, as migrations s
     playban_models,
     pool_models,
     resend_models,
+    swiss_models,
     tournament_models,
 )
 from .engine import make_engine

@@ -192,13 +192,13 @@ class Gateway:
         return await self.service.rematches.decline(match_id, colour)
 
     async def pair(self, options: dict[str, Any], players: tuple[Player, Player], rated: bool,
-                   then: Then) -> Paired:
+                   then: Then, first_colour: str | None = None) -> Paired:
         """Quick pairing (app/pools): a running match for two waiting players, both
         seats taken at once, inserted with `then` (the pools' claim of both
         waiters) in one transaction. Counted against nobody: each player's press
         was counted when they joined the pool."""
         service = self.service
-        return await pair(service.keeper, service.seats, service.lobby, options, players, rated, then)
+        return await pair(service.keeper, service.seats, service.lobby, options, players, rated, then, first_colour)
 
     async def claim_seats(self, caller: Caller, account_id: int, handed: list[tuple[str, str]]) -> Claimed:
         """A signed-in player's browser hands over the guest seats it kept (match

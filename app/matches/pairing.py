@@ -56,9 +56,11 @@ Then = Callable[[AsyncConnection, Paired], Awaitable[None]]
 
 
 async def pair(keeper: MatchKeeper, seats: Seats, lobby: Lobby, options: dict[str, Any],
-               players: tuple[Player, Player], rated: bool, then: Then) -> Paired:
-    """Make a running match for `players` (colours drawn at random). `rated`
-    needs two accounts; nobody plays themself."""
+               players: tuple[Player, Player], rated: bool, then: Then,
+               first_colour: str | None = None) -> Paired:
+    """Make a running match for `players` (colours drawn at random, unless
+    `first_colour` names the first player's: a Swiss pairing gives colours).
+    `rated` needs two accounts; nobody plays themself."""
     first, second = players
     if rated and (first.account_id is None or second.account_id is None):
         raise BadRequest(f"{RATED_RULE}: a paired rated match needs two accounts")
@@ -68,7 +70,9 @@ async def pair(keeper: MatchKeeper, seats: Seats, lobby: Lobby, options: dict[st
         text.check("name", player.name, line_breaks=False)
     opts = lobby._options({k: v for k, v in options.items() if k not in ("seed", "chaos")})
     del opts["bot_think_seconds"]  # nobody to think
-    colour = secrets.choice(COLOURS)
+    if first_colour is not None and first_colour not in COLOURS:
+        raise ValueError(f"a colour is one of {COLOURS}")
+    colour = first_colour or secrets.choice(COLOURS)
     colours = (colour, other(colour))
     tokens = (_new_token(first), _new_token(second))
     now = keeper.now_ms()
