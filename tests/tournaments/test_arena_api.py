@@ -56,9 +56,13 @@ async def test_refusals_name_the_field(app: Any, client: httpx.AsyncClient) -> N
     for field, value in (("minutes", "60"), ("rated", "yes")):
         r = await client.post(BASE, json={**NEW, field: value}, headers=ann.token())
         assert r.status_code == 400 and field in r.json()["detail"], r.text
-    r = await client.post(BASE, json={**NEW, "rounds": 7}, headers=ann.token())
-    assert r.status_code == 400 and "rounds: unknown field" in r.json()["detail"]
-    r = await client.post(BASE, json={**NEW, "kind": "swiss"}, headers=ann.token())
+    r = await client.post(BASE, json={**NEW, "colour": "white"}, headers=ann.token())
+    assert r.status_code == 400 and "colour: unknown field" in r.json()["detail"]
+    r = await client.post(BASE, json={**NEW, "rounds": 7}, headers=ann.token())  # a Swiss event's field
+    assert r.status_code == 400 and r.json()["field"] == "rounds", r.text
+    r = await client.post(BASE, json={**NEW, "kind": "swiss", "rounds": 5}, headers=ann.token())  # and an arena's
+    assert r.status_code == 400 and r.json()["field"] == "minutes", r.text
+    r = await client.post(BASE, json={**NEW, "kind": "knockout"}, headers=ann.token())
     assert r.status_code == 400 and "kind" in r.json()["detail"]
 
 
