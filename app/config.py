@@ -143,6 +143,9 @@ class Settings(BaseSettings):
     # Each process writes the ends of arena games it did not hear end (another
     # process's, or missed) and pairs running arenas at least this often.
     tournament_tick_seconds: float = 1.0
+    # An arena watched on a process is read again at most this often, however
+    # many of its games end meanwhile: its watchers' standings are this fresh.
+    tournament_push_seconds: float = 0.5
     # A press this soon after the player was paired (a double press, two pools
     # pressed at once) is answered with that pairing, never a second match.
     pool_again_seconds: float = 3.0

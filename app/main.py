@@ -162,6 +162,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await parts.arena_live.close()
         await parts.arenas.close()
         await parts.hub.close(1001)
         restore_signals()

@@ -41,6 +41,7 @@ from app.pools import Pools
 from app.realtime import Hub, ServiceSource, make_bus, make_hub
 from app.realtime.service import share_claims, share_closings
 from app.tournaments import Arenas
+from app.tournaments.live import ArenaLive
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +61,7 @@ class Parts:
     relay: Relay  # the chat's lines to the sockets
     pools: Pools  # quick pairing (app/pools)
     arenas: Arenas  # tournaments (app/tournaments)
+    arena_live: ArenaLive  # an arena's standings pushed to its watchers, on every process
     profiles: Profiles  # the players' public read side: profiles, leaderboard
     challenges: Challenges
     channel: PersonChannel  # every page's live channel
@@ -108,6 +110,8 @@ def build(settings: Settings) -> Parts:
     pools = Pools(engine, gateway, hub.nudges, settings, bots.LEVELS)
     arenas = Arenas(engine, gateway)
     listeners.add(arenas, reads_words=False)  # a game's end pairs its arena's players again at once
+    # Each change of an arena nudges every process; each reads it once for all its watchers.
+    arena_live = ArenaLive(arenas, hub.nudges, settings.tournament_push_seconds)
     # The players' public read side, on the accounts' clock (a rating's RD grows
     # with the days since its last rated match).
     profiles = Profiles(engine, lambda: accounts.clock())
@@ -119,7 +123,7 @@ def build(settings: Settings) -> Parts:
     socket = ws.MatchSocket(hub, gateway, settings, outage, accounts, ws_chat.SocketChat(chat, relay))
     return Parts(
         settings=settings, engine=engine, outage=outage, metrics=metrics, service=service, gateway=gateway,
-        hub=hub, bots=runner, accounts=accounts, chat=chat, relay=relay, pools=pools, arenas=arenas, profiles=profiles,
+        hub=hub, bots=runner, accounts=accounts, chat=chat, relay=relay, pools=pools, arenas=arenas, arena_live=arena_live, profiles=profiles,
         challenges=challenges, channel=channel, event_streams=OneEach(hub.nudges), resends=Resends(engine, settings.idempotency_wait_seconds),
         streams=MatchStreams(hub, gateway, settings.match_stream_keepalive_seconds), replays=Replays(),
         socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),

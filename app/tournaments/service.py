@@ -73,6 +73,20 @@ class Arenas:
         self.engine, self.gateway = engine, gateway
         self.clock: Callable[[], float] = time.time  # seconds since the epoch; tests move it
         self._settling: set[asyncio.Task[None]] = set()
+        self._hearers: list[Callable[[str], None]] = []  # told each arena that changed (live.py's nudge)
+        self._running: set[str] = set()  # what this process's last tick found running
+
+    def on_change(self, hear: Callable[[str], None]) -> None:
+        """Call `hear(tournament id)` after each change of an arena made here: a
+        join, a withdrawal, a game made, a game's end, its start or end seen by the tick."""
+        self._hearers.append(hear)
+
+    def _changed(self, tournament_id: str) -> None:
+        for hear in self._hearers:
+            try:
+                hear(tournament_id)
+            except Exception:  # a listener's failure never undoes what was written
+                log.warning("a listener of arena %s's changes failed", tournament_id, exc_info=True)
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -96,6 +110,7 @@ class Arenas:
         if arena.rated:  # one who left rated matches waits outside, as at the pools
             await playban.check(self.engine, account_id, moment(now))
         await store.join(self.engine, arena.id, account_id, name, now)
+        self._changed(arena.id)
         await self.pair(arena.id)
 
     async def withdraw(self, tournament_id: str, account_id: int) -> None:
@@ -104,6 +119,7 @@ class Arenas:
             raise TournamentOver("the arena is over: there is nothing to withdraw from")
         if not await store.withdraw(self.engine, arena.id, account_id):
             raise NotInTournament("you have not joined this arena")
+        self._changed(arena.id)
 
     async def _arena(self, tournament_id: str) -> store.Arena:
         arena = await store.arena(self.engine, tournament_id)
@@ -150,6 +166,7 @@ class Arenas:
             await self.gateway.pair(options, players, arena.rated, claim)
         except store.Lost:
             return 0  # another process paired one of them first
+        self._changed(arena.id)
         return 1
 
     # ---- endings ---------------------------------------------------------------------
@@ -161,7 +178,8 @@ class Arenas:
         now = self.now_ms()
         arenas = set()
         for game in done:
-            await store.settle(self.engine, game.id, game.result, now)
+            if await store.settle(self.engine, game.id, game.result, now):
+                self._changed(game.tournament_id)
             arenas.add(game.tournament_id)
         for arena_id in sorted(arenas):
             await self.pair(arena_id)
@@ -171,7 +189,11 @@ class Arenas:
         """What every process does now and then: endings written, running arenas
         paired (one that began since the last tick pairs who joined before)."""
         await self.settle()
-        for arena_id in await store.running(self.engine, self.now_ms()):
+        running = set(await store.running(self.engine, self.now_ms()))
+        for arena_id in sorted(running ^ self._running):  # began or ended since the last tick
+            self._changed(arena_id)
+        self._running = running
+        for arena_id in sorted(running):
             await self.pair(arena_id)
 
     async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:
