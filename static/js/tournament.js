@@ -16,6 +16,7 @@ let myPage = null;
 let offset = 0; // the server's clock less ours, in ms
 let socket = null;
 let retry = 500;
+let lastMe = null; // the player's own line, drawn again when the arena's status changes
 
 const $ = (name) => document.getElementById(name);
 
@@ -23,6 +24,24 @@ function cell(text) {
   const td = document.createElement("td");
   td.textContent = text;
   return td;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// The flame of a streak (two wins in a row or more): drawn, not an emoji, which
+// a computer without a colour emoji font shows as an empty box.
+function flameIcon() {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("class", "flame");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "on fire");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("width", "14");
+  svg.setAttribute("height", "16");
+  const path = document.createElementNS(SVG, "path");
+  path.setAttribute("d", "M8 0c1 3 5 5 5 9a5 5 0 0 1-10 0c0-2 1-3 2-4 0 2 1 3 2 3C7 5 6 3 8 0z");
+  svg.append(path);
+  return svg;
 }
 
 function standingRow(s) {
@@ -34,12 +53,7 @@ function standingRow(s) {
   link.textContent = s.name;
   who.append(link);
   if (s.fire) {
-    const flame = document.createElement("span");
-    flame.className = "flame";
-    flame.setAttribute("role", "img");
-    flame.setAttribute("aria-label", "on fire");
-    flame.textContent = "🔥";
-    who.append(" ", flame);
+    who.append(" ", flameIcon());
   }
   if (s.name === accountName()) tr.className = "mine";
   tr.append(who, cell(String(s.score)), cell(String(s.games)), cell(s.performance === null ? "–" : String(s.performance)));
@@ -62,6 +76,7 @@ function pairingItem(g) {
 
 function showArena(m) {
   const t = m.tournament;
+  const changed = t.status !== status;
   status = t.status;
   arena.starts_at = t.starts_at;
   arena.ends_at = t.ends_at;
@@ -109,12 +124,16 @@ function showArena(m) {
     if (form) form.hidden = true;
     const out = $("withdraw");
     if (out) out.hidden = true;
+    const guest = $("guest-line");
+    if (guest) guest.textContent = "This arena is over.";
   }
+  if (changed && lastMe) showMe(lastMe);
   tick();
   root.dataset.version = String(Number(root.dataset.version || 0) + 1);
 }
 
 function showMe(m) {
+  lastMe = m;
   const line = $("you-line");
   if (!line) return;
   const form = $("join-form");

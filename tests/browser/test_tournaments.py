@@ -49,12 +49,14 @@ def end_soon(server: Server, tid: str, seconds: float) -> None:
         db.execute("UPDATE tournaments SET ends_ms = ? WHERE id = ?", (int((time.time() + seconds) * 1000), tid))
 
 
-def signed_in(contexts: Contexts, name: str, size: tuple[int, int]) -> Any:
+def signed_in(contexts: Contexts, name: str, size: tuple[int, int], then: str) -> Any:
+    """A page signed in as `name`, brought back to `then` by the sign-in form."""
     page = contexts.page(width=size[0], height=size[1], axe=True)
-    page.goto("/login")
+    page.goto(f"/login?next={then}")
     page.get_by_label("Username").fill(name)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(re.compile(re.escape(then) + "$"))
     expect(page.get_by_role("navigation", name="Account").get_by_role("link", name=name)).to_be_visible()
     return page
 
@@ -91,9 +93,9 @@ def test_the_list_shows_running_upcoming_and_finished_arenas(contexts: Contexts)
 
 def test_a_live_arena_joined_played_withdrawn_and_its_podium(contexts: Contexts) -> None:
     server = contexts.server
-    tokens = make(server, {"players": ["Ada", "Bob"]})["tokens"]
-    tid = arena(server, tokens["Bob"], "Hourly Blitz")
-    server.call("POST", f"/tournaments/{tid}/join", token=tokens["Bob"])
+    tokens = make(server, {"players": ["Marnie", "Osric"]})["tokens"]
+    tid = arena(server, tokens["Osric"], "Hourly Blitz")
+    server.call("POST", f"/tournaments/{tid}/join", token=tokens["Osric"])
 
     # A spectator on a phone, signed in as nobody: it only ever watches this page.
     watcher = contexts.page(width=PHONE[0], height=PHONE[1], axe=True)
@@ -104,31 +106,30 @@ def test_a_live_arena_joined_played_withdrawn_and_its_podium(contexts: Contexts)
     first = watcher.locator("#clock").inner_text()
     watcher.wait_for_function("t => document.getElementById('clock').textContent !== t", arg=first)  # it counts
 
-    # Ada joins from the page: paired with Bob at once, her page opens the game by itself.
-    ada = signed_in(contexts, "Ada", DESKTOP)
-    ada.goto(f"/tournaments/{tid}")
-    live(ada)
-    expect(ada.locator("#you-line")).to_have_text("You have not joined this arena.")
-    fits(ada)
-    assert_accessible(ada)
-    ada.get_by_role("button", name="Join").click()
-    ada.wait_for_url(re.compile(r"/matches/[A-Za-z0-9_-]+$"))
-    game_one = ada.url.rsplit("/", 1)[1]
-    expect(ada.get_by_role("link", name="Back to Hourly Blitz")).to_be_visible()
-    expect(ada.get_by_role("button", name="Berserk")).to_be_visible()
-    shot(ada, "game-desktop")
+    # Marnie joins from the page: paired with Osric at once, her page opens the game by itself.
+    marnie = signed_in(contexts, "Marnie", DESKTOP, f"/tournaments/{tid}")
+    live(marnie)
+    expect(marnie.locator("#you-line")).to_have_text("You have not joined this arena.")
+    fits(marnie)
+    assert_accessible(marnie)
+    marnie.get_by_role("button", name="Join").click()
+    marnie.wait_for_url(re.compile(r"/matches/[A-Za-z0-9_-]+$"))
+    game_one = marnie.url.rsplit("/", 1)[1]
+    expect(marnie.get_by_role("link", name="Back to Hourly Blitz")).to_be_visible()
+    expect(marnie.get_by_role("button", name="Berserk")).to_be_visible()
+    shot(marnie, "game-desktop")
     expect(watcher.locator("#standings tr")).to_have_count(2)  # no reload: the join came by the socket
     expect(watcher.locator("#pairings li").first).to_contain_text("playing")
 
-    # Back on the arena's page, her game is named; Bob resigns, and the next game opens by itself.
-    ada.get_by_role("link", name="Back to Hourly Blitz").click()
-    live(ada)
-    expect(ada.locator("#your-game")).to_be_visible()
-    server.call("POST", f"/matches/{game_one}/resign", token=tokens["Bob"])
-    ada.wait_for_url(re.compile(r"/matches/(?!" + game_one + r"$)[A-Za-z0-9_-]+$"))
-    game_two = ada.url.rsplit("/", 1)[1]
+    # Back on the arena's page, her game is named; Osric resigns, and the next game opens by itself.
+    marnie.get_by_role("link", name="Back to Hourly Blitz").click()
+    live(marnie)
+    expect(marnie.locator("#your-game")).to_be_visible()
+    server.call("POST", f"/matches/{game_one}/resign", token=tokens["Osric"])
+    marnie.wait_for_url(re.compile(r"/matches/(?!" + game_one + r"$)[A-Za-z0-9_-]+$"))
+    game_two = marnie.url.rsplit("/", 1)[1]
     first_row = watcher.locator("#standings tr").first
-    expect(first_row).to_contain_text("Ada")
+    expect(first_row).to_contain_text("Marnie")
     expect(first_row.locator("td").nth(2)).to_have_text("2")
     expect(watcher.locator("#pairings li").nth(1)).to_contain_text(re.compile("1–0|0–1"))
     fits(watcher)
@@ -136,25 +137,26 @@ def test_a_live_arena_joined_played_withdrawn_and_its_podium(contexts: Contexts)
     shot(watcher, "live-phone")
 
     # Withdrawing: a pause (the game under way is played out), Join offered again.
-    ada.goto(f"/tournaments/{tid}")
-    live(ada)
-    ada.get_by_role("button", name="Withdraw").click()
-    expect(ada.locator("#you-line")).to_contain_text("You withdrew")
-    expect(ada.get_by_role("button", name="Join")).to_be_visible()
-    shot(ada, "live-desktop")
+    marnie.goto(f"/tournaments/{tid}")
+    live(marnie)
+    marnie.get_by_role("button", name="Withdraw").click()
+    expect(marnie.locator("#you-line")).to_contain_text("You withdrew")
+    expect(marnie.get_by_role("button", name="Join")).to_be_visible()
+    shot(marnie, "live-desktop")
 
-    # The end: Bob resigns again, the arena's time runs out, the podium shows on both pages.
+    # The end: Osric resigns again, the arena's time runs out, the podium shows on both pages.
     end_soon(server, tid, 3)
-    server.call("POST", f"/matches/{game_two}/resign", token=tokens["Bob"])
+    server.call("POST", f"/matches/{game_two}/resign", token=tokens["Osric"])
     expect(watcher.locator("#standings tr").first.locator(".flame")).to_be_visible()  # two wins in a row
-    for page in (watcher, ada):
+    for page in (watcher, marnie):
         expect(page.locator("#podium-panel")).to_be_visible()
         expect(page.locator("#podium li")).to_have_count(2)
-        expect(page.locator("#podium li").first).to_contain_text("Ada")
+        expect(page.locator("#podium li").first).to_contain_text("Marnie")
         expect(page.locator("#clock-words")).to_have_text("Finished")
-    expect(ada.locator("#you-line")).to_contain_text("you finished #1 with 4 points")
-    expect(ada.get_by_role("button", name="Join")).to_be_hidden()
-    for page, name in ((watcher, "podium-phone"), (ada, "podium-desktop")):
+    expect(marnie.locator("#you-line")).to_contain_text("you finished #1 with 4 points")
+    expect(watcher.locator("#guest-line")).to_have_text("This arena is over.")
+    expect(marnie.get_by_role("button", name="Join")).to_be_hidden()
+    for page, name in ((watcher, "podium-phone"), (marnie, "podium-desktop")):
         fits(page)
         assert_accessible(page)
         shot(page, name)
