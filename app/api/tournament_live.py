@@ -52,7 +52,9 @@ def _live(app: Any) -> ArenaLive:
 
 def finished(text: str) -> bool:
     """The line is an `arena` message of an arena that is over: a stream's last."""
-    return text.startswith('{"type":"arena"') and '"status":"finished"' in text[:400]
+    if not text.startswith('{"type":"arena"'):
+        return False
+    return bool(json.loads(text)["tournament"]["status"] == "finished")
 
 
 @router.get("/{tournament_id}/stream", response_class=StreamingResponse, responses=DOC,

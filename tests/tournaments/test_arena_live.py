@@ -226,3 +226,27 @@ async def test_a_burst_of_changes_is_read_once_for_all_its_watchers(app: Any) ->
     for sock in socks:
         await sock.close()
     await until(lambda: live.watching() == 0, "the watchers to be gone")
+
+
+async def test_the_end_is_pushed_with_the_podium_and_ends_the_stream(app: Any) -> None:
+    arenas: Arenas = app.state.parts.arenas
+    now = arenas.clock()
+    arenas.clock = lambda: now
+    ann, bob = await member(app, "Ann"), await member(app, "Bob")
+    tid = await arenas.create(ann.account.id, arena(minutes=30))
+    for p in (ann, bob):
+        await arenas.join(tid, p.account.id, p.name)
+    await arenas.tick()  # this process saw it running
+    async with Stream(app, "GET", f"/api/v1/tournaments/{tid}/stream") as stream:
+        line = await stream.next()
+        while line["type"] != "arena":
+            line = await stream.next()
+        assert line["tournament"]["status"] == "started" and line["podium"] == []
+        arenas.clock = lambda: now + 31 * 60  # past its end: the tick sees it over, and says so
+        await arenas.tick()
+        while line["type"] != "arena" or line["tournament"]["status"] != "finished":
+            line = await stream.next()
+        assert [s["name"] for s in line["podium"]] == [s["name"] for s in line["standings"][:2]]
+        assert len(line["podium"]) == 2
+        with pytest.raises(AssertionError, match="the stream ended"):
+            await stream.next()
