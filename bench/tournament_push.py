@@ -2,7 +2,9 @@
 
     .venv/bin/python bench/tournament_push.py [--spectators 2000] [--seconds 20] [--players 16]
 
-One uvicorn process on a fresh SQLite file (loopback only, bounded by SIGALRM).
+One uvicorn process on a fresh SQLite file (loopback only, bounded by SIGALRM);
+the spectators in a process of their own, so that the driver is not slowed by
+their reading.
 An arena of `--players` players whose games end often: a driver resigns one of
 its running games every `--gap` seconds (each end is written, the two players are
 paired again at once, and the arena's watchers are told). Twice, for the same
@@ -127,6 +129,42 @@ class Spectators:
             task.cancel()
 
 
+async def spectate(url: str, count: int) -> None:
+    """The child's part: open `count` sockets, say "ready"; count from "count" on
+    stdin until "stop", then print what was received."""
+    watching = Spectators()
+    await watching.open(url, count)
+    print("ready", flush=True)
+    loop = asyncio.get_running_loop()
+    for word in ("count", "stop"):
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        assert line.strip() == word, line
+        watching.counting = word == "count"
+    print(json.dumps({"updates": watching.updates, "bytes": watching.bytes}), flush=True)
+    await watching.close()
+
+
+class Watching:
+    """The spectators' child process (bench/tournament_push.py --role spectators)."""
+
+    def __init__(self, url: str, count: int) -> None:
+        self.proc = subprocess.Popen([PYTHON, __file__, "--role", "spectators", "--url", url,
+                                      "--spectators", str(count)], cwd=ROOT, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, start_new_session=True)
+
+    def wait_for(self, word: str) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if word and line.strip() != word:
+            raise RuntimeError(f"the spectators said {line!r}")
+        return line
+
+    def say(self, word: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(word + "\n")
+        self.proc.stdin.flush()
+
+
 async def drive(base: str, tid: str, tokens: dict[str, str], seconds: float, gap: float) -> int:
     """Resign one running game every `gap` s for `seconds`; answers how many ended."""
     ended = 0
@@ -176,24 +214,25 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         before = cpu_seconds(server.pid)
         alone_ended = await drive(base, tid, names, args.seconds, args.gap)
         alone_cpu = cpu_seconds(server.pid) - before
-        spectators = Spectators()
         opening = time.monotonic()
-        await spectators.open(f"ws://127.0.0.1:{port}/api/v1/tournaments/{tid}/ws", args.spectators)
+        spectators = Watching(f"ws://127.0.0.1:{port}/api/v1/tournaments/{tid}/ws", args.spectators)
+        await asyncio.get_running_loop().run_in_executor(None, spectators.wait_for, "ready")
         opened_in = time.monotonic() - opening
         await asyncio.sleep(2)  # the first pages sent
-        spectators.counting = True
+        spectators.say("count")
         before = cpu_seconds(server.pid)
         watched_ended = await drive(base, tid, names, args.seconds, args.gap)
         await asyncio.sleep(1)  # the last update's delivery
         watched_cpu = cpu_seconds(server.pid) - before
-        spectators.counting = False
+        spectators.say("stop")
+        got = json.loads(await asyncio.get_running_loop().run_in_executor(None, spectators.wait_for, ""))
+        spectators.proc.wait(60)
         per_get = await get_cost(base, tid, server.pid)
-        await spectators.close()
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(30)
     n = args.spectators
-    updates_each = spectators.updates / n if n else 0.0
+    updates_each = got["updates"] / n if n else 0.0
     alone_rate = alone_cpu / max(1, alone_ended)
     extra = watched_cpu - alone_rate * watched_ended
     polled = n / POLL_EVERY
@@ -202,10 +241,10 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         "games_ended": {"alone": alone_ended, "watched": watched_ended},
         "updates_per_spectator": round(updates_each, 1),
         "updates_per_second": round(updates_each / args.seconds, 2),
-        "bytes_per_update": round(spectators.bytes / max(1, spectators.updates)),
+        "bytes_per_update": round(got["bytes"] / max(1, got["updates"])),
         "server_cpu_s": {"alone": round(alone_cpu, 3), "watched": round(watched_cpu, 3),
                          "spectators_share": round(extra, 3)},
-        "cpu_us_per_spectator_per_update": round(extra / max(1, spectators.updates) * 1e6, 2),
+        "cpu_us_per_spectator_per_update": round(extra / max(1, got["updates"]) * 1e6, 2),
         "spectator_requests_per_s": 0.0,  # after opening, a spectator only reads its socket
         "polling_instead": {"requests_per_s": polled, "cpu_ms_per_get": round(per_get * 1000, 3),
                             "cpu_share_of_a_core": round(polled * per_get, 2)},
@@ -218,7 +257,12 @@ if __name__ == "__main__":
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--gap", type=float, default=0.25, help="seconds between two games' ends")
+    parser.add_argument("--role", default="main", choices=["main", "spectators"], help=argparse.SUPPRESS)
+    parser.add_argument("--url", help=argparse.SUPPRESS)
     options = parser.parse_args()
+    if options.role == "spectators":
+        asyncio.run(spectate(options.url, options.spectators))
+        sys.exit(0)
     signal.alarm(int(options.seconds * 2 + 600))  # bounded, whatever happens
     figures = asyncio.run(main(options))
     print(json.dumps(figures, indent=1))
