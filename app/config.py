@@ -146,6 +146,9 @@ class Settings(BaseSettings):
     # The server makes its own arenas (app/tournaments/schedule.py): hourly in
     # the fastest real-time pool control and daily in the others, per variant.
     tournament_schedule: bool = True
+    # An arena watched on a process is read again at most this often, however
+    # many of its games end meanwhile: its watchers' standings are this fresh.
+    tournament_push_seconds: float = 0.5
     # A press this soon after the player was paired (a double press, two pools
     # pressed at once) is answered with that pairing, never a second match.
     pool_again_seconds: float = 3.0

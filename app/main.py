@@ -165,6 +165,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await parts.arena_live.close()
         await parts.arenas.close()
         await parts.swisses.close()
         await parts.hub.close(1001)

@@ -45,6 +45,7 @@ from app.rules import VARIANTS
 from app.tournaments import Arenas
 from app.tournaments.schedule import Schedule, plan
 from app.tournaments.swiss import Swisses
+from app.tournaments.live import ArenaLive
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +66,7 @@ class Parts:
     pools: Pools  # quick pairing (app/pools)
     arenas: Arenas  # tournaments (app/tournaments)
     swisses: Swisses  # Swiss events (app/tournaments/swiss)
+    arena_live: ArenaLive  # an arena's standings pushed to its watchers, on every process
     profiles: Profiles  # the players' public read side: profiles, leaderboard
     challenges: Challenges
     channel: PersonChannel  # every page's live channel
@@ -118,6 +120,8 @@ def build(settings: Settings) -> Parts:
     listeners.add(arenas, reads_words=False)  # a game's end pairs its arena's players again at once
     swisses = Swisses(engine, gateway)
     listeners.add(swisses, reads_words=False)  # a game's end written at once: its round may be over
+    # Each change of an arena nudges every process; each reads it once for all its watchers.
+    arena_live = ArenaLive(arenas, hub.nudges, settings.tournament_push_seconds)
     # The players' public read side, on the accounts' clock (a rating's RD grows
     # with the days since its last rated match).
     profiles = Profiles(engine, lambda: accounts.clock())
@@ -130,7 +134,8 @@ def build(settings: Settings) -> Parts:
     socket = ws.MatchSocket(hub, gateway, settings, outage, accounts, ws_chat.SocketChat(chat, relay))
     return Parts(
         settings=settings, engine=engine, outage=outage, metrics=metrics, service=service, gateway=gateway,
-        hub=hub, bots=runner, accounts=accounts, chat=chat, relay=relay, pools=pools, arenas=arenas, swisses=swisses, profiles=profiles,
+        hub=hub, bots=runner, accounts=accounts, chat=chat, relay=relay, pools=pools, arenas=arenas, swisses=swisses,
+        arena_live=arena_live, profiles=profiles,
         challenges=challenges, channel=channel, event_streams=OneEach(hub.nudges), resends=Resends(engine, settings.idempotency_wait_seconds),
         streams=MatchStreams(hub, gateway, settings.match_stream_keepalive_seconds), replays=Replays(),
         socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),

@@ -19,6 +19,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from . import asyncapi_arena as arena
 from .asyncapi_messages import MESSAGES, SCHEMAS
 
 URL = "/asyncapi.json"
@@ -139,16 +140,33 @@ def events_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
                           "ping", "closing"], read=[])
 
 
+def arena_socket() -> tuple[dict[str, Any], dict[str, list[str]]]:
+    return _channel(
+        "/api/v1/tournaments/{tournament_id}/ws", "An arena, live (websocket)", arena.ARENA_TEXT, ["socket"],
+        sent=arena.SOCKET_SENT, read=arena.SOCKET_READ, parameters=arena.TOURNAMENT_ID,
+        bindings={"ws": {"method": "GET", "bindingVersion": "0.1.0", "query": _query(page=arena.PAGE),
+                         "headers": {"type": "object", "properties": {"Authorization": {
+                             "type": "string", "pattern": "^Bearer .+$",
+                             "description": "optional: an account token (mgo_...): `me` and `yourGame` too"}}}}})
+
+
+def arena_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
+    return _channel("/api/v1/tournaments/{tournament_id}/stream", "An arena, live (ndjson stream)",
+                    arena.ARENA_STREAM_TEXT, ["http"], sent=arena.STREAM_SENT, read=[],
+                    parameters=arena.TOURNAMENT_ID)
+
+
 # One function per live address.
 CHANNELS: dict[str, Callable[[], tuple[dict[str, Any], dict[str, list[str]]]]] = {
     "matchSocket": match_socket, "matchStream": match_stream, "personStream": person_stream,
-    "eventsStream": events_stream,
+    "eventsStream": events_stream, "arenaSocket": arena_socket, "arenaStream": arena_stream,
 }
 # The HTTP method and query of each stream (AsyncAPI's http binding sits on operations).
 STREAM_QUERIES: dict[str, dict[str, Any]] = {
     "matchStream": {"method": "GET", "bindingVersion": "0.3.0", "query": _query(since=SINCE, legal=LEGAL)},
     "personStream": {"method": "GET", "bindingVersion": "0.3.0", "query": _query()},
     "eventsStream": {"method": "GET", "bindingVersion": "0.3.0", "query": _query()},
+    "arenaStream": {"method": "GET", "bindingVersion": "0.3.0", "query": _query(page=arena.PAGE)},
 }
 
 
@@ -161,7 +179,7 @@ def components(openapi: dict[str, Any]) -> dict[str, Any]:
         if name not in schemas:
             schemas[name] = _asyncapi_schema(known[name])
             wanted += [r.rsplit("/", 1)[1] for r in _names(known[name])]
-    return {"schemas": dict(sorted(schemas.items())), "messages": MESSAGES}
+    return {"schemas": dict(sorted(schemas.items())), "messages": {**MESSAGES, **arena.MESSAGES}}
 
 
 def _asyncapi_schema(node: Any) -> Any:

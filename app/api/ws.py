@@ -135,6 +135,10 @@ class MatchSocket:
             return None  # signed out or closed: a watcher, as a guest would be
         return AccountKey(None, cookie, session.account_id, session.name, ("play", "read"))
 
+    async def account(self, headers: dict[bytes, bytes]) -> AccountKey | None:
+        """The account an upgrade proves (for other sockets: an arena's), as this one reads it."""
+        return await self._account(headers)
+
     async def still(self, key: AccountKey) -> bool:
         """The socket's account credential still holds (not revoked, not signed out, open)."""
         accounts = self.accounts

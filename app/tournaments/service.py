@@ -89,6 +89,20 @@ class Arenas:
         # Arenas an account may make: (window in ms, the most within it); 0 lifts one.
         self.making_limits: tuple[tuple[int, int], ...] = ((entry.HOUR_MS, entry.MADE_PER_HOUR),
                                                             (entry.DAY_MS, entry.MADE_PER_DAY))
+        self._hearers: list[Callable[[str], None]] = []  # told each arena that changed (live.py's nudge)
+        self._running: set[str] = set()  # what this process's last tick found running
+
+    def on_change(self, hear: Callable[[str], None]) -> None:
+        """Call `hear(tournament id)` after each change of an arena made here: a
+        join, a withdrawal, a game made, a game's end, its start or end seen by the tick."""
+        self._hearers.append(hear)
+
+    def _changed(self, tournament_id: str) -> None:
+        for hear in self._hearers:
+            try:
+                hear(tournament_id)
+            except Exception:  # a listener's failure never undoes what was written
+                log.warning("a listener of arena %s's changes failed", tournament_id, exc_info=True)
 
     def now_ms(self) -> int:
         return int(self.clock() * 1000)
@@ -123,6 +137,7 @@ class Arenas:
             await playban.check(self.engine, account_id, moment(now))
         await store.join(self.engine, arena.id, account_id, name, now)
         people.ring(self.nudges, [account_id])  # a running arena joined: its tournamentStart
+        self._changed(arena.id)
         await self.pair(arena.id)
 
     async def withdraw(self, tournament_id: str, account_id: int) -> None:
@@ -131,6 +146,7 @@ class Arenas:
             raise TournamentOver("the arena is over: there is nothing to withdraw from")
         if not await store.withdraw(self.engine, arena.id, account_id):
             raise NotInTournament("you have not joined this arena")
+        self._changed(arena.id)
 
     async def berserk(self, tournament_id: str, caller: Caller, match_id: str | None = None) -> dict[str, Any]:
         """Halve the caller's clock in their game under way here (berserk.py)."""
@@ -183,6 +199,7 @@ class Arenas:
         except store.Lost:
             return 0  # another process paired one of them first
         people.ring(self.nudges, [a.account_id, b.account_id])  # their matchStart at once
+        self._changed(arena.id)
         return 1
 
     # ---- endings ---------------------------------------------------------------------
@@ -195,7 +212,8 @@ class Arenas:
         arenas = set()
         for game in done:
             counted = podium.counts(game.finished_at, game.ends_ms, game.cancelled_ms)
-            await store.settle(self.engine, game.id, game.result, now, counted)
+            if await store.settle(self.engine, game.id, game.result, now, counted):
+                self._changed(game.tournament_id)
             arenas.add(game.tournament_id)
         for arena_id in sorted(arenas):
             await self.pair(arena_id)
@@ -213,9 +231,14 @@ class Arenas:
         self._ticked_ms = now
         for arena_id in await podium.to_close(self.engine, now):
             await podium.close(self.engine, arena_id, self.now_ms(), standings)
+            self._changed(arena_id)  # its watchers see the podium
         if self.schedule is not None:
             await self.schedule.tick(self.now_ms())
-        for arena_id in await store.running(self.engine, self.now_ms()):
+        running = set(await store.running(self.engine, self.now_ms()))
+        for arena_id in sorted(running ^ self._running):  # began or ended since the last tick
+            self._changed(arena_id)
+        self._running = running
+        for arena_id in sorted(running):
             await self.pair(arena_id)
 
     async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:

@@ -327,3 +327,9 @@ async def games_of(engine: AsyncEngine, tournament_id: str) -> list[Any]:
     async with engine.connect() as conn:
         return list((await conn.execute(select(games).where(games.c.tournament_id == tournament_id)
                                         .order_by(games.c.id.desc()))).all())
+
+
+async def arena_of_game(engine: AsyncEngine, match_id: str) -> str | None:
+    """The arena a match is a game of (None: it is no arena's)."""
+    async with engine.connect() as conn:
+        return (await conn.execute(select(games.c.tournament_id).where(games.c.match_id == match_id))).scalar()

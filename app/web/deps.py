@@ -41,3 +41,15 @@ AccountsDep = Annotated[Accounts, Depends(get_accounts)]
 GatewayDep = Annotated[Gateway, Depends(get_gateway)]
 ProfilesDep = Annotated[Profiles, Depends(get_profiles)]
 ReadsDep = Annotated[Reads, Depends(get_reads)]
+
+
+def get_arenas(request: Request) -> Any:
+    return _parts(request).arenas
+
+
+def get_arena_live(request: Request) -> Any:
+    return _parts(request).arena_live
+
+
+ArenasDep = Annotated[Any, Depends(get_arenas)]  # app.tournaments.Arenas
+ArenaLiveDep = Annotated[Any, Depends(get_arena_live)]  # app.tournaments.live.ArenaLive

@@ -21,7 +21,7 @@ from app.pools import POOLS
 from app.rules import VARIANTS
 from app.rules.vocabulary import move_table
 
-from . import signed
+from . import arena_game, signed
 from .deps import AccountsDep, ProfilesDep, ReadsDep
 from .render import ROOT, TEMPLATES, page
 
@@ -104,4 +104,7 @@ async def match_page(request: Request, match_id: str, accounts: AccountsDep, rea
         return await _page(request, accounts, "not_found.html", 404, what="There is no match at this address.")
     players = match["players"]
     title = f"{players['white']['name'] or '…'} v {players['black']['name'] or '…'}"
-    return await _page(request, accounts, "match.html", match=match, title=title, modules=MATCH_MODULES)
+    session = await signed.viewer(accounts, request)
+    arena = await arena_game.of(accounts.engine, match, session.name if session else None)
+    return page("match.html", 200, session=session, back=signed.here(request), match=match, title=title,
+                modules=MATCH_MODULES, arena=arena)
