@@ -43,9 +43,9 @@ from app.realtime import Hub, ServiceSource, make_bus, make_hub
 from app.realtime.service import share_claims, share_closings
 from app.rules import VARIANTS
 from app.tournaments import Arenas
+from app.tournaments.live import ArenaLive
 from app.tournaments.schedule import Schedule, plan
 from app.tournaments.swiss import Swisses
-from app.tournaments.live import ArenaLive
 
 
 @dataclass(frozen=True, slots=True)
