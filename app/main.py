@@ -151,6 +151,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     restore_signals = close_sockets_on_signal(parts.hub)
     sweeper = asyncio.create_task(sweep_forever(parts.service.finisher, settings.sweep_seconds, parts.outage))
     arena_ticks = asyncio.create_task(tick_forever(parts.arenas, settings.tournament_tick_seconds, parts.outage))
+    # The notifications' outbox, delivered from every process (app/notify/sender.py).
+    notify_sender = asyncio.create_task(parts.sender.run_forever(parts.outage))
     await parts.bots.start()
     _freeze_startup_objects()
     try:
@@ -158,7 +160,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         await parts.bots.close()
         await parts.relay.close()
-        for task in (sweeper, arena_ticks):
+        for task in (sweeper, arena_ticks, notify_sender):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

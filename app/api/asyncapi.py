@@ -65,7 +65,8 @@ What happens to an account, for a bot or any client that is not a browser
 picture: a `matchStart` per running match, then a `challenge` per pending
 challenge (a reconnecting client rebuilds from these). Then each as it happens,
 with `matchFinish`, `challengeDeclined` and `challengeCanceled`; an accepted
-challenge has no line of its own (its match's `matchStart` follows). A `ping`
+challenge has no line of its own (its match's `matchStart` follows). A
+`notification` line for each new notice of the account's inbox. A `ping`
 line (no answer needed) after PERSON_KEEPALIVE_SECONDS (7) of quiet; a `closing`
 line when the server process stops (open the stream again). An account token of
 either scope in `Authorization: Bearer`, or a session's cookie; one stream per
@@ -132,7 +133,7 @@ def person_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
 def events_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
     return _channel("/api/v1/stream/events", "An account's events (ndjson stream)", EVENTS_TEXT, ["http"],
                     sent=["matchStart", "matchFinish", "challenge", "challengeDeclined", "challengeCanceled",
-                          "ping", "closing"], read=[])
+                          "notification", "ping", "closing"], read=[])
 
 
 # One function per live address.

@@ -25,7 +25,8 @@ CLIENT_ID: dict[str, Any] = {"type": "string", "pattern": "^[!-~]{1,64}$",
                              "description": "chosen by the client: 1-64 printable ASCII characters, no space"}
 
 
-SCHEMAS = ("MatchState", "Players", "Legal", "Action", "ChatLine", "Challenge", "Challenges_", "Result")  # the OpenAPI's, by name
+SCHEMAS = ("MatchState", "Players", "Legal", "Action", "ChatLine", "Challenge", "Challenges_", "Result",
+           "Notification")  # the OpenAPI's, by name
 
 
 def ref(name: str) -> dict[str, Any]:
@@ -164,8 +165,10 @@ PERSON_MATCH: dict[str, Any] = _object({
 PERSON = message("person", "Everything the person's pages show, as it is now (sent again when it changes)", _object({
     **_kind("person"), "challenges": ref("Challenges_"),
     "matches": {"type": "array", "items": PERSON_MATCH, "maxItems": 50},
-    "awaiting": {"type": "integer", "minimum": 0}}),
-    {"type": "person", "challenges": {"in": [], "out": []}, "matches": [
+    "awaiting": {"type": "integer", "minimum": 0}}, {"inbox": _object({
+        "unread": {"type": "integer", "minimum": 0, "description": "unread notices (the bell's count)"},
+        "latest": {"type": "integer", "minimum": 0, "description": "the newest notice's id (0: none)"}})}),
+    {"type": "person", "challenges": {"in": [], "out": []}, "inbox": {"unread": 1, "latest": 41}, "matches": [
         {"id": "ec60lFT8BdN4", "colour": "black", "status": "active", "variant": "standard", "opponent": "Ada",
          "opponent_computer": False, "awaiting": True, "phase": "decision", "clock": None,
          "time_control": {"type": "correspondence", "days": 3}, "version": 12}], "awaiting": 1})
@@ -213,6 +216,14 @@ CHALLENGE_CANCELED = message("challengeCanceled", "A pending challenge was cance
                              _object({**_kind("challengeCanceled"), "challenge": ref("Challenge")}),
                              {"type": "challengeCanceled", "challenge": {**CHALLENGE_EXAMPLE, "status": "canceled"}})
 
+NOTIFICATION = message("notification", "A new notice in the account's inbox (GET /account/notifications lists them)",
+                       _object({**_kind("notification"), "notification": ref("Notification")}),
+                       {"type": "notification", "notification": {
+                           "id": 41, "kind": "your_turn", "text": "Your move against Grace.", "read": False,
+                           "created_at": "2026-11-29T10:00:00.000Z",
+                           "data": {"match_id": "ec60lFT8BdN4", "colour": "white", "opponent": "Grace",
+                                    "variant": "standard"}}})
+
 # Keys of components/messages: a name unique in the document (two messages are "chat").
 MESSAGES: dict[str, dict[str, Any]] = {
     "hello": HELLO, "snapshot": SNAPSHOT, "update": UPDATE, "presence": PRESENCE, "ack": ACK, "error": ERROR,
@@ -221,4 +232,5 @@ MESSAGES: dict[str, dict[str, Any]] = {
     "chat_follow": CHAT_FOLLOW, "chat_unfollow": CHAT_UNFOLLOW, "chat_say": CHAT_SAY, "person": PERSON,
     "matchStart": MATCH_START, "matchFinish": MATCH_FINISH, "challenge": CHALLENGE,
     "challengeDeclined": CHALLENGE_DECLINED, "challengeCanceled": CHALLENGE_CANCELED,
+    "notification": NOTIFICATION,
 }

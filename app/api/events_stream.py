@@ -27,7 +27,7 @@ from .head import asked_head, no_lines
 from .match_stream import closing_line
 
 HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-LINES = ("`matchStart`, `matchFinish`, `challenge`, `challengeDeclined`, `challengeCanceled`, "
+LINES = ("`matchStart`, `matchFinish`, `challenge`, `challengeDeclined`, `challengeCanceled`, `notification`, "
          "`ping` when quiet, and `closing` when the server stops")
 
 
@@ -44,7 +44,8 @@ async def event_stream(request: Request, who: AccountCaller, accounts: AccountsD
                        channel: ChannelDep, one_each: EventStreamsDep) -> StreamingResponse:
     """On opening, a `matchStart` for each of your matches under way and a
     `challenge` for each challenge awaiting an answer; then each of those as it
-    happens, with `matchFinish`, `challengeDeclined` and `challengeCanceled`; a
+    happens, with `matchFinish`, `challengeDeclined` and `challengeCanceled`, and a
+    `notification` for each new notice of your inbox; a
     `ping` line (nothing to answer) when nothing else went out for 7 s. One stream
     per token (or session): opening another ends this one."""
     address = address_of(request) or "-"
@@ -63,7 +64,8 @@ async def event_stream(request: Request, who: AccountCaller, accounts: AccountsD
         return one_each.holds(credential, stream) and await still_holds(accounts, who.account_id, token, cookie)
 
     async def lines() -> AsyncIterator[str]:
-        events = Events(channel.person.read_match, challenges.get)
+        events = Events(channel.person.read_match, challenges.get,
+                        lambda after: channel.person.inbox.since(who.account_id, after))
         quiet = Quiet(channel.clock())
         try:
             async for message in channel.stream(Who(who.account_id), still, seen=seen, quiet=quiet,

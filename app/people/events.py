@@ -11,10 +11,12 @@ before and says what happened, lichess's event stream in the game's words:
 - `challenge`: a challenge to you or from you awaits its answer;
 - `challengeDeclined`, `challengeCanceled` (canceled or expired; the challenge's
   `status` says which): a pending one is over without a match. An accepted one
-  says nothing itself: its match's `matchStart` follows.
+  says nothing itself: its match's `matchStart` follows;
+- `notification`: a new notice in the account's inbox (app/notify), each once.
 
 The first picture is told whole: a `matchStart` for each running match and a
-`challenge` for each pending challenge. A client that reconnects forgets what it
+`challenge` for each pending challenge (but no old notice: the inbox's own
+route lists them). A client that reconnects forgets what it
 held and rebuilds from these opening lines.
 
 `OneEach` keeps one stream per credential across processes: the newer stream
@@ -40,7 +42,7 @@ def seen(message: dict[str, Any]) -> str:
     """What of a picture makes events: a change elsewhere (a move, a clock) is no line."""
     running = sorted((m["id"], m["status"]) for m in message["matches"])
     pending = sorted(c["id"] for c in _pending(message).values())
-    return json.dumps([running, pending])
+    return json.dumps([running, pending, (message.get("inbox") or {}).get("latest", 0)])
 
 
 def _pending(message: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -52,8 +54,11 @@ class Events:
     """One stream's memory of the last picture, and the lines each new one makes."""
 
     def __init__(self, read_match: Callable[[str], Awaitable[Mapping[str, Any]]],
-                 read_challenge: Callable[[str], Awaitable[dict[str, Any]]]) -> None:
+                 read_challenge: Callable[[str], Awaitable[dict[str, Any]]],
+                 read_notices: Callable[[int], Awaitable[list[dict[str, Any]]]] | None = None) -> None:
         self.read_match, self.read_challenge = read_match, read_challenge
+        self.read_notices = read_notices  # the inbox's notices after an id, oldest first
+        self.noticed: int | None = None  # the newest notice told (or there when the stream opened)
         self.started: dict[str, dict[str, Any]] = {}  # told by matchStart, not yet by matchFinish
         self.pending: dict[str, dict[str, Any]] = {}  # told by `challenge`, not yet over
 
@@ -74,7 +79,22 @@ class Events:
         for challenge_id in [c for c in self.pending if c not in now_pending]:
             out += await self._challenge_over(challenge_id)
         self.pending = now_pending
+        out += await self._notices(message)
         return out
+
+    async def _notices(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        latest = (message.get("inbox") or {}).get("latest")
+        if latest is None or self.read_notices is None:
+            return []
+        if self.noticed is None:  # the stream opens: what was there is not news
+            self.noticed = latest
+            return []
+        if latest <= self.noticed:
+            return []
+        new = await self.read_notices(self.noticed)
+        if new:
+            self.noticed = max(n["id"] for n in new)
+        return [{"type": "notification", "notification": n} for n in new]
 
     async def _challenge_over(self, challenge_id: str) -> list[dict[str, Any]]:
         now = await self.read_challenge(challenge_id)

@@ -23,6 +23,7 @@ from app.challenges.service import Challenges
 from app.db.models import matches, seats
 from app.kernel.errors import NotFound
 from app.matches.seats import hash_token
+from app.notify import Inbox
 
 MOST_MATCHES = 50  # a person's running matches shown at once (and seats a guest may name)
 RUNNING = ("waiting", "active")
@@ -44,6 +45,7 @@ class Person:
     def __init__(self, engine: AsyncEngine, challenges: Challenges,
                  read_match: Callable[[str], Awaitable[Mapping[str, Any]]]) -> None:
         self.engine, self.challenges, self.read_match = engine, challenges, read_match
+        self.inbox = Inbox(engine)
 
     async def seats_of(self, who: Who) -> dict[str, str]:
         """{match id: colour} of the person's seats in matches not over."""
@@ -95,5 +97,9 @@ class Person:
         """The channel's message: everything a page shows of the person, as it is now."""
         mine = await self.matches(who)
         challenges = await self.challenges.of(who.account_id) if who.account_id is not None else {"in": [], "out": []}
-        return {"type": "person", "challenges": challenges, "matches": mine,
-                "awaiting": sum(m["awaiting"] for m in mine)}
+        message = {"type": "person", "challenges": challenges, "matches": mine,
+                   "awaiting": sum(m["awaiting"] for m in mine)}
+        if who.account_id is not None:  # the bell: a guest has no inbox
+            latest, unread = await self.inbox.latest(who.account_id)
+            message["inbox"] = {"unread": unread, "latest": latest}
+        return message

@@ -28,6 +28,7 @@ from app.kernel.text import check as check_text
 from app.matches import Gateway
 from app.matches.lobby import new_match_id
 from app.matches.pairing import Paired, Player
+from app.notify import Channels
 from app.ratings import NEW
 from app.rules import VARIANTS
 
@@ -36,6 +37,7 @@ from .errors import NoSuchTournament, NotInTournament, TournamentOver
 from .pairing import Waiting, pairs
 from .scoring import Outcome, Sheet, sheet_of
 from .standings import Result, Standing, performance, ranked
+from .starting import tell_started
 
 log = logging.getLogger(__name__)
 CONTROL = re.compile(r"^([1-9][0-9]?)\+([0-9]{1,2})$")  # minutes + increment seconds: an arena is real-time
@@ -69,8 +71,10 @@ def status_of(arena: store.Arena, now_ms: int) -> str:
 
 
 class Arenas:
-    def __init__(self, engine: AsyncEngine, gateway: Gateway) -> None:
+    def __init__(self, engine: AsyncEngine, gateway: Gateway, channels: Channels | None = None) -> None:
         self.engine, self.gateway = engine, gateway
+        # An arena's start is told to its players (starting.py) by these channels and the inbox.
+        self.channels = channels or Channels()
         self.clock: Callable[[], float] = time.time  # seconds since the epoch; tests move it
         self._settling: set[asyncio.Task[None]] = set()
 
@@ -171,6 +175,7 @@ class Arenas:
         """What every process does now and then: endings written, running arenas
         paired (one that began since the last tick pairs who joined before)."""
         await self.settle()
+        self.channels.told(await tell_started(self.engine, self.channels.names, self.now_ms()))
         for arena_id in await store.running(self.engine, self.now_ms()):
             await self.pair(arena_id)
 
