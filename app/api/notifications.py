@@ -31,7 +31,7 @@ class Notification(BaseModel):
     """One notice: `kind` says what happened, `data` what it concerns (ids and names only)."""
 
     id: int = Field(examples=[41])
-    kind: Kind = Field(examples=["your_turn"])  # type: ignore[valid-type]
+    kind: Kind = Field(examples=["your_turn"])
     text: str = Field(description="the notice in a sentence, as the bell shows it",
                       examples=["Your move against Grace."])
     data: dict[str, Any] = Field(
@@ -59,10 +59,10 @@ class Unread(BaseModel):
 
 
 class Preferences(BaseModel):
-    preferences: dict[Kind, dict[Channel, bool]] = Field(  # type: ignore[valid-type]
+    preferences: dict[Kind, dict[Channel, bool]] = Field(
         description="each kind, each channel: on or off",
         examples=[{"your_turn": {"inbox": True, "push": True, "email": False}}])
-    delivered_by: list[Channel] = Field(  # type: ignore[valid-type]
+    delivered_by: list[Channel] = Field(
         description="the channels this server delivers by now, the inbox always first", examples=[["inbox"]])
 
 

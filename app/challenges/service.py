@@ -243,7 +243,8 @@ class Challenges:
 
     @staticmethod
     async def _name(conn: Any, account_id: int) -> str | None:
-        return (await conn.execute(select(accounts.c.name).where(accounts.c.id == account_id))).scalar()
+        found = (await conn.execute(select(accounts.c.name).where(accounts.c.id == account_id))).scalar()
+        return None if found is None else str(found)
 
     def _tell(self, *account_ids: int) -> None:
         for account_id in account_ids:

@@ -34,7 +34,7 @@ def _about(rec: Record, colour: str) -> dict[str, Any]:
 
 
 def _outcome(rec: Record, colour: str) -> str:
-    result = rec.result or {}
+    result: dict[str, Any] = dict(rec.result or {})
     if result.get("reason") == "aborted":
         return "aborted"
     winner = result.get("winner")

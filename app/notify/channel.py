@@ -15,8 +15,8 @@ Delivered when it chose not to.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
 import logging
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 

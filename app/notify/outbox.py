@@ -40,8 +40,7 @@ async def take(engine: AsyncEngine, channels: Collection[str], sender: str, now_
                  .returning(outbox.c.id, outbox.c.notification_id, outbox.c.account_id, outbox.c.channel,
                             outbox.c.kind, outbox.c.data, outbox.c.created_ms, outbox.c.tries))
     async with engine.begin() as conn:
-        rows = (await conn.execute(statement)).all()
-    rows.sort(key=lambda r: r.id)
+        rows = sorted((await conn.execute(statement)).all(), key=lambda r: r.id)
     return [(r.channel, OutboxItem(r.id, r.notification_id, r.account_id, r.kind, dict(r.data), r.created_ms,
                                    r.tries)) for r in rows]
 
