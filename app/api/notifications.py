@@ -12,12 +12,13 @@ from fastapi import APIRouter, Body, Query
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from app.challenges.service import person_key
 from app.notify import preferences
 from app.notify.inbox import MOST_PAGE
 from app.notify.kinds import CHANNELS, KINDS
 
 from .caller import AccountCaller
-from .deps import InboxDep, NotifyChannelsDep
+from .deps import ChannelDep, InboxDep, NotifyChannelsDep
 from .errors import responses
 from .schemas import Strict, Timestamp
 
@@ -77,11 +78,14 @@ async def notifications(who: AccountCaller, inbox: InboxDep,
 
 @router.post("/notifications/read", response_model=Unread, responses=responses(400, 401, 403),
              summary="Mark notifications read")
-async def mark_read(who: AccountCaller, inbox: InboxDep, body: MarkRead | None = None) -> JSONResponse:
+async def mark_read(who: AccountCaller, inbox: InboxDep, channel: ChannelDep,
+                    body: MarkRead | None = None) -> JSONResponse:
     """`ids`: these; `up_to`: all up to that id (what a client saw); an empty body: all.
     Answers the unread count after."""
     body = body or MarkRead()
-    return JSONResponse({"unread": await inbox.mark_read(who.account_id, body.ids, body.up_to)})
+    unread = await inbox.mark_read(who.account_id, body.ids, body.up_to)
+    channel.nudges.nudge(person_key(who.account_id))  # the player's other pages count again at once
+    return JSONResponse({"unread": unread})
 
 
 async def _choices(account_id: int, inbox: Any, channels: Any) -> JSONResponse:
