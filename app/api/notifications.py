@@ -20,6 +20,7 @@ from app.notify.kinds import CHANNELS, KINDS
 from .caller import AccountCaller
 from .deps import ChannelDep, InboxDep, NotifyChannelsDep
 from .errors import responses
+from .query_numbers import Digits
 from .schemas import Strict, Timestamp
 
 Kind = Literal[KINDS]  # type: ignore[valid-type]
@@ -70,8 +71,8 @@ class Preferences(BaseModel):
 @router.get("/notifications", response_model=NotificationPage, responses=responses(400, 401),
             summary="Your notifications, newest first, with the unread count")
 async def notifications(who: AccountCaller, inbox: InboxDep,
-                        before: Annotated[int | None, Query(ge=1, description="only notices older than this id")] = None,
-                        limit: Annotated[int, Query(ge=1, le=MOST_PAGE)] = 20) -> JSONResponse:
+                        before: Annotated[int | None, Digits, Query(ge=1, description="only notices older than this id")] = None,
+                        limit: Annotated[int, Digits, Query(ge=1, le=MOST_PAGE)] = 20) -> JSONResponse:
     """Reading does not mark anything read: `POST .../notifications/read` does."""
     return JSONResponse(await inbox.page(who.account_id, before, limit))
 

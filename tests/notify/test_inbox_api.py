@@ -49,8 +49,9 @@ async def test_who_may_call_and_what_is_refused(app: Any, client: httpx.AsyncCli
     assert (await client.get("/api/v1/account/notifications", headers=bo.session(csrf=False))).status_code == 200
     assert (await client.post(READ, json={}, headers=bo.session(csrf=False))).status_code == 403
     assert (await client.post(READ, json={}, headers=bo.session())).status_code == 200
-    assert (await client.get("/api/v1/account/notifications", params={"limit": 0},
-                             headers=bo.token())).status_code == 400
+    for limit in ("0", "+1", "51"):
+        assert (await client.get("/api/v1/account/notifications", params={"limit": limit},
+                                 headers=bo.token())).status_code == 400
     r = await client.post(READ, json={"ids": "all"}, headers=bo.token())
     assert r.status_code == 400 and r.json()["error"] == "bad_request"
 
