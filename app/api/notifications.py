@@ -77,7 +77,10 @@ async def notifications(who: AccountCaller, inbox: InboxDep,
     return JSONResponse(await inbox.page(who.account_id, before, limit))
 
 
-@router.post("/notifications/read", response_model=Unread, responses=responses(400, 401, 403),
+CHANGES = {**responses(400, 401), **responses(403, codes=("csrf_failed",))}
+
+
+@router.post("/notifications/read", response_model=Unread, responses=CHANGES,
              summary="Mark notifications read")
 async def mark_read(who: AccountCaller, inbox: InboxDep, channel: ChannelDep,
                     body: MarkRead | None = None) -> JSONResponse:
@@ -102,7 +105,7 @@ async def read_preferences(who: AccountCaller, inbox: InboxDep, channels: Notify
     return await _choices(who.account_id, inbox, channels)
 
 
-@router.put("/notification-preferences", response_model=Preferences, responses=responses(400, 401, 403),
+@router.put("/notification-preferences", response_model=Preferences, responses=CHANGES,
             summary="Change which notifications reach you")
 async def change_preferences(who: AccountCaller, inbox: InboxDep, channels: NotifyChannelsDep,
                              body: Annotated[dict[str, Any], Body(examples=[{"your_turn": {"push": False}}])],
