@@ -52,6 +52,16 @@ async def finish(engine: AsyncEngine, item_id: int, sender: str) -> bool:
     return bool(done.rowcount)
 
 
+async def finish_many(engine: AsyncEngine, item_ids: Collection[int], sender: str) -> set[int]:
+    """`finish` for many rows in one statement; answers the ids this sender still held."""
+    if not item_ids:
+        return set()
+    async with engine.begin() as conn:
+        gone = await conn.execute(delete(outbox).where(outbox.c.id.in_(sorted(item_ids)), outbox.c.claimed_by == sender)
+                                  .returning(outbox.c.id))
+        return {int(i) for i in gone.scalars()}
+
+
 async def put_off(engine: AsyncEngine, item_id: int, sender: str, due_ms: int) -> bool:
     """Try again at `due_ms`, one try more counted; the lease let go."""
     async with engine.begin() as conn:
