@@ -163,6 +163,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await parts.arenas.close()
+        await parts.push.channel.close()
         await parts.hub.close(1001)
         restore_signals()
         await parts.gateway.limiter.close()  # its last flush needs the engine

@@ -38,6 +38,7 @@ from app.ops import MeteredGateway, Metrics, Ops, metered_bus
 from app.people import Person, PersonChannel
 from app.people.events import OneEach
 from app.pools import Pools
+from app.push.parts import Push, make_push
 from app.realtime import Hub, ServiceSource, make_bus, make_hub
 from app.realtime.service import share_claims, share_closings
 from app.tournaments import Arenas
@@ -70,6 +71,7 @@ class Parts:
     socket: ws.MatchSocket  # the match's websocket
     ops: Ops  # the probes and /metrics
     admin: admin.Admin  # the admins' wing
+    push: Push  # web push: the VAPID key, the push channel (app/push)
 
 
 def build(settings: Settings) -> Parts:
@@ -124,4 +126,5 @@ def build(settings: Settings) -> Parts:
         streams=MatchStreams(hub, gateway, settings.match_stream_keepalive_seconds), replays=Replays(),
         socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),
         admin=admin.Admin(engine, service, gateway, settings, accounts, chat=chat),
+        push=make_push(engine, settings),
     )

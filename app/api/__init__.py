@@ -18,6 +18,7 @@ from . import (
     matches,
     offers,
     pools,
+    push,
     replays,
     tournaments,
     users,
@@ -28,7 +29,7 @@ from . import (
 router = APIRouter(prefix="/api/v1")
 # In this order: it is the order of the paths in /openapi.json.
 for resource in (matches, offers, match_stream_route, replays, vocabulary, account, users, challenges, events_stream,
-                 chat, pools, tournaments):
+                 chat, pools, tournaments, push):
     router.include_router(resource.router)
 
 

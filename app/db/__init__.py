@@ -9,6 +9,7 @@ from . import (  # noqa: F401  (their tables join Base.metadata, as migrations s
     fairplay_models,
     playban_models,
     pool_models,
+    push_models,
     resend_models,
     tournament_models,
 )
