@@ -88,15 +88,19 @@ class VapidKeys:
         return self._public
 
     async def _read_or_make(self) -> str:
-        query = select(site_secrets.c.value).where(site_secrets.c.name == KEY_NAME)
-        async with self.engine.connect() as conn:
-            found = (await conn.execute(query)).scalar_one_or_none()
+        found = await self._read()
         if found is None:
             try:
                 async with self.engine.begin() as conn:
                     await conn.execute(site_secrets.insert().values(name=KEY_NAME, value=new_private_key()))
             except IntegrityError:
                 pass  # another process made it first: theirs is the key
-            async with self.engine.connect() as conn:
-                found = (await conn.execute(query)).scalar_one()
-        return str(found)
+            found = await self._read()
+            assert found is not None
+        return found
+
+    async def _read(self) -> str | None:
+        async with self.engine.connect() as conn:
+            found = (await conn.execute(select(site_secrets.c.value).where(site_secrets.c.name == KEY_NAME))
+                     ).scalar_one_or_none()
+        return None if found is None else str(found)
