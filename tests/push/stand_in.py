@@ -82,6 +82,7 @@ class PushServiceStandIn:
         self.browsers: dict[str, Browser] = {}
         self.refused: list[str] = []  # why each refused push was refused
         self.answered = 0  # pushes answered, taken or not
+        self.redirects: dict[str, str] = {}  # a browser's id: where its pushes are redirected (307)
         self._runner: web.AppRunner | None = None
         self.origin = ""
 
@@ -123,7 +124,9 @@ class PushServiceStandIn:
         if browser.status < 300:
             browser.pushed.append(Pushed(said, dict(request.headers), claims))
             browser.arrived.set()
-        headers = {"Retry-After": browser.retry_after} if browser.retry_after else None
+        headers = {"Retry-After": browser.retry_after} if browser.retry_after else {}
+        if browser.id in self.redirects:
+            headers["Location"] = self.redirects[browser.id]
         return web.Response(status=browser.status, headers=headers)
 
     def _checked(self, request: web.Request) -> dict[str, Any]:
