@@ -12,11 +12,11 @@ function pageOf(url) {
 }
 
 function notice(data) {
-  let said = {};
+  let said;
   try {
     said = data ? data.json() : {};
   } catch {
-    said = { body: data ? data.text() : "" };
+    said = { body: data ? data.text() : "" }; // not JSON: shown as plain words
   }
   return {
     title: typeof said.title === "string" && said.title ? said.title : SITE,

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from app.push.endpoints import KNOWN_PUSH_HOSTS, LOCAL_STAND_IN, BadEndpoint, check_hosts, checked_endpoint
+from app.push.endpoints import (
+    KNOWN_PUSH_HOSTS,
+    LOCAL_STAND_IN,
+    BadEndpoint,
+    check_hosts,
+    checked_endpoint,
+)
 
 KNOWN = list(KNOWN_PUSH_HOSTS)
 WITH_LOCAL = [*KNOWN, LOCAL_STAND_IN]

@@ -29,7 +29,6 @@ import pytest
 
 from tests.browser.conftest import CHROMIUM, TIMEOUT_MS, Server, run_server
 from tests.browser.test_accounts import fresh_name, sign_up
-
 from tests.waiting import until_sync
 
 from .conftest import HOSTS
