@@ -30,6 +30,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from app.config import Settings
 from app.db.account_models import account_limits, account_sessions, accounts
 from app.db.admin_models import admin_audit
+from app.kernel.networks import network_of
 
 
 def name_key(name: str) -> str:
@@ -37,11 +38,11 @@ def name_key(name: str) -> str:
 
 
 def address_key(address: str | None) -> str:
-    return f"addr:{(address or '-')[:64]}"
+    return f"addr:{network_of(address or '-')[:64]}"
 
 
 def sign_up_key(address: str | None) -> str:
-    return f"signup:{(address or '-')[:64]}"
+    return f"signup:{network_of(address or '-')[:64]}"
 
 
 async def _rows(conn: AsyncConnection, keys: list[str], now: datetime) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from app.kernel.errors import RateLimited
 from app.kernel.limits import SlidingWindow
+from app.kernel.networks import network_of
 from app.matches import Caller, Gateway
 
 from .errors import error_response, service_error_response
@@ -68,7 +69,7 @@ class Budgets:
             if method in ("GET", "HEAD"):
                 client = scope.get("client")
                 try:
-                    self.reads.count(f"addr:{client[0] if client else '-'}",
+                    self.reads.count(f"addr:{network_of(client[0]) if client else '-'}",
                                      weight=HEAVY if scope["path"].endswith("/states") else 1)
                 except RateLimited as over:
                     return self._refuse_read(over, scope, receive, send)

@@ -22,6 +22,7 @@ from .budget import COUNTED
 from .caller import CSRF_HEADER, SAFE, MissingScope, account_of, bearer_of
 from .deps import AccountsDep, ChatDep, address_of
 from .errors import responses
+from .query_numbers import Digits
 from .schemas import Timestamp
 
 CONTROL = r"\x00-\x1f\x7f-\x9f"
@@ -102,7 +103,7 @@ ChatCaller = Annotated[Caller, Depends(chat_caller)]
             responses={200: {"model": ChatLines}, **responses(400, 401, 404)},
             summary="Read the match's chat")
 async def read_chat(match_id: str, caller: ChatCaller, chat: ChatDep,
-                    after: Annotated[int, Query(ge=0, le=2**31 - 1,
+                    after: Annotated[int, Digits, Query(ge=0, le=2**31 - 1,
                                                 description="only lines after this one")] = 0) -> JSONResponse:
     """The caller's room: the players' for a seat (its token, or the account
     holding it), the spectators' for anyone else. Hidden lines are left out."""
@@ -137,7 +138,7 @@ async def post_chat(match_id: str, body: ChatPost, caller: ChatCaller, chat: Cha
              responses={202: {"model": Reported}, **responses(400, 401, 403, 404, 429, codes=(
                  "csrf_failed", "insufficient_scope", "forbidden", "rate_limited"))},
              summary="Report a chat line to the admins")
-async def report_line(match_id: str, line_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+async def report_line(match_id: str, line_id: Annotated[int, Digits, Path(ge=1, le=2**31 - 1)],
                       caller: ChatCaller, chat: ChatDep, body: ReportBody | None = None) -> JSONResponse:
     """A line of the caller's room goes to the admins' queue, with the reason given."""
     await chat.report(match_id, caller, line_id, (body or ReportBody()).reason)
@@ -150,7 +151,7 @@ async def report_line(match_id: str, line_id: Annotated[int, Path(ge=1, le=2**31
                    409: {"report_kept": "a report is withdrawn within 60 s of making it; "
                                         "this one was made 75 s ago and stands"}})},
                summary="Withdraw your report of a chat line, within a minute")
-async def withdraw_report(match_id: str, line_id: Annotated[int, Path(ge=1, le=2**31 - 1)],
+async def withdraw_report(match_id: str, line_id: Annotated[int, Digits, Path(ge=1, le=2**31 - 1)],
                           caller: ChatCaller, chat: ChatDep) -> JSONResponse:
     """Undo a report pressed by mistake: within 60 s of making it. 404 when the
     caller has not reported the line, 409 `report_kept` after the minute."""

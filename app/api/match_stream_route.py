@@ -14,6 +14,7 @@ from .caller import SeatReader
 from .deps import StreamsDep, address_of
 from .errors import responses
 from .head import asked_head
+from .query_numbers import Digits
 
 router = APIRouter(prefix="/matches", tags=["matches"])
 # A seat's token or the account holding the seat (either scope) reads the
@@ -29,7 +30,7 @@ DOC = {200: {"description": "newline-delimited JSON: the match's state, then eac
             summary="The match, live, as a stream of JSON lines")
 async def stream_match(
     request: Request, match_id: str, caller: SeatReader, streams: StreamsDep,
-    since: Annotated[int | None, Query(ge=0, description=(
+    since: Annotated[int | None, Digits, Query(ge=0, description=(
         "the last version you hold: the stream starts with the updates after it "
         "(or the state, when they are too many), never one twice"))] = None,
     legal: Annotated[bool, Query(description=(

@@ -21,6 +21,7 @@ from .caller import AnyCaller, SeatCaller, SeatReader
 from .conditional import NOT_MODIFIED, validated
 from .deps import GatewayDep, ReadsDep, ResendsDep
 from .errors import responses
+from .query_numbers import Digits
 from .resends import HEADER, KEY_MAX, KEY_MIN, KEY_PATTERN, Resends
 from .schemas import (
     Claim,
@@ -126,7 +127,7 @@ async def list_matches(
     variant: Literal[VARIANTS] | None = None,  # type: ignore[valid-type]
     player: Annotated[str | None, Query(max_length=40, pattern=ids.STORED_NAME,
                                         description="a player's name, any case")] = None,
-    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    limit: Annotated[int, Digits, Query(ge=1, le=100)] = 20,
     cursor: Annotated[str | None, Query(max_length=CURSOR_MAX, pattern=CURSOR,
                                         description="next_cursor of the previous page")] = None,
     here: Annotated[bool, Query(description="only matches where a person (not a bot) is at a seat, "
@@ -207,7 +208,7 @@ async def play(match_id: str, body: Play, caller: SeatCaller, gateway: GatewayDe
 )
 async def action_log(
     match_id: str, request: Request, reads: ReadsDep,
-    since: Annotated[int, Query(ge=0, le=2**31 - 1, description="only entries after this version")] = 0,
+    since: Annotated[int, Digits, Query(ge=0, le=2**31 - 1, description="only entries after this version")] = 0,
 ) -> Response:
     log, finished = await reads.log_and_end(match_id, since)
     answer = JSONResponse(log)

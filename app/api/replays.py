@@ -25,6 +25,7 @@ from app.matches.history import MAX_STATES
 from .conditional import NOT_MODIFIED, validated
 from .deps import ReadsDep, ReplaysDep
 from .errors import responses
+from .query_numbers import Digits
 from .schemas import LogEntry, MatchState
 
 
@@ -77,8 +78,8 @@ router = APIRouter(prefix="/matches", tags=["matches"])
 )
 async def states(
     match_id: str, request: Request, reads: ReadsDep, replays: ReplaysDep,
-    first: Annotated[int, Query(alias="from", ge=1, le=2**31 - 1, description="the first version")] = 1,
-    last: Annotated[int | None, Query(alias="to", ge=1, le=2**31 - 1,
+    first: Annotated[int, Digits, Query(alias="from", ge=1, le=2**31 - 1, description="the first version")] = 1,
+    last: Annotated[int | None, Digits, Query(alias="to", ge=1, le=2**31 - 1,
                                       description="the last version (at most 100 after from)")] = None,
 ) -> Response:
     """Each log entry of versions `from`..`to` with the public state right after it,

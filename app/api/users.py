@@ -21,6 +21,7 @@ from app.kernel.moments import ms_of, stamp
 
 from .deps import ProfilesDep
 from .errors import responses
+from .query_numbers import Digits
 from .schemas import Timestamp
 
 Variant = str
@@ -127,7 +128,7 @@ async def get_user(name: UserName, profiles: ProfilesDep) -> JSONResponse:
             summary="The matches a player played, newest first")
 async def user_matches(
     name: UserName, profiles: ProfilesDep,
-    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    limit: Annotated[int, Digits, Query(ge=1, le=100)] = 20,
     cursor: Annotated[str | None, Query(max_length=CURSOR_MAX, pattern=CURSOR,
                                         description="next_cursor of the previous page")] = None,
 ) -> JSONResponse:

@@ -38,6 +38,7 @@ from app.realtime.hub import Hub, Subscriber
 from .caller import refused_to_act
 from .errors import UNAVAILABLE
 from .legal_lines import LegalOf, with_legal
+from .query_numbers import version_number
 from .ws_chat import KINDS as CHAT_KINDS
 from .ws_chat import SocketChat
 
@@ -233,7 +234,7 @@ class MatchSocket:
         try:
             if not is_match_id(match_id):
                 raise ValueError("not_found: no such match")
-            since = int(query["since"][0]) if "since" in query else None
+            since = version_number(query["since"][0]) if "since" in query else None
             if legal not in ("true", "false"):
                 raise ValueError("bad_request: legal is true or false")
             if token is None:  # ?token= is a seat's, whatever else comes with it

@@ -21,6 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.models import site_secrets
 
+from .networks import network_of
+
 KEY_NAME = "origin"
 LENGTH = 16  # hex characters: 64 bits, no two addresses of one site alike in practice
 
@@ -47,7 +49,7 @@ class Origins:
         """The origin of `address`; None when the address is unknown."""
         if not address:
             return None
-        return fold(address, await self.key())
+        return fold(network_of(address), await self.key())
 
     async def key(self) -> bytes:
         if self._key is None:

@@ -20,6 +20,7 @@ from typing import Any
 from app.accounts.guest_names import check_guest_name
 from app.kernel.errors import Forbidden, RateLimited, Unauthorized
 from app.kernel.limits import Limiter
+from app.kernel.networks import network_of
 
 from .bot_store import Owner
 from .claims import Claimed
@@ -69,7 +70,7 @@ class Gateway:
         """One write against the caller's address and token (RateLimited when over)."""
         if caller.bot is not None or caller.counted:
             return  # the server's own runner (paced by its think time), or counted at the front
-        keys = [f"addr:{caller.address or '-'}"]
+        keys = [f"addr:{network_of(caller.address or '-')}"]
         if caller.token is not None:
             keys.append(f"seat:{hash_token(caller.token)[:24]}")
         elif caller.account_id is not None:
@@ -129,7 +130,7 @@ class Gateway:
         if caller.account is None:
             await check_guest_name(self.service.engine, name)
         settings = self.service.settings
-        owner = Owner(f"addr:{caller.address or '-'}", settings.bot_matches_per_address or None,
+        owner = Owner(f"addr:{network_of(caller.address or '-')}", settings.bot_matches_per_address or None,
                       caller.account_id, settings.bot_matches_per_account or None)
         return await self.service.lobby.create(options, seat=seat, opponent=opponent, name=caller.account or name,
                                                owner=owner, rated=rated, account_id=caller.account_id,

@@ -1,9 +1,12 @@
 """Long-lived connections counted per client address, up to a cap: the match
 sockets (hub.py) and the pages' person channels (app/people/channel.py)
 each keep one, with their own cap, so that one address cannot hold a process's
-connections (or its open files) all to itself."""
+connections (or its open files) all to itself. An IPv6 address counts as its
+/64 (app/kernel/networks.py)."""
 
 from __future__ import annotations
+
+from app.kernel.networks import network_of
 
 
 class PerAddress:
@@ -13,6 +16,7 @@ class PerAddress:
 
     def take(self, address: str) -> bool:
         """Count one more for `address`; False (nothing counted) when it holds its cap."""
+        address = network_of(address)
         held = self._held.get(address, 0)
         if self.cap and held >= self.cap:
             return False
@@ -20,6 +24,7 @@ class PerAddress:
         return True
 
     def give_back(self, address: str) -> None:
+        address = network_of(address)
         held = self._held.get(address, 0) - 1
         if held > 0:
             self._held[address] = held
@@ -27,7 +32,7 @@ class PerAddress:
             self._held.pop(address, None)  # an address that holds nothing is not kept
 
     def of(self, address: str) -> int:
-        return self._held.get(address, 0)
+        return self._held.get(network_of(address), 0)
 
     def total(self) -> int:
         return sum(self._held.values())

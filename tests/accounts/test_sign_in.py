@@ -108,6 +108,16 @@ async def test_sign_ups_are_limited_per_address(accounts: Accounts, settings: An
     await accounts.sign_up("NextHour", PASSWORD, "10.3.3.3")  # a new window
 
 
+async def test_an_ipv6_host_counts_as_its_64_for_sign_ups(accounts: Accounts, settings: Any) -> None:
+    """A provider hands an IPv6 host a whole /64, and the host picks any address
+    in it at will: a fresh address of that /64 is no fresh budget."""
+    for i in range(settings.account_signups_per_address):
+        await accounts.sign_up(f"Six{i}", PASSWORD, f"2001:db8:7:7::{i + 1:x}")
+    with pytest.raises(TooMany):
+        await accounts.sign_up("SixMore", PASSWORD, "2001:db8:7:7:abcd:ef01:2345:6789")
+    await accounts.sign_up("SixNext", PASSWORD, "2001:db8:7:8::1")  # the next /64 is another household
+
+
 async def test_racing_sign_ups_of_one_name_make_one_account(accounts: Accounts) -> None:
     import asyncio
 

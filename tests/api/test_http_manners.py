@@ -120,3 +120,16 @@ async def test_head_of_a_stream_answers_its_headers_and_ends(app: Any, client: h
         while (line := await events.next())["type"] == "ping":
             pass
         assert line["type"] == "challenge" and line["challenge"]["id"] == r.json()["id"]  # still open
+
+
+async def test_a_number_in_the_query_is_digits_alone(client: httpx.AsyncClient, api: Api) -> None:
+    """Every cursor and count the API reads is plain decimal digits: "+0.0",
+    " 1" and "1_0" are refused naming the parameter, never read as a number."""
+    game = await api.create()
+    assert (await client.get(f"{BASE}/{game.id}/actions?since=0")).status_code == 200
+    for odd in ("%2B0.0", "0.0", "%201", "1_0", "-0"):
+        answer = await client.get(f"{BASE}/{game.id}/actions?since={odd}")
+        assert answer.status_code in (400, 422), (odd, answer.status_code)
+        assert "since" in answer.text, odd
+    answer = await client.get("/api/v1/users/nobody/matches?limit=%2B5")
+    assert answer.status_code in (400, 422) and "limit" in answer.text

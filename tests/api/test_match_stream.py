@@ -107,6 +107,8 @@ async def test_a_seat_with_legal_true_is_told_what_it_may_play_on_its_turn(app: 
     ("", "wrong-token-0123456789", 401, "unauthorized"),
     ("", "mgo_no-such-account-token-0123", 401, None),  # an account's token that proves nothing
     ("since=-1", None, 400, None),
+    ("since=%2B0.0", None, 400, None),  # pydantic alone would read "+0.0" as 0
+    ("since=1_0", None, 400, None),
 ])
 async def test_refused_before_any_line(app: Any, api: Api, query: str, auth: str | None, status: int,
                                        error: str | None) -> None:

@@ -202,10 +202,11 @@ async def test_a_bad_token_or_match_is_refused_with_a_reason(api: Api, sockets: 
         with pytest.raises(Closed) as closed:
             await sock.receive()
         assert closed.value.code == 1008 and closed.value.reason.startswith(code)
-    sock = await sockets(game.id, since="yesterday")
-    with pytest.raises(Closed) as closed:
-        await sock.receive()
-    assert closed.value.code == 1008 and closed.value.reason.startswith("bad_request")
+    for since in ("yesterday", "+0", " 1", "1_0", "0.0"):  # digits alone, as every version the API reads
+        sock = await sockets(game.id, since=since)
+        with pytest.raises(Closed) as closed:
+            await sock.receive()
+        assert closed.value.code == 1008 and closed.value.reason.startswith("bad_request"), since
 
 
 async def test_malformed_messages_get_an_error_and_the_socket_lives_on(
