@@ -39,8 +39,10 @@ class PublicKey(BaseModel):
 
 
 class BrowserKeys(Strict):
-    p256dh: str = Field(max_length=128, description="the browser's P-256 public key (URL-safe base64, 65 bytes)")
-    auth: str = Field(max_length=64, description="the browser's authentication secret (URL-safe base64, 16 bytes)")
+    p256dh: str = Field(pattern=r"^[A-Za-z0-9_-]{87}=?$",
+                        description="the browser's P-256 public key: an uncompressed point (65 bytes), URL-safe base64")
+    auth: str = Field(pattern=r"^[A-Za-z0-9_-]{22}(==)?$",
+                      description="the browser's authentication secret (16 bytes), URL-safe base64")
 
     @field_validator("p256dh")
     @classmethod
