@@ -242,6 +242,23 @@ class Settings(BaseSettings):
     # answered waits this long for that answer before it is told 409 request_in_flight.
     idempotency_wait_seconds: float = 10.0
 
+    # ---- web push (app/push, docs/configuration.md) ----
+    # The VAPID private key every process signs pushes with: the raw P-256 key,
+    # 32 bytes in URL-safe base64 (as `vapid --gen` or web-push's
+    # generate-vapid-keys print it). Unset: made once and kept in the database.
+    vapid_private_key: str | None = None
+    # Who a push service may contact about our pushes (the JWT's `sub`): a
+    # mailto: or https: URL. Apple's service refuses one at localhost.
+    vapid_subject: str = "mailto:push@localhost"
+    # The hosts a subscription's endpoint may name (https only): exact names, or
+    # "*." and a name for any one label under it. The defaults are the browsers'
+    # push services: Chrome's FCM, Firefox's autopush, Safari's Apple push,
+    # Edge's Windows push. "http://127.0.0.1" (tests only) adds a local stand-in.
+    push_endpoint_hosts: list[str] = ["fcm.googleapis.com", "updates.push.services.mozilla.com",
+                                      "*.push.apple.com", "*.notify.windows.com"]
+    # The longest one push service is waited for before it counts as out of reach.
+    push_timeout_seconds: float = 10.0
+
     @property
     def password_costs(self) -> tuple[int, int, int]:
         """argon2id's (time cost, memory in KiB, parallelism), for app.auth.use_password_costs."""

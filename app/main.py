@@ -170,6 +170,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await parts.arena_live.close()
         await parts.arenas.close()
         await parts.swisses.close()
+        await parts.push.channel.close()
         await parts.hub.close(1001)
         restore_signals()
         await parts.gateway.limiter.close()  # its last flush needs the engine

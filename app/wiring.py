@@ -41,6 +41,7 @@ from app.people import Person, PersonChannel
 from app.people.events import OneEach
 from app.pools import Pools
 from app.pools.catalogue import CONTROLS
+from app.push.parts import Push, make_push
 from app.realtime import Hub, ServiceSource, make_bus, make_hub
 from app.realtime.service import share_claims, share_closings
 from app.rules import VARIANTS
@@ -84,6 +85,7 @@ class Parts:
     channels: Channels
     inbox: Inbox
     sender: Sender
+    push: Push  # web push: the VAPID key, the push channel (app/push)
 
 
 def build(settings: Settings) -> Parts:
@@ -166,4 +168,5 @@ def build(settings: Settings) -> Parts:
         socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),
         admin=admin.Admin(engine, service, gateway, settings, accounts, chat=chat),
         channels=channels, inbox=Inbox(engine), sender=sender,
+        push=make_push(engine, settings),
     )

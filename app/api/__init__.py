@@ -19,6 +19,7 @@ from . import (
     notifications,
     offers,
     pools,
+    push,
     replays,
     tournament_live,
     tournaments,
@@ -30,7 +31,7 @@ from . import (
 router = APIRouter(prefix="/api/v1")
 # In this order: it is the order of the paths in /openapi.json.
 for resource in (matches, offers, match_stream_route, replays, vocabulary, account, notifications, users, challenges,
-                 events_stream, chat, pools, tournaments, tournament_live):
+                 events_stream, chat, pools, tournaments, tournament_live, push):
     router.include_router(resource.router)
 
 

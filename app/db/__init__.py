@@ -10,6 +10,7 @@ from . import (  # noqa: F401  (their tables join Base.metadata, as migrations s
     notify_models,
     playban_models,
     pool_models,
+    push_models,
     resend_models,
     swiss_models,
     tournament_models,
