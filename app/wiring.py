@@ -33,6 +33,7 @@ from app.config import Settings
 from app.db import head, make_engine
 from app.db.outage import OutageLog
 from app.kernel.limits import make_limiter
+from app.mail import Mailer
 from app.matches import Fanout, Gateway, MatchService
 from app.ops import MeteredGateway, Metrics, Ops, metered_bus
 from app.people import Person, PersonChannel
@@ -70,6 +71,7 @@ class Parts:
     socket: ws.MatchSocket  # the match's websocket
     ops: Ops  # the probes and /metrics
     admin: admin.Admin  # the admins' wing
+    mail: Mailer  # email: addresses, preferences, the email channel (app/mail)
 
 
 def build(settings: Settings) -> Parts:
@@ -124,4 +126,5 @@ def build(settings: Settings) -> Parts:
         streams=MatchStreams(hub, gateway, settings.match_stream_keepalive_seconds), replays=Replays(),
         socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),
         admin=admin.Admin(engine, service, gateway, settings, accounts, chat=chat),
+        mail=Mailer(engine, settings, clock=lambda: accounts.clock()),  # the accounts' clock: tests move it
     )

@@ -11,6 +11,7 @@ from starlette.routing import WebSocketRoute
 
 from . import (
     account,
+    account_email,
     challenges,
     chat,
     events_stream,
@@ -27,7 +28,7 @@ from . import (
 
 router = APIRouter(prefix="/api/v1")
 # In this order: it is the order of the paths in /openapi.json.
-for resource in (matches, offers, match_stream_route, replays, vocabulary, account, users, challenges, events_stream,
+for resource in (matches, offers, match_stream_route, replays, vocabulary, account, account_email, users, challenges, events_stream,
                  chat, pools, tournaments):
     router.include_router(resource.router)
 
