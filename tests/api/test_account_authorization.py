@@ -31,7 +31,10 @@ ACCOUNT = ("GET", "/api/v1/account")
 SEAT_OR_WATCHER = {("GET", "/api/v1/matches/{match_id}/stream")}
 # Any account credential, no seat (issue 21): tests/api/test_bot_accounts.py and
 # tests/api/test_event_stream.py refuse what they must.
-ACCOUNT_ONLY = {("POST", "/api/v1/account/bot"), ("GET", "/api/v1/stream/events")}
+ACCOUNT_ONLY = {("POST", "/api/v1/account/bot"), ("GET", "/api/v1/stream/events"),
+                # The account's email: tests/mail/test_email_flow.py refuses what it must.
+                ("GET", "/api/v1/account/email"), ("PUT", "/api/v1/account/email"),
+                ("DELETE", "/api/v1/account/email"), ("PUT", "/api/v1/account/email/preferences")}
 BODIES = {"actions": {"action": {"type": "pass"}, "version": 0}, "draw": {"offer": True},
           "claim": {"result": "win"}, "takeback": {"do": "ask"}, "give-time": {}}
 
