@@ -186,3 +186,17 @@ async def test_an_smtp_server_out_of_reach_is_retried_later(app: Any, client: ht
     assert r.status_code == 200  # the app's own mailer still reaches the sink
     off = Mailer(app.state.parts.engine, make_settings(database_url))
     assert await off.deliver(Item(ada, "turn", {"match_id": "m1"})) == Gone("email_off")
+
+
+async def test_the_clocks_alarm_is_a_turn_mail_of_its_own(app: Any, client: httpx.AsyncClient, sink: Sink) -> None:
+    """The correspondence clock's alarm (80% of a move's time used) goes by the `turn` switch."""
+    ada, headers = await account_token(client, app, "Ada")
+    await verified(client, sink, headers, "ada@example.org")
+    alarm = Item(ada, "alarm", {"match_id": "m1", "opponent": "Bo", "hours_left": 9.6})
+    assert await mailer(app).deliver(alarm) == Delivered()
+    mail = sink.to("ada@example.org")[-1]
+    assert mail["Subject"] == "Your time is running out against Bo" and "about 10 hours" in parts_of(mail)[0]
+    await client.post(path_of(mail["List-Unsubscribe"].strip("<>")))
+    assert (await client.get(EMAIL, headers=headers)).json()["preferences"]["turn"] is False
+    assert await mailer(app).deliver(alarm) == Gone("not_wanted")
+    assert await mailer(app).deliver(Item(ada, "digest")) == Gone("not_wanted")  # the digest is the tick's

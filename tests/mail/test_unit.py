@@ -57,3 +57,11 @@ def test_a_mail_has_both_parts_and_the_one_click_headers() -> None:
     html = mail.get_body(("html",)).get_content()
     assert "https://magery.test/matches/x1" in text and 'href="https://magery.test/matches/x1"' in html
     assert "&lt;b&gt;" in html and "<b>" not in html  # what a player typed is text
+
+
+def test_a_mails_signed_links_stay_out_of_the_logs() -> None:
+    from app.redact import redact
+
+    line = '"POST /mail/unsubscribe/7.turn.AbC-_x HTTP/1.1" 200; GET /mail/verify/7.1767225600.ab12.Zz?x=1'
+    shown = redact(line)
+    assert "AbC-_x" not in shown and "Zz" not in shown and shown.count("[redacted]") == 2
