@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from app.mail import Mailer
+from app.mail.addresses import ADDRESS
 
 from .caller import AccountCaller, MissingScope
 from .errors import responses
@@ -47,7 +48,8 @@ class EmailBody(BaseModel):
 
 class AddressBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    address: str = Field(max_length=254, examples=["ada@example.org"])
+    address: str = Field(max_length=254, pattern=ADDRESS, examples=["ada@example.org"],
+                         description="an email address: one @, a domain with a dot")
 
 
 class PreferencesBody(BaseModel):
@@ -66,10 +68,10 @@ def _may_change(who: Any) -> None:
 
 
 _SEND_ERRORS = {
+    409: {"email_off": "email is off on this server (no SMTP_URL)"},
     422: {"address_refused": "the mail server of this address refuses it"},
     429: {"too_many_mails": "this address was sent its verification mails for today: try again tomorrow"},
-    503: {"email_off": "email is off on this server (no SMTP_URL)",
-          "mail_unavailable": "the verification mail could not be sent now: give the address again later"},
+    503: {"mail_unavailable": "the verification mail could not be sent now: give the address again later"},
 }
 
 
@@ -80,7 +82,7 @@ async def read_email(who: AccountCaller, mail: MailDep) -> JSONResponse:
 
 
 @router.put("", response_model=None,
-            responses={200: {"model": EmailBody}, **responses(400, 401, 403, 422, 429, own=_SEND_ERRORS)},
+            responses={200: {"model": EmailBody}, **responses(400, 401, 403, 409, 422, 429, own=_SEND_ERRORS)},
             summary="Give the account an email address: a verification link is mailed to it")
 async def set_email(body: AddressBody, who: AccountCaller, mail: MailDep) -> JSONResponse:
     """The address is kept unverified and sent a link (valid MAIL_VERIFY_HOURS,

@@ -9,3 +9,4 @@ class MailError(ServiceError):
     def __init__(self, status: int, code: str, detail: str, field: str | None = None) -> None:
         super().__init__(detail)
         self.status, self.code, self.field = status, code, field
+        self.headers: dict[str, str] = {}

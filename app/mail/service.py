@@ -85,7 +85,7 @@ class Mailer:
         verification link; the same address already verified is left as it is."""
         address = checked(given)
         if self.target is None:
-            raise MailError(503, "email_off", "email is off on this server (no SMTP_URL)")
+            raise MailError(409, "email_off", "email is off on this server (no SMTP_URL)")
         key = await self.keys.key()
         address_key = signing.address_key(key, address)
         now = self.now_ms()
@@ -114,8 +114,10 @@ class Mailer:
             await self._bounced(account_id, address_key)
             raise MailError(422, "address_refused", "the mail server of this address refuses it", "address")
         if not isinstance(outcome, Delivered):
-            raise MailError(503, "mail_unavailable", "the verification mail could not be sent now: "
-                            "give the address again later")
+            unavailable = MailError(503, "mail_unavailable", "the verification mail could not be sent now: "
+                                    "give the address again later")
+            unavailable.headers = {"Retry-After": "60"}
+            raise unavailable
         return await self.view(account_id)
 
     async def _within_verify_bounds(self, account_id: int, address_key: str, now: int) -> None:

@@ -24,4 +24,4 @@ async def test_without_smtp_url_the_page_says_email_is_off(client: httpx.AsyncCl
     assert 'id="email-off"' in page and 'action="/account/email"' not in page
     r = await client.put("/api/v1/account/email", json={"address": "ada@example.org"},
                          headers={"X-CSRF-Token": await csrf_of(client)})
-    assert r.status_code == 503 and r.json()["error"] == "email_off"
+    assert r.status_code == 409 and r.json()["error"] == "email_off"
