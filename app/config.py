@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -258,6 +258,37 @@ class Settings(BaseSettings):
                                       "*.push.apple.com", "*.notify.windows.com"]
     # The longest one push service is waited for before it counts as out of reach.
     push_timeout_seconds: float = 10.0
+    # ---- email (app/mail, docs/configuration.md "Email") ----
+    # The SMTP server mail is handed to: smtp://user:pass@host:port (STARTTLS
+    # whenever the server offers it; port 587 unless given) or smtps://… (TLS
+    # from the first byte; port 465 unless given). None: email is off (the
+    # account page says so, and nothing is sent).
+    smtp_url: SecretStr | None = None
+    # The From of every mail.
+    mail_from: str = "Magery Online <noreply@localhost>"
+    # The site's address as players reach it: every link in a mail starts with it.
+    public_url: str = "http://127.0.0.1:8000"
+    # How long a verification link works.
+    mail_verify_hours: float = 24.0
+    # Verification mails sent to one address in a day, whichever accounts asked
+    # (nobody can mail-bomb a stranger by naming their address), and asked by one account.
+    mail_verify_per_address: int = Field(3, ge=1)
+    mail_verify_per_account: int = Field(5, ge=1)
+    # Notification mails (your turn, challenges, alarms, the digest) one account
+    # is sent in a day; past it they are dropped until the day's window moves on.
+    mail_per_account_day: int = Field(50, ge=1)
+    # How long the SMTP server has to answer each step.
+    smtp_timeout_seconds: float = 20.0
+    # Every process looks for digests due this often.
+    mail_digest_tick_seconds: float = 60.0
+
+    @field_validator("public_url")
+    @classmethod
+    def _site_address(cls, value: str) -> str:
+        """An http(s) address with a host; a trailing slash is dropped (links add their own)."""
+        if not value.startswith(("http://", "https://")) or not value.split("://", 1)[1].split("/", 1)[0]:
+            raise ValueError("public_url is the site's http:// or https:// address, e.g. https://magery.example")
+        return value.rstrip("/")
 
     @property
     def password_costs(self) -> tuple[int, int, int]:

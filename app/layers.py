@@ -23,6 +23,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.bots",                           # computer opponents: a client of the gateway
      "app.challenges",                     # challenges, and a person's live channel
      "app.chat",                           # the match chat
+     "app.mail",                           # email: addresses, preferences, the SMTP channel
      "app.pools",                          # quick pairing: a client of the gateway
      "app.tournaments",                    # arenas: pairing again as games end, a client of the gateway
      "app.push"),                          # web push: subscriptions, the VAPID key, the push channel

@@ -34,6 +34,7 @@ from app.config import Settings
 from app.db import head, make_engine
 from app.db.outage import OutageLog
 from app.kernel.limits import make_limiter
+from app.mail import Mailer
 from app.matches import Fanout, Gateway, MatchService
 from app.notify import Channels, Inbox, Sender
 from app.ops import MeteredGateway, Metrics, Ops, metered_bus
@@ -86,6 +87,7 @@ class Parts:
     inbox: Inbox
     sender: Sender
     push: Push  # web push: the VAPID key, the push channel (app/push)
+    mail: Mailer  # email: addresses, preferences, the email channel (app/mail)
 
 
 def build(settings: Settings) -> Parts:
@@ -169,4 +171,5 @@ def build(settings: Settings) -> Parts:
         admin=admin.Admin(engine, service, gateway, settings, accounts, chat=chat),
         channels=channels, inbox=Inbox(engine), sender=sender,
         push=make_push(engine, settings),
+        mail=Mailer(engine, settings, clock=lambda: accounts.clock()),  # the accounts' clock: tests move it
     )
