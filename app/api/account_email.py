@@ -67,6 +67,8 @@ def _may_change(who: Any) -> None:
         raise MissingScope("play")
 
 
+# A session without its CSRF header, a token without the play scope.
+_REFUSED = ("forbidden", "insufficient_scope", "csrf_failed")
 _SEND_ERRORS = {
     409: {"email_off": "email is off on this server (no SMTP_URL)"},
     422: {"address_refused": "the mail server of this address refuses it"},
@@ -82,7 +84,7 @@ async def read_email(who: AccountCaller, mail: MailDep) -> JSONResponse:
 
 
 @router.put("", response_model=None,
-            responses={200: {"model": EmailBody}, **responses(400, 401, 403, 409, 422, 429, own=_SEND_ERRORS)},
+            responses={200: {"model": EmailBody}, **responses(400, 401, 403, 409, 422, 429, codes=_REFUSED, own=_SEND_ERRORS)},
             summary="Give the account an email address: a verification link is mailed to it")
 async def set_email(body: AddressBody, who: AccountCaller, mail: MailDep) -> JSONResponse:
     """The address is kept unverified and sent a link (valid MAIL_VERIFY_HOURS,
@@ -95,7 +97,7 @@ async def set_email(body: AddressBody, who: AccountCaller, mail: MailDep) -> JSO
     return JSONResponse(await mail.set_address(who.account_id, who.name, body.address))
 
 
-@router.delete("", response_model=None, responses={200: {"model": EmailBody}, **responses(401, 403)},
+@router.delete("", response_model=None, responses={200: {"model": EmailBody}, **responses(401, 403, codes=_REFUSED)},
                summary="Forget the account's email address and its preferences")
 async def remove_email(who: AccountCaller, mail: MailDep) -> JSONResponse:
     _may_change(who)
@@ -104,7 +106,7 @@ async def remove_email(who: AccountCaller, mail: MailDep) -> JSONResponse:
 
 
 @router.put("/preferences", response_model=None,
-            responses={200: {"model": EmailBody}, **responses(400, 401, 403, 409, own={
+            responses={200: {"model": EmailBody}, **responses(400, 401, 403, 409, codes=_REFUSED, own={
                 409: {"no_address": "add an email address first"}})},
             summary="Choose which kinds of mail the account is sent")
 async def set_preferences(body: PreferencesBody, who: AccountCaller, mail: MailDep) -> JSONResponse:
