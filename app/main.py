@@ -46,6 +46,7 @@ from app.auth import use_password_costs
 from app.auth.tries_in_front import SignInsInFront
 from app.config import Settings, get_settings
 from app.db import head, revision, upgrade
+from app.db.ticking import every
 from app.kernel.limits import SlidingWindow
 from app.mail import digests_forever
 from app.matches.sweeper import sweep_forever
@@ -53,8 +54,6 @@ from app.ops import OpsOutermost, configure_logs
 from app.realtime import close_sockets_on_signal
 from app.redact import install as install_redaction
 from app.security import security_headers
-from app.tournaments.swiss.ticker import tick_forever as swiss_tick_forever
-from app.tournaments.ticker import tick_forever
 from app.web import sign_in_front
 from app.wiring import Parts, build
 
@@ -152,9 +151,10 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     await parts.hub.start()
     restore_signals = close_sockets_on_signal(parts.hub)
     sweeper = asyncio.create_task(sweep_forever(parts.service.finisher, settings.sweep_seconds, parts.outage))
-    arena_ticks = asyncio.create_task(tick_forever(parts.arenas, settings.tournament_tick_seconds, parts.outage))
-    swiss_ticks = asyncio.create_task(swiss_tick_forever(parts.swisses, settings.tournament_tick_seconds,
-                                                         parts.outage))
+    arena_ticks = asyncio.create_task(every(settings.tournament_tick_seconds, parts.arenas.tick, parts.outage,
+                                             "the arenas' tick"))
+    swiss_ticks = asyncio.create_task(every(settings.tournament_tick_seconds, parts.swisses.tick, parts.outage,
+                                             "the Swiss events' tick"))
     # The notifications' outbox, delivered from every process (app/notify/sender.py).
     notify_sender = asyncio.create_task(parts.sender.run_forever(parts.outage))
     digests = asyncio.create_task(digests_forever(parts.mail, parts.service.reads.get,

@@ -13,15 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.models import site_secrets
-
 from .networks import network_of
+from .site_keys import SiteKey
 
 KEY_NAME = "origin"
 LENGTH = 16  # hex characters: 64 bits, no two addresses of one site alike in practice
@@ -42,8 +38,7 @@ class Origins:
     """Folds addresses under the database's key, read (or made) once per process."""
 
     def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
-        self._key: bytes | None = None
+        self.site_key = SiteKey(engine, KEY_NAME)
 
     async def of(self, address: str | None) -> str | None:
         """The origin of `address`; None when the address is unknown."""
@@ -52,20 +47,4 @@ class Origins:
         return fold(network_of(address), await self.key())
 
     async def key(self) -> bytes:
-        if self._key is None:
-            self._key = await self._read_or_make()
-        return self._key
-
-    async def _read_or_make(self) -> bytes:
-        query = select(site_secrets.c.value).where(site_secrets.c.name == KEY_NAME)
-        async with self.engine.connect() as conn:
-            found = (await conn.execute(query)).scalar_one_or_none()
-        if found is None:
-            try:
-                async with self.engine.begin() as conn:
-                    await conn.execute(site_secrets.insert().values(name=KEY_NAME, value=secrets.token_hex(32)))
-            except IntegrityError:
-                pass  # another process made it first: theirs is the key
-            async with self.engine.connect() as conn:
-                found = (await conn.execute(query)).scalar_one()
-        return bytes.fromhex(found)
+        return await self.site_key.key()

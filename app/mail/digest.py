@@ -11,9 +11,7 @@ that time) has no digest.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -23,7 +21,8 @@ from sqlalchemy.exc import IntegrityError
 
 from app.db.mail_models import mail_addresses, mail_sends
 from app.db.models import matches, seats
-from app.db.outage import OutageLog, database_unavailable
+from app.db.outage import OutageLog
+from app.db.ticking import every
 from app.kernel.errors import NotFound
 
 from . import texts
@@ -99,20 +98,13 @@ async def send_digests(mailer: Mailer, read_match: ReadMatch) -> dict[int, Outco
 
 
 async def digests_forever(mailer: Mailer, read_match: ReadMatch, period: float, outage: OutageLog) -> None:
-    """Every process's digest tick, every `period` seconds."""
-    while True:
-        await asyncio.sleep(period)  # first after a period: a starting process has other work
-        began = time.monotonic()
-        try:
-            sent = await send_digests(mailer, read_match)
-            outage.reached(began)
-            if sent:
-                log.info("digests: %d claimed, %d delivered", len(sent),
-                         sum(isinstance(o, Delivered) for o in sent.values()))
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            if database_unavailable(exc):
-                outage.failed("the mail digests' tick", exc)
-            else:
-                log.exception("the mail digests' tick failed; trying again in %s s", period)
+    """Every process's digest tick, every `period` seconds (the first after a
+    period: a starting process has other work)."""
+
+    async def step() -> None:
+        sent = await send_digests(mailer, read_match)
+        if sent:
+            log.info("digests: %d claimed, %d delivered", len(sent),
+                     sum(isinstance(o, Delivered) for o in sent.values()))
+
+    await every(period, step, outage, "the mail digests' tick", wait_first=True)

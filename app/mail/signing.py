@@ -14,43 +14,20 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import secrets
 
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.models import site_secrets
+from app.kernel.site_keys import SiteKey
 
 KEY_NAME = "mail"
 MAX_TOKEN = 200
 
 
-class Keys:
+class Keys(SiteKey):
     """The database's mail key, read (or made) once per process."""
 
     def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
-        self._key: bytes | None = None
-
-    async def key(self) -> bytes:
-        if self._key is None:
-            self._key = await self._read_or_make()
-        return self._key
-
-    async def _read_or_make(self) -> bytes:
-        query = select(site_secrets.c.value).where(site_secrets.c.name == KEY_NAME)
-        async with self.engine.connect() as conn:
-            found = (await conn.execute(query)).scalar_one_or_none()
-        if found is None:
-            try:
-                async with self.engine.begin() as conn:
-                    await conn.execute(site_secrets.insert().values(name=KEY_NAME, value=secrets.token_hex(32)))
-            except IntegrityError:
-                pass  # another process made it first: theirs is the key
-            async with self.engine.connect() as conn:
-                found = (await conn.execute(query)).scalar_one()
-        return bytes.fromhex(found)
+        super().__init__(engine, KEY_NAME)
 
 
 def _mac(key: bytes, purpose: str, body: str) -> str:

@@ -1,4 +1,4 @@
-"""Every process's arena tick runs by itself (app/tournaments/ticker.py, started
+"""Every process's arena tick runs by itself (app/db/ticking.py, started
 with the app): an arena that begins pairs those who joined before it, with no
 call of anyone's."""
 

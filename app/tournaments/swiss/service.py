@@ -6,7 +6,7 @@ scoring a win.
 
 The next round is paired once its interval has passed since the round before
 was paired AND every game of that round is over (the first round: at the
-start). The tick every process runs (ticker.py), and the end of a game heard
+start). The tick every process runs (app/db/ticking.py), and the end of a game heard
 on this process, move events on; the database decides who pairs a round
 (store.pair_round), so it is paired once however many processes try.
 """
