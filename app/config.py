@@ -184,6 +184,20 @@ class Settings(BaseSettings):
     # past it another process takes the turn over (its holder died).
     bot_lease_seconds: float = 30.0
 
+    # ---- notifications' outbox (app/notify/, docs/configuration.md) ----
+    # Each process's sender looks for due deliveries this often (and at once
+    # after a pass that found a full batch), taking at most `notify_batch` a pass.
+    notify_poll_seconds: float = Field(1.0, gt=0)
+    notify_batch: int = Field(50, ge=1)
+    # A taken delivery is its sender's this long; a delivery is cut at half of it,
+    # and a sender that died lets it go to another when it runs out.
+    notify_lease_seconds: float = Field(60.0, gt=0)
+    # A failed delivery is tried again after this, twice that the next time, up
+    # to the most; one still undelivered this long after it was written is dropped.
+    notify_first_retry_seconds: float = Field(30.0, gt=0)
+    notify_most_retry_seconds: float = Field(3600.0, gt=0)
+    notify_give_up_seconds: float = Field(86_400.0, gt=0)
+
     # ---- operations (app/ops/, docs/operations.md) ----
     # Log lines as JSON objects, one a line ("json"), or as plain text for a
     # person reading a terminal ("text"); the level of the app's own loggers

@@ -17,6 +17,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.kernel",),                       # what every wing shares: errors, the write budget,
                                            # ids, text checks, JSON text, moments, cursors
     ("app.accounts",),                     # players, their sign-ins, tokens and ratings
+    ("app.notify",),                       # the inbox, the outbox and its sender, the players' choices
     ("app.matches",),                      # the match service and its one gateway
     ("app.realtime",),                     # hub and bus: committed actions, live
     ("app.bots",                           # computer opponents: a client of the gateway

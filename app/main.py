@@ -154,6 +154,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     arena_ticks = asyncio.create_task(tick_forever(parts.arenas, settings.tournament_tick_seconds, parts.outage))
     swiss_ticks = asyncio.create_task(swiss_tick_forever(parts.swisses, settings.tournament_tick_seconds,
                                                          parts.outage))
+    # The notifications' outbox, delivered from every process (app/notify/sender.py).
+    notify_sender = asyncio.create_task(parts.sender.run_forever(parts.outage))
     await parts.bots.start()
     _freeze_startup_objects()
     try:
@@ -161,7 +163,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         await parts.bots.close()
         await parts.relay.close()
-        for task in (sweeper, arena_ticks, swiss_ticks):
+        for task in (sweeper, arena_ticks, swiss_ticks, notify_sender):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

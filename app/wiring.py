@@ -28,12 +28,14 @@ from app.auth import PasswordChecks
 from app.bots.draw_answer import accepts_draw
 from app.bots.runner import BotRunner
 from app.challenges import Challenges
+from app.challenges.service import person_key
 from app.chat import Chat, Relay
 from app.config import Settings
 from app.db import head, make_engine
 from app.db.outage import OutageLog
 from app.kernel.limits import make_limiter
 from app.matches import Fanout, Gateway, MatchService
+from app.notify import Channels, Inbox, Sender
 from app.ops import MeteredGateway, Metrics, Ops, metered_bus
 from app.people import Person, PersonChannel
 from app.people.events import OneEach
@@ -77,14 +79,23 @@ class Parts:
     socket: ws.MatchSocket  # the match's websocket
     ops: Ops  # the probes and /metrics
     admin: admin.Admin  # the admins' wing
+    # Notifications (app/notify): the channels registered (push, email), the
+    # inbox, and this process's sender of the outbox.
+    channels: Channels
+    inbox: Inbox
+    sender: Sender
 
 
 def build(settings: Settings) -> Parts:
     engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
     outage = OutageLog()  # one for the app: one line when the database goes, one when it is back
     listeners = Fanout()  # who hears each commit: the hub, then the bot runner
+    # The ways a notice leaves besides the inbox: each registers here, by name
+    # (`channels.register`); notices are written for the registered ones only.
+    channels = Channels()
     # The computer answers a draw offer at once.
-    service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS, computer_answers_draw=accepts_draw)
+    service = MatchService(engine, settings, listeners, bot_levels=bots.LEVELS, computer_answers_draw=accepts_draw,
+                           channels=channels)
     limiter = make_limiter(engine, settings.rate_limit_writes, settings.rate_window_seconds, outage)
     # Operations: the gateway and the bus metered (app/ops/meters.py): the gateway is
     # built as a counting one, the bus is wrapped.
@@ -110,13 +121,19 @@ def build(settings: Settings) -> Parts:
                         admin_checks=PasswordChecks(settings.admin_password_workers, settings.admin_password_waiting))
     accounts.on_close(service.leaving.account_closed)  # its running matches end, by every path that closes
     # The chat writes through the gateway's write budget and wakes every process by a nudge.
-    chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds)
+    chat = Chat(engine, gateway, hub.nudges, flood_seconds=settings.chat_flood_seconds, channels=channels)
     relay = Relay(chat, hub.nudges, hub.reply, settings.chat_poll_seconds)
     pools = Pools(engine, gateway, hub.nudges, settings, bots.LEVELS)
+
+    def wake_people(account_ids: list[int]) -> None:  # their pages read their inbox again, on every process
+        for account_id in account_ids:
+            hub.nudges.nudge(person_key(account_id))
+
+    channels.on_told(wake_people)
     # The server's own arenas (hourly and daily, in the pools' real-time controls), unless turned off.
     schedule = Schedule(engine, plan(VARIANTS, [(c, clock) for c, _, clock in CONTROLS])) \
         if settings.tournament_schedule else None
-    arenas = Arenas(engine, gateway, hub.nudges, schedule)
+    arenas = Arenas(engine, gateway, hub.nudges, schedule, channels)
     listeners.add(arenas, reads_words=False)  # a game's end pairs its arena's players again at once
     swisses = Swisses(engine, gateway)
     listeners.add(swisses, reads_words=False)  # a game's end written at once: its round may be over
@@ -126,11 +143,19 @@ def build(settings: Settings) -> Parts:
     # with the days since its last rated match).
     profiles = Profiles(engine, lambda: accounts.clock())
     # Challenges and every page's live channel, woken by the hub's nudges.
-    challenges = Challenges(engine, accounts, gateway, hub.nudges, settings)
+    challenges = Challenges(engine, accounts, gateway, hub.nudges, settings, channels=channels)
     arenas.nudges = hub.nudges  # a join, a pairing, an arena's start and end wake the players' channels
     channel = PersonChannel(Person(engine, challenges, service.reads.get, arenas), hub.nudges,
                             settings.person_channels_per_address, settings.person_recheck_seconds,
                             settings.person_keepalive_seconds, closing=lambda: hub.closed)
+    sender = Sender(engine, channels, poll_seconds=settings.notify_poll_seconds,
+                    lease_seconds=settings.notify_lease_seconds,
+                    first_retry_seconds=settings.notify_first_retry_seconds,
+                    most_retry_seconds=settings.notify_most_retry_seconds,
+                    give_up_seconds=settings.notify_give_up_seconds, most=settings.notify_batch)
+    channels.on_told(lambda _: sender.wake())  # a notice committed here: delivered now, not at the next poll
+    if metrics is not None:
+        metrics.watch_outbox(sender)
     socket = ws.MatchSocket(hub, gateway, settings, outage, accounts, ws_chat.SocketChat(chat, relay))
     return Parts(
         settings=settings, engine=engine, outage=outage, metrics=metrics, service=service, gateway=gateway,
@@ -140,4 +165,5 @@ def build(settings: Settings) -> Parts:
         streams=MatchStreams(hub, gateway, settings.match_stream_keepalive_seconds), replays=Replays(),
         socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),
         admin=admin.Admin(engine, service, gateway, settings, accounts, chat=chat),
+        channels=channels, inbox=Inbox(engine), sender=sender,
     )

@@ -16,6 +16,7 @@ from . import (
     events_stream,
     match_stream_route,
     matches,
+    notifications,
     offers,
     pools,
     replays,
@@ -28,8 +29,8 @@ from . import (
 
 router = APIRouter(prefix="/api/v1")
 # In this order: it is the order of the paths in /openapi.json.
-for resource in (matches, offers, match_stream_route, replays, vocabulary, account, users, challenges, events_stream,
-                 chat, pools, tournaments, tournament_live):
+for resource in (matches, offers, match_stream_route, replays, vocabulary, account, notifications, users, challenges,
+                 events_stream, chat, pools, tournaments, tournament_live):
     router.include_router(resource.router)
 
 

@@ -69,7 +69,8 @@ with `matchFinish`, `challengeDeclined` and `challengeCanceled`; an accepted
 challenge has no line of its own (its match's `matchStart` follows). An arena
 you joined: `tournamentStart` when it begins (or on opening while it runs),
 `tournamentFinish` when it ends; an arena game's `matchStart` names its
-`tournament`. A `ping`
+`tournament`. A `notification` line for each new notice of the account's
+inbox. A `ping`
 line (no answer needed) after PERSON_KEEPALIVE_SECONDS (7) of quiet; a `closing`
 line when the server process stops (open the stream again). An account token of
 either scope in `Authorization: Bearer`, or a session's cookie; one stream per
@@ -136,7 +137,7 @@ def person_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
 def events_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
     return _channel("/api/v1/stream/events", "An account's events (ndjson stream)", EVENTS_TEXT, ["http"],
                     sent=["matchStart", "matchFinish", "challenge", "challengeDeclined", "challengeCanceled",
-                          "tournamentStart", "tournamentFinish",
+                          "tournamentStart", "tournamentFinish", "notification",
                           "ping", "closing"], read=[])
 
 

@@ -25,7 +25,8 @@ CLIENT_ID: dict[str, Any] = {"type": "string", "pattern": "^[!-~]{1,64}$",
                              "description": "chosen by the client: 1-64 printable ASCII characters, no space"}
 
 
-SCHEMAS = ("MatchState", "Players", "Legal", "Action", "ChatLine", "Challenge", "Challenges_", "Result")  # the OpenAPI's, by name
+SCHEMAS = ("MatchState", "Players", "Legal", "Action", "ChatLine", "Challenge", "Challenges_", "Result",
+           "Notification")  # the OpenAPI's, by name
 
 
 def ref(name: str) -> dict[str, Any]:
@@ -181,8 +182,11 @@ PERSON = message("person", "Everything the person's pages show, as it is now (se
     "matches": {"type": "array", "items": PERSON_MATCH, "maxItems": 50},
     "awaiting": {"type": "integer", "minimum": 0}}, {
     "tournaments": {"type": "array", "items": PERSON_ARENA, "maxItems": 20,
-                    "description": "the arenas you joined, not over for more than an hour, the latest first"}}),
-    {"type": "person", "challenges": {"in": [], "out": []}, "matches": [
+                    "description": "the arenas you joined, not over for more than an hour, the latest first"},
+    "inbox": _object({
+        "unread": {"type": "integer", "minimum": 0, "description": "unread notices (the bell's count)"},
+        "latest": {"type": "integer", "minimum": 0, "description": "the newest notice's id (0: none)"}})}),
+    {"type": "person", "challenges": {"in": [], "out": []}, "inbox": {"unread": 1, "latest": 41}, "matches": [
         {"id": "ec60lFT8BdN4", "colour": "black", "status": "active", "variant": "standard", "opponent": "Ada",
          "opponent_computer": False, "awaiting": True, "phase": "decision", "clock": None,
          "time_control": {"type": "correspondence", "days": 3}, "version": 12, "tournament": None}], "awaiting": 1,
@@ -249,6 +253,13 @@ TOURNAMENT_FINISH = message(
         **ARENA_EXAMPLE, "status": "finished",
         "podium": [{"rank": 1, "name": "Ada", "score": 8, "games": 3, "streak": 3, "performance": 2066}],
         "standing": {"rank": 1, "name": "Ada", "score": 8, "games": 3, "streak": 3, "performance": 2066}}})
+NOTIFICATION = message("notification", "A new notice in the account's inbox (GET /account/notifications lists them)",
+                       _object({**_kind("notification"), "notification": ref("Notification")}),
+                       {"type": "notification", "notification": {
+                           "id": 41, "kind": "your_turn", "text": "Your move against Grace.", "read": False,
+                           "created_at": "2026-11-29T10:00:00.000Z",
+                           "data": {"match_id": "ec60lFT8BdN4", "colour": "white", "opponent": "Grace",
+                                    "variant": "standard"}}})
 
 # Keys of components/messages: a name unique in the document (two messages are "chat").
 MESSAGES: dict[str, dict[str, Any]] = {
@@ -259,4 +270,5 @@ MESSAGES: dict[str, dict[str, Any]] = {
     "matchStart": MATCH_START, "matchFinish": MATCH_FINISH, "challenge": CHALLENGE,
     "challengeDeclined": CHALLENGE_DECLINED, "challengeCanceled": CHALLENGE_CANCELED,
     "tournamentStart": TOURNAMENT_START, "tournamentFinish": TOURNAMENT_FINISH,
+    "notification": NOTIFICATION,
 }

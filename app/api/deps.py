@@ -20,6 +20,7 @@ from app.challenges import Challenges
 from app.chat import Chat
 from app.matches import Gateway
 from app.matches.reads import Reads
+from app.notify import Channels, Inbox
 from app.people import PersonChannel
 from app.people.events import OneEach
 from app.pools import Pools
@@ -67,6 +68,14 @@ def get_event_streams(request: Request) -> OneEach:
     return _parts(request).event_streams  # type: ignore[no-any-return]
 
 
+def get_inbox(request: Request) -> Inbox:
+    return _parts(request).inbox  # type: ignore[no-any-return]
+
+
+def get_notify_channels(request: Request) -> Channels:
+    return _parts(request).channels  # type: ignore[no-any-return]
+
+
 def get_chat(request: Request) -> Chat:
     return _parts(request).chat  # type: ignore[no-any-return]
 
@@ -103,6 +112,8 @@ ChallengesDep = Annotated[Challenges, Depends(get_challenges)]
 ChannelDep = Annotated[PersonChannel, Depends(get_channel)]
 EventStreamsDep = Annotated[OneEach, Depends(get_event_streams)]
 ChatDep = Annotated[Chat, Depends(get_chat)]
+InboxDep = Annotated[Inbox, Depends(get_inbox)]
+NotifyChannelsDep = Annotated[Channels, Depends(get_notify_channels)]
 PoolsDep = Annotated[Pools, Depends(get_pools)]
 ArenasDep = Annotated[Arenas, Depends(get_arenas)]
 SwissesDep = Annotated[Swisses, Depends(get_swisses)]

@@ -28,7 +28,7 @@ from .match_stream import closing_line
 
 HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 LINES = ("`matchStart`, `matchFinish`, `challenge`, `challengeDeclined`, `challengeCanceled`, "
-         "`tournamentStart`, `tournamentFinish`, `ping` when quiet, and `closing` when the server stops")
+         "`tournamentStart`, `tournamentFinish`, `notification`, `ping` when quiet, and `closing` when the server stops")
 
 
 router = APIRouter(tags=["challenges"])
@@ -44,7 +44,8 @@ async def event_stream(request: Request, who: AccountCaller, accounts: AccountsD
                        channel: ChannelDep, one_each: EventStreamsDep) -> StreamingResponse:
     """On opening, a `matchStart` for each of your matches under way and a
     `challenge` for each challenge awaiting an answer; then each of those as it
-    happens, with `matchFinish`, `challengeDeclined` and `challengeCanceled`; a
+    happens, with `matchFinish`, `challengeDeclined` and `challengeCanceled`, and a
+    `notification` for each new notice of your inbox; a
     `ping` line (nothing to answer) when nothing else went out for 7 s. One stream
     per token (or session): opening another ends this one."""
     address = address_of(request) or "-"
@@ -64,7 +65,9 @@ async def event_stream(request: Request, who: AccountCaller, accounts: AccountsD
 
     async def lines() -> AsyncIterator[str]:
         arenas = channel.person.arenas
-        events = Events(channel.person.read_match, challenges.get, arenas.view if arenas is not None else None)
+        events = Events(channel.person.read_match, challenges.get,
+                        read_tournament=arenas.view if arenas is not None else None,
+                        read_notices=lambda after: channel.person.inbox.since(who.account_id, after))
         quiet = Quiet(channel.clock())
         try:
             async for message in channel.stream(Who(who.account_id), still, seen=seen, quiet=quiet,

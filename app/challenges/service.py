@@ -32,6 +32,9 @@ from app.db.account_models import accounts
 from app.db.challenge_models import challenges
 from app.db.turns import one_at_a_time
 from app.matches import Caller, Gateway
+from app.notify import Channels, Notice
+from app.notify import write as write_notices
+from app.notify.kinds import CHALLENGE, CHALLENGE_ACCEPTED, CHALLENGE_DECLINED
 from app.realtime.nudges import Nudges
 
 from .errors import (
@@ -71,9 +74,10 @@ class Sent:
 
 class Challenges:
     def __init__(self, engine: AsyncEngine, accounts: Accounts, gateway: Gateway, nudges: Nudges,
-                 settings: Settings, clock: Callable[[], float] = time.time) -> None:
+                 settings: Settings, clock: Callable[[], float] = time.time, channels: Channels | None = None) -> None:
         self.engine, self.accounts, self.gateway, self.nudges = engine, accounts, gateway, nudges
         self.settings = settings
+        self.channels = channels or Channels()  # a challenge's notices leave by these (app/notify)
         self.clock = clock  # seconds since the epoch; tests move it to expire challenges
 
     def now(self) -> datetime:
@@ -108,6 +112,10 @@ class Challenges:
                 id=challenge_id, challenger_id=challenger.account_id, challenged_id=challenged.id,
                 options=options, colour=colour, rated=rated, status="pending",
                 created_at=now, expires_at=now + timedelta(seconds=self.settings.challenge_expire_seconds)))
+            if challenged.computer is None:  # a computer level answers at once: nobody to tell
+                await self._notify(conn, Notice(challenged.id, CHALLENGE, {
+                    "challenge_id": challenge_id, "by": challenger.account, "rated": rated,
+                    "variant": options.get("variant", "standard"), "time_control": options.get("time_control")}))
         if challenged.computer is not None:  # a computer level accepts at once
             return await self._accept(challenge_id, challenger, challenged)
         self._tell(challenger.account_id, challenged.id)
@@ -185,6 +193,10 @@ class Challenges:
         async with self.engine.begin() as conn:
             changed = await conn.execute(update(challenges).where(challenges.c.id == row.id, _pending(now))
                                          .values(status=status, reason=reason, decided_at=now))
+            if changed.rowcount == 1 and status == "declined":
+                await self._notify(conn, Notice(row.challenger_id, CHALLENGE_DECLINED, {
+                    "challenge_id": row.id, "by": await self._name(conn, row.challenged_id), "reason": reason,
+                    "reason_text": DECLINE_REASONS.get(reason or "")}))
         self._tell(row.challenger_id, row.challenged_id)
         if changed.rowcount != 1:
             raise ChallengeOver(f"this challenge is {await self._status(row.id)} already")
@@ -216,11 +228,23 @@ class Challenges:
         async with self.engine.begin() as conn:
             await conn.execute(update(challenges).where(challenges.c.id == challenge_id)
                                .values(match_id=seated.match["id"]))
+            if not isinstance(accepter, Account):  # a person accepted: the challenger is told
+                await self._notify(conn, Notice(row.challenger_id, CHALLENGE_ACCEPTED, {
+                    "challenge_id": challenge_id, "match_id": seated.match["id"],
+                    "by": await self._name(conn, row.challenged_id)}))
         self._tell(row.challenger_id, row.challenged_id)
         return await self.get(challenge_id)
 
     async def _status(self, challenge_id: str) -> str:
         return str((await self.get(challenge_id))["status"])
+
+    async def _notify(self, conn: Any, notice: Notice) -> None:
+        await write_notices(conn, [notice], self.channels.names, int(self.clock() * 1000))
+
+    @staticmethod
+    async def _name(conn: Any, account_id: int) -> str | None:
+        found = (await conn.execute(select(accounts.c.name).where(accounts.c.id == account_id))).scalar()
+        return None if found is None else str(found)
 
     def _tell(self, *account_ids: int) -> None:
         for account_id in account_ids:

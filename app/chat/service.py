@@ -30,10 +30,12 @@ from app.kernel.errors import BadRequest, NotFound
 from app.kernel.moments import stamp
 from app.matches import Caller, Gateway
 from app.matches.record import other
+from app.notify import Channels
 from app.realtime.nudges import Nudges
 
 from .errors import ComputerOpponent, Muted, ReportKept, WrongRoom
 from .flood import FLOOD_SECONDS, ROOMS, Earlier, checked, not_flooding
+from .handled import tell_reporters
 
 SHOWN = 100  # lines a reader is sent at once: the last of the room
 REPORT_REASONS = ("abuse", "spam", "cheating", "other")  # why a line is reported, as the report asks
@@ -72,8 +74,10 @@ def shown(row: Any) -> dict[str, Any]:
 
 class Chat:
     def __init__(self, engine: AsyncEngine, gateway: Gateway, nudges: Nudges,
-                 clock: Callable[[], float] = time.time, flood_seconds: float = FLOOD_SECONDS) -> None:
+                 clock: Callable[[], float] = time.time, flood_seconds: float = FLOOD_SECONDS,
+                 channels: Channels | None = None) -> None:
         self.engine, self.gateway, self.nudges = engine, gateway, nudges
+        self.channels = channels or Channels()  # a handled report is told by these and the inbox (handled.py)
         self.flood_seconds = flood_seconds
         self.clock = clock  # tests move it on
 
@@ -213,9 +217,13 @@ class Chat:
             row = (await conn.execute(select(chat_lines).where(chat_lines.c.id == line_id))).first()
             if row is None:
                 raise NotFound(f"no chat line {line_id}")
-            await conn.execute(update(chat_lines).where(chat_lines.c.id == line_id, chat_lines.c.hidden_at.is_(None))
-                               .values(hidden_at=self.now(), hidden_by=admin[:64]))
+            hidden = await conn.execute(update(chat_lines).where(chat_lines.c.id == line_id,
+                                                                 chat_lines.c.hidden_at.is_(None))
+                                        .values(hidden_at=self.now(), hidden_by=admin[:64]))
+            told = (await tell_reporters(conn, line_id, row.match_id, "hidden", self.channels.names,
+                                         int(self.clock() * 1000)) if hidden.rowcount == 1 else [])
         self.nudges.nudge(key_of(row.match_id))
+        self.channels.told(told)
         return {"id": row.id, "match_id": row.match_id, "room": row.room, "author": row.author, "text": row.text}
 
     async def mute(self, account: str, minutes: int, reason: str, admin: str) -> dict[str, Any]:
@@ -257,7 +265,13 @@ class Chat:
     async def dismiss(self, line_id: int) -> None:
         """Take a line out of the queue, left as it is."""
         async with self.engine.begin() as conn:
-            await conn.execute(update(chat_lines).where(chat_lines.c.id == line_id).values(reported_at=None))
+            found = await conn.execute(update(chat_lines).where(chat_lines.c.id == line_id,
+                                                                chat_lines.c.reported_at.is_not(None))
+                                       .values(reported_at=None).returning(chat_lines.c.match_id))
+            match_id = found.scalar()
+            told = (await tell_reporters(conn, line_id, match_id, "dismissed", self.channels.names,
+                                         int(self.clock() * 1000)) if match_id is not None else [])
+        self.channels.told(told)
 
 
 def admin_view(row: Any) -> dict[str, Any]:

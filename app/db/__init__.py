@@ -7,6 +7,7 @@ from . import (  # noqa: F401  (their tables join Base.metadata, as migrations s
     challenge_models,
     chat_models,
     fairplay_models,
+    notify_models,
     playban_models,
     pool_models,
     resend_models,

@@ -26,11 +26,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.config import Settings
 from app.kernel.errors import Forbidden, NotFound, ServiceError
 from app.kernel.ids import is_match_id
+from app.notify import Channels, Told
 from app.rules import SETUP, MatchOver, conclude
 
 from . import store
 from .cache import Cache, Locks
 from .errors import MatchIsOver
+from .notices import notices_of
 from .publisher import Publisher, hears_words
 from .record import COLOURS, Entry, Record
 from .replay import ending
@@ -44,8 +46,12 @@ TRIES = 8  # conflicts with other processes before a change gives up
 
 
 class MatchKeeper:
-    def __init__(self, engine: AsyncEngine, settings: Settings, publisher: Publisher) -> None:
+    def __init__(self, engine: AsyncEngine, settings: Settings, publisher: Publisher,
+                 channels: Channels | None = None) -> None:
         self.engine = engine
+        # The channels notices leave by besides the inbox (app/notify): what a
+        # change tells its players is saved with it (notices.py).
+        self.channels = channels or Channels()
         self.settings = settings
         self.publisher = publisher
         # Seconds since the epoch; tests replace it to move time.
@@ -119,7 +125,11 @@ class MatchKeeper:
 
     async def _save(self, rec: Record, draft: Record) -> None:
         draft.updated_ms = draft.entries[-1].at_ms if draft.entries else self.now_ms()
+        notices = notices_of(rec, draft)
+        draft.told = Told(notices, self.channels.names) if notices else None
         await store.save(self.engine, rec.version, draft, self.together)
+        if notices:
+            self.channels.told(n.account_id for n in notices)
         self.cache.put(draft)
         updates: list[Update] = []
         before: Mapping[str, Any] = rec.engine_view()

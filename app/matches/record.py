@@ -11,6 +11,7 @@ from app.accounts.profiles import NEW_SHOWN, RatingView, change_of, shown
 from app.accounts.titles import title_of
 from app.kernel.jsontext import compact
 from app.kernel.moments import moment, ms_of, stamp
+from app.notify import Told
 from app.rules import COLOURS, SETUP, State, other, public_view
 from app.rules.view_shape import PublicView, ResultView
 
@@ -122,13 +123,14 @@ class Record:
     takeback_changed: bool = False  # saved by the Core path (store.save), as a rematch's change is
     rematch_new: Record | None = None  # the rematch made by this change, inserted with it
     ended: bool = False  # this change ends the match (MatchKeeper.finish)
+    told: Told | None = None  # the notices this change tells its players (notices.py), saved with it
 
     def draft(self) -> Record:
         """A copy to change; the original stays as it was until the change is saved."""
         return replace(
             self, clock=self.clock.copy() if self.clock else None, seats=dict(self.seats),
             entries=[], new_seats=[], draw_ops=[], rematch_changed=False, takeback_changed=False,
-            rematch_new=None, ended=False,
+            rematch_new=None, ended=False, told=None,
         )
 
     @property

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.config import Settings
 from app.kernel.origins import Origins
+from app.notify import Channels
 
 from .berserk import Berserks
 from .claims import Claims
@@ -43,8 +44,9 @@ from .time_gift import TimeGifts
 
 class MatchService:
     def __init__(self, engine: AsyncEngine, settings: Settings, publisher: Publisher | None = None,
-                 bot_levels: Collection[str] = ("random",), computer_answers_draw: DrawAnswer | None = None) -> None:
-        self.keeper = MatchKeeper(engine, settings, publisher or NullPublisher())
+                 bot_levels: Collection[str] = ("random",), computer_answers_draw: DrawAnswer | None = None,
+                 channels: Channels | None = None) -> None:
+        self.keeper = MatchKeeper(engine, settings, publisher or NullPublisher(), channels)
         self.reads = Reads(self.keeper)
         self.seats = Seats(self.keeper)
         self.lobby = Lobby(self.keeper, self.seats, bot_levels)

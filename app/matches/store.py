@@ -173,7 +173,7 @@ async def save(engine: AsyncEngine, before_version: int, rec: Record,
     """Write `rec` if the stored version is still `before_version`; raises Conflict
     (or ClientIdTaken) and writes nothing otherwise. On PostgreSQL's hot path,
     `together` may write it in one transaction with other matches' saves."""
-    if (rec.entries and not rec.new_seats and not rec.draw_ops and not rec.rematch_changed
+    if (rec.entries and not rec.new_seats and not rec.draw_ops and not rec.rematch_changed and rec.told is None
             and not rec.takeback_changed and not rec.rates_now and engine.dialect.name == "postgresql"):
         await _save_postgres(engine, before_version, rec, together)
     else:
@@ -184,11 +184,8 @@ async def _save_core(engine: AsyncEngine, before_version: int, rec: Record) -> N
     """Any change, on either database, in one transaction of Core statements."""
     try:
         async with engine.begin() as conn:
-            done = await conn.execute(
-                matches.update()
-                .where(matches.c.id == rec.id, matches.c.version == before_version)
-                .values(**rec.row())
-            )
+            done = await conn.execute(matches.update().where(matches.c.id == rec.id, matches.c.version == before_version)
+                                      .values(**rec.row()))
             if done.rowcount != 1:
                 raise Conflict()
             if rec.new_seats:
@@ -211,6 +208,8 @@ async def _save_core(engine: AsyncEngine, before_version: int, rec: Record) -> N
                 await _insert(conn, rec.rematch_new)
                 if any(seat.bot is not None for seat in rec.rematch_new.seats.values()):
                     await bot_store.enrol_rematch(conn, rec.rematch_new.id, rec.id)
+            if rec.told is not None:  # what this change tells its players: with it, or not at all
+                await rec.told.write(conn, rec.updated_ms)
     except IntegrityError as error:
         if any(e.client_id for e in rec.entries) and "client_id" in str(error.orig).lower():
             raise ClientIdTaken() from None

@@ -30,6 +30,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.matches.saves_together import SavesTogether
+from app.notify import Sender
 from app.realtime import Hub
 
 log = logging.getLogger(__name__)
@@ -109,6 +110,10 @@ class Metrics:
         """Saves written together in one transaction (PostgreSQL), read at each scrape."""
         self.registry.register(_SavesTogether(together))
 
+    def watch_outbox(self, sender: Sender) -> None:
+        """The notifications' deliveries by channel and outcome, read at each scrape."""
+        self.registry.register(_Outbox(sender))
+
     async def count_matches(self, engine: AsyncEngine) -> None:
         """Matches by status, from the database (kept as they were if it does not answer)."""
         try:
@@ -135,6 +140,31 @@ class _SavesTogether:
                                   value=self.together.batches)
         yield CounterMetricFamily("magery_saves_batched", "Saves of actions written in such a shared "
                                   "transaction (the rest were written alone).", value=self.together.batched)
+
+
+class _Outbox:
+    """This process's sender of the notifications' outbox (app/notify/sender.py)."""
+
+    OUTCOMES = ("sent", "retried", "failed", "dropped")
+
+    def __init__(self, sender: Sender) -> None:
+        self.sender = sender
+
+    def collect(self) -> Iterable[Metric]:
+        done = CounterMetricFamily(
+            "magery_notifications", "Deliveries of notifications by this process's sender, by channel and "
+            "outcome: sent; retried (put off after a failure); failed (the channel said the player cannot be "
+            "reached so); dropped (still undelivered after NOTIFY_GIVE_UP_SECONDS).", labels=["channel", "outcome"])
+        for channel in self.sender.channels.names:
+            for outcome in self.OUTCOMES:
+                done.add_metric([channel, outcome], self.sender.counts[(channel, outcome)])
+        yield done
+        queued = GaugeMetricFamily("magery_notifications_queued", "Deliveries waiting in the outbox, by "
+                                   "channel (the same on every replica; as counted at the sender's last pass).",
+                                   labels=["channel"])
+        for channel in self.sender.channels.names:
+            queued.add_metric([channel], self.sender.queued.get(channel, 0))
+        yield queued
 
 
 class _Sockets:

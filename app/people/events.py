@@ -15,10 +15,12 @@ before and says what happened, lichess's event stream in the game's words:
 - `tournamentStart`: an arena you joined (and have not withdrawn from) is under
   way: it began, or you joined it running; before its games' `matchStart`;
 - `tournamentFinish`: an arena told by `tournamentStart` is over, with its podium
-  and your own standing. An arena game's `matchStart` names its `tournament`.
+  and your own standing. An arena game's `matchStart` names its `tournament`;
+- `notification`: a new notice in the account's inbox (app/notify), each once.
 
 The first picture is told whole: a `matchStart` for each running match and a
-`challenge` for each pending challenge. A client that reconnects forgets what it
+`challenge` for each pending challenge (but no old notice: the inbox's own
+route lists them). A client that reconnects forgets what it
 held and rebuilds from these opening lines.
 
 `OneEach` keeps one stream per credential across processes: the newer stream
@@ -45,7 +47,7 @@ def seen(message: dict[str, Any]) -> str:
     running = sorted((m["id"], m["status"]) for m in message["matches"])
     pending = sorted(c["id"] for c in _pending(message).values())
     arenas = sorted((t["id"], t["status"], t["joined"]) for t in message.get("tournaments", []))
-    return json.dumps([running, pending, arenas])
+    return json.dumps([running, pending, arenas, (message.get("inbox") or {}).get("latest", 0)])
 
 
 def _pending(message: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -58,9 +60,12 @@ class Events:
 
     def __init__(self, read_match: Callable[[str], Awaitable[Mapping[str, Any]]],
                  read_challenge: Callable[[str], Awaitable[dict[str, Any]]],
-                 read_tournament: Callable[[str], Awaitable[dict[str, Any]]] | None = None) -> None:
+                 read_tournament: Callable[[str], Awaitable[dict[str, Any]]] | None = None,
+                 read_notices: Callable[[int], Awaitable[list[dict[str, Any]]]] | None = None) -> None:
         self.read_match, self.read_challenge = read_match, read_challenge
         self.read_tournament = read_tournament
+        self.read_notices = read_notices  # the inbox's notices after an id, oldest first
+        self.noticed: int | None = None  # the newest notice told (or there when the stream opened)
         self.started: dict[str, dict[str, Any]] = {}  # told by matchStart, not yet by matchFinish
         self.pending: dict[str, dict[str, Any]] = {}  # told by `challenge`, not yet over
         self.arenas: dict[str, dict[str, Any]] = {}  # told by tournamentStart, not yet by tournamentFinish
@@ -83,6 +88,7 @@ class Events:
         for challenge_id in [c for c in self.pending if c not in now_pending]:
             out += await self._challenge_over(challenge_id)
         self.pending = now_pending
+        out += await self._notices(message)
         return out
 
     async def _arena_lines(self, arenas: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -111,6 +117,20 @@ class Events:
             podium = standings[:3]
             mine = next((s for s in standings if s["name"] == arena.get("player")), None)
         return {"type": "tournamentFinish", "tournament": {**told, "podium": podium, "standing": mine}}
+
+    async def _notices(self, message: dict[str, Any]) -> list[dict[str, Any]]:
+        latest = (message.get("inbox") or {}).get("latest")
+        if latest is None or self.read_notices is None:
+            return []
+        if self.noticed is None:  # the stream opens: what was there is not news
+            self.noticed = latest
+            return []
+        if latest <= self.noticed:
+            return []
+        new = await self.read_notices(self.noticed)
+        if new:
+            self.noticed = max(n["id"] for n in new)
+        return [{"type": "notification", "notification": n} for n in new]
 
     async def _challenge_over(self, challenge_id: str) -> list[dict[str, Any]]:
         now = await self.read_challenge(challenge_id)

@@ -23,6 +23,7 @@ from app.challenges.service import Challenges
 from app.db.models import matches, seats
 from app.kernel.errors import NotFound
 from app.matches.seats import hash_token
+from app.notify import Inbox
 from app.tournaments import Arenas
 
 MOST_MATCHES = 50  # a person's running matches shown at once (and seats a guest may name)
@@ -46,6 +47,7 @@ class Person:
                  read_match: Callable[[str], Awaitable[Mapping[str, Any]]], arenas: Arenas | None = None) -> None:
         self.engine, self.challenges, self.read_match = engine, challenges, read_match
         self.arenas = arenas  # the arenas the person plays in, and the arena of each game
+        self.inbox = Inbox(engine)
 
     async def seats_of(self, who: Who) -> dict[str, str]:
         """{match id: colour} of the person's seats in matches not over."""
@@ -102,5 +104,9 @@ class Person:
         challenges = await self.challenges.of(who.account_id) if who.account_id is not None else {"in": [], "out": []}
         arenas = (await self.arenas.of_person(who.account_id)
                   if self.arenas is not None and who.account_id is not None else [])
-        return {"type": "person", "challenges": challenges, "matches": mine,
-                "awaiting": sum(m["awaiting"] for m in mine), "tournaments": arenas}
+        message = {"type": "person", "challenges": challenges, "matches": mine,
+                   "awaiting": sum(m["awaiting"] for m in mine), "tournaments": arenas}
+        if who.account_id is not None:  # the bell: a guest has no inbox
+            latest, unread = await self.inbox.latest(who.account_id)
+            message["inbox"] = {"unread": unread, "latest": latest}
+        return message

@@ -28,6 +28,7 @@ from app.kernel.text import check as check_text
 from app.matches import Caller, Gateway
 from app.matches.lobby import new_match_id
 from app.matches.pairing import Paired, Player
+from app.notify import Channels
 from app.ratings import NEW
 from app.realtime.nudges import Nudges
 from app.rules import VARIANTS
@@ -39,6 +40,7 @@ from .pairing import Waiting, pairs
 from .schedule import Schedule
 from .scoring import Outcome, Sheet, sheet_of
 from .standings import Result, Standing, performance, ranked
+from .starting import tell_started
 
 log = logging.getLogger(__name__)
 CONTROL = re.compile(r"^([1-9][0-9]?)\+([0-9]{1,2})$")  # minutes + increment seconds: an arena is real-time
@@ -79,10 +81,12 @@ def status_of(arena: store.Arena, now_ms: int) -> str:
 
 class Arenas:
     def __init__(self, engine: AsyncEngine, gateway: Gateway, nudges: Nudges | None = None,
-                 schedule: Schedule | None = None) -> None:
+                 schedule: Schedule | None = None, channels: Channels | None = None) -> None:
         self.engine, self.gateway = engine, gateway
         self.nudges = nudges  # rings each paired player's live channel (app/people/channel.py) at once
         self.schedule = schedule  # the arenas the server makes itself (None: none)
+        # An arena's start is told to its players (starting.py) by these channels and the inbox.
+        self.channels = channels or Channels()
         self.clock: Callable[[], float] = time.time  # seconds since the epoch; tests move it
         self._settling: set[asyncio.Task[None]] = set()
         self._ticked_ms: int | None = None  # the last tick's moment: arenas that began or ended since are told
@@ -234,6 +238,7 @@ class Arenas:
             self._changed(arena_id)  # its watchers see the podium
         if self.schedule is not None:
             await self.schedule.tick(self.now_ms())
+        self.channels.told(await tell_started(self.engine, self.channels.names, self.now_ms()))
         running = set(await store.running(self.engine, self.now_ms()))
         for arena_id in sorted(running ^ self._running):  # began or ended since the last tick
             self._changed(arena_id)

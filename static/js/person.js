@@ -18,6 +18,7 @@ import { heldSeats } from "./seat.js";
 import { accountName, csrfToken } from "./session.js";
 import { drawYourMatches, noteTurns } from "./your-matches.js";
 import { challengeWords } from "./challenge-words.js";
+import { noteInbox } from "./bell.js";
 
 const PATH = "/api/v1/stream/person";
 const SILENT_MS = 25000; // three keep-alives (7 s) and some: the stream is dead
@@ -213,6 +214,7 @@ function show(message) {
   $("awaiting").setAttribute("aria-label", `Matches awaiting your move: ${message.awaiting}`);
   $("awaiting").classList.toggle("due", message.awaiting > 0);
   challenges(message);
+  if (message.inbox && document.getElementById("bell")) noteInbox(message.inbox);
   drawYourMatches(message.matches);
   noteTurns(message.matches);
 }

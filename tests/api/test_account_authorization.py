@@ -28,10 +28,17 @@ SEAT_VERBS = {("POST", "/api/v1/matches/{match_id}/actions"), ("GET", "/api/v1/m
 ACCOUNT = ("GET", "/api/v1/account")
 # A seat's view when a credential proves a seat, a watcher's without one (issue 21):
 # the seat verbs' refusals are not its own. tests/api/test_match_stream.py refuses a bad token.
-SEAT_OR_WATCHER = {("GET", "/api/v1/matches/{match_id}/stream")}
+SEAT_OR_WATCHER = {("GET", "/api/v1/matches/{match_id}/stream"),
+                   # an arena's watcher; with an account, its player's own line too
+                   # (tests/tournaments/test_arena_live.py refuses a bad token)
+                   ("GET", "/api/v1/tournaments/{tournament_id}/stream")}
 # Any account credential, no seat (issue 21): tests/api/test_bot_accounts.py and
 # tests/api/test_event_stream.py refuse what they must.
-ACCOUNT_ONLY = {("POST", "/api/v1/account/bot"), ("GET", "/api/v1/stream/events")}
+ACCOUNT_ONLY = {("POST", "/api/v1/account/bot"), ("GET", "/api/v1/stream/events"),
+                # The inbox: tests/notify/test_inbox_api.py refuses what it must.
+                ("GET", "/api/v1/account/notifications"), ("POST", "/api/v1/account/notifications/read"),
+                ("GET", "/api/v1/account/notification-preferences"),
+                ("PUT", "/api/v1/account/notification-preferences")}
 BODIES = {"actions": {"action": {"type": "pass"}, "version": 0}, "draw": {"offer": True},
           "claim": {"result": "win"}, "takeback": {"do": "ask"}, "give-time": {}}
 

@@ -36,7 +36,7 @@ async def test_a_challenge_and_its_match_reach_both_pages_at_once(app: Any, clie
             Stream(app, "GET", PATH, bo.session(csrf=False)) as bo_page:
         first = await bo_page.next()
         assert first == {"type": "person", "challenges": {"in": [], "out": []}, "matches": [], "awaiting": 0,
-                         "tournaments": []}
+                         "tournaments": [], "inbox": {"unread": 0, "latest": 0}}
         r = await client.post("/api/v1/challenges/Bo", json={"colour": "white"}, headers=ada.token())
         sent = r.json()
         await bo_page.until(lambda m: challenges_in(m) == ["Ada"], "Ada's challenge, to Bo")
