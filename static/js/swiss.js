@@ -17,6 +17,7 @@ function schedule() {
   clearTimeout(timer);
   const now = $("swiss-now");
   if (now.dataset.status === "finished") return;
+  if (document.hidden) return; // a tab in the background reads nothing; it redraws when shown again
   let wait = data.refresh_seconds * 1000;
   const next = $("next-round");
   if (next) {
