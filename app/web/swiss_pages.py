@@ -51,8 +51,10 @@ def you(view: Mapping[str, Any], name: str | None) -> dict[str, Any] | None:
     over = view["status"] == "finished"
     closed = over or view["round"] >= view["rounds"]  # the last round paired: nobody joins now
     joined = mine is not None and not mine["withdrawn"]
+    game = next((p["match"] for p in view["pairings"] if p["round"] == view["round"] and p["match"]
+                 and p["status"] == "playing" and name in (p["white"], p["black"])), None)
     return {"standing": mine, "joined": joined, "can_join": not closed and not joined,
-            "can_withdraw": not over and joined}
+            "can_withdraw": not over and joined, "game": game}
 
 
 def context(view: dict[str, Any], name: str | None) -> dict[str, Any]:

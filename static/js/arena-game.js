@@ -30,6 +30,7 @@ if (box && button) {
       else button.disabled = false;
     }
   });
+  box.dataset.ready = "1"; // its buttons answer from now on
   document.addEventListener("magery:match", (e) => {
     const { match: state, action, player } = e.detail;
     if (button.hidden) return;

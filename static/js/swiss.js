@@ -1,8 +1,9 @@
 // A Swiss event's page (app/web/swiss_pages.py). A Swiss event changes a few
 // times a round, and its rounds are minutes or days apart: the page is not
 // pushed but drawn again, from this same page read once, when the next round
-// is due, after the player's own join or withdrawal, and else once a minute
-// (refresh_seconds) while the event is not over. The server draws it; this
+// is due (and a few times soon after, until it is drawn), after the player's
+// own join or withdrawal, and else once a minute (refresh_seconds) while the
+// event is not over. The server draws it; this
 // script only swaps in what it drew.
 
 import { call } from "./api.js";
@@ -12,6 +13,8 @@ const data = JSON.parse(root.dataset.swiss);
 const id = encodeURIComponent(data.id);
 const $ = (name) => document.getElementById(name);
 let timer = null;
+let late = 0; // looks since the next round fell due without being drawn
+const LATE_TRIES = 4;
 
 function schedule() {
   clearTimeout(timer);
@@ -20,10 +23,16 @@ function schedule() {
   if (document.hidden) return; // a tab in the background reads nothing; it redraws when shown again
   let wait = data.refresh_seconds * 1000;
   const next = $("next-round");
-  if (next) {
+  const due = next ? Date.parse(next.getAttribute("datetime")) - Date.now() + 1000 : null;
+  if (due !== null && due > 0) {
     // A second after the round is due, when it may just have been paired.
-    const due = Date.parse(next.getAttribute("datetime")) - Date.now() + 1000;
-    if (due > 0 && due < wait) wait = due;
+    late = 0;
+    wait = Math.min(wait, due);
+  } else if (due !== null && late < LATE_TRIES) {
+    // Due and not drawn yet (the server pairs it within its tick, or waits for a game):
+    // a few more looks, 2, 4, 8 and 16 s on, then once a minute again.
+    wait = Math.min(wait, 2000 * 2 ** late);
+    late += 1;
   }
   timer = setTimeout(redraw, wait);
 }

@@ -45,6 +45,7 @@ def test_berserk_halves_the_clock_on_every_page(contexts: Contexts, mine: tuple[
     expect(watcher.get_by_role("link", name="Back to Berserk Blitz")).to_be_visible()
     expect(watcher.get_by_role("button", name="Berserk")).to_have_count(0)  # a spectator never has it
 
+    me.wait_for_function("() => document.getElementById('arena-game').dataset.ready === '1'")  # its script runs
     me.get_by_role("button", name="Berserk").click()
     expect(me.locator("#berserk-note")).to_have_text("Berserk: your clock is halved, and a win scores one more point.")
     expect(me.get_by_role("button", name="Berserk")).to_be_hidden()

@@ -63,6 +63,8 @@ async def test_a_swiss_page_its_rounds_standings_pairings_bye_and_trf(app: Any, 
     sw.clock = lambda: now + 61
     await sw.tick()
     [game] = [g for g in await games(app, tid) if g.black is not None]
+    playing = (await client.get(f"/tournaments/{tid}", headers=by_id[game.white].session())).text
+    assert f'<a href="/matches/{game.match_id}">Your round 1 game is on: open it</a>' in playing
     await end_by(app, "black resigns", game, by_id[game.white], by_id[game.black])
     await sw.settled()
     await sw.tick()
@@ -84,7 +86,7 @@ async def test_a_swiss_page_its_rounds_standings_pairings_bye_and_trf(app: Any, 
     assert rows[2][1:] == [black, "0", "1", "1", "0"]
 
     mine = _text((await client.get(f"/tournaments/{tid}", headers=by_id[game.white].session())).text)
-    assert "You play in this event: #1 with 1 point." in mine and "Withdraw" in mine
+    assert "You play in this event: #1 with 1 point." in mine and "Withdraw" in mine and "game is on" not in mine
     await sw.withdraw(tid, game.black)
     gone = _text((await client.get(f"/tournaments/{tid}", headers=by_id[game.black].session())).text)
     assert "You withdrew" in gone and "Join" in gone and f"{black} (withdrawn)" in gone
