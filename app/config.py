@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -241,6 +241,54 @@ class Settings(BaseSettings):
     # A create, join or rematch resent with the Idempotency-Key of one still being
     # answered waits this long for that answer before it is told 409 request_in_flight.
     idempotency_wait_seconds: float = 10.0
+
+    # ---- web push (app/push, docs/configuration.md) ----
+    # The VAPID private key every process signs pushes with: the raw P-256 key,
+    # 32 bytes in URL-safe base64 (as `vapid --gen` or web-push's
+    # generate-vapid-keys print it). Unset: made once and kept in the database.
+    vapid_private_key: str | None = None
+    # Who a push service may contact about our pushes (the JWT's `sub`): a
+    # mailto: or https: URL. Apple's service refuses one at localhost.
+    vapid_subject: str = "mailto:push@localhost"
+    # The hosts a subscription's endpoint may name (https only): exact names, or
+    # "*." and a name for any one label under it. The defaults are the browsers'
+    # push services: Chrome's FCM, Firefox's autopush, Safari's Apple push,
+    # Edge's Windows push. "http://127.0.0.1" (tests only) adds a local stand-in.
+    push_endpoint_hosts: list[str] = ["fcm.googleapis.com", "updates.push.services.mozilla.com",
+                                      "*.push.apple.com", "*.notify.windows.com"]
+    # The longest one push service is waited for before it counts as out of reach.
+    push_timeout_seconds: float = 10.0
+    # ---- email (app/mail, docs/configuration.md "Email") ----
+    # The SMTP server mail is handed to: smtp://user:pass@host:port (STARTTLS
+    # whenever the server offers it; port 587 unless given) or smtps://… (TLS
+    # from the first byte; port 465 unless given). None: email is off (the
+    # account page says so, and nothing is sent).
+    smtp_url: SecretStr | None = None
+    # The From of every mail.
+    mail_from: str = "Magery Online <noreply@localhost>"
+    # The site's address as players reach it: every link in a mail starts with it.
+    public_url: str = "http://127.0.0.1:8000"
+    # How long a verification link works.
+    mail_verify_hours: float = 24.0
+    # Verification mails sent to one address in a day, whichever accounts asked
+    # (nobody can mail-bomb a stranger by naming their address), and asked by one account.
+    mail_verify_per_address: int = Field(3, ge=1)
+    mail_verify_per_account: int = Field(5, ge=1)
+    # Notification mails (your turn, challenges, alarms, the digest) one account
+    # is sent in a day; past it they are dropped until the day's window moves on.
+    mail_per_account_day: int = Field(50, ge=1)
+    # How long the SMTP server has to answer each step.
+    smtp_timeout_seconds: float = 20.0
+    # Every process looks for digests due this often.
+    mail_digest_tick_seconds: float = 60.0
+
+    @field_validator("public_url")
+    @classmethod
+    def _site_address(cls, value: str) -> str:
+        """An http(s) address with a host; a trailing slash is dropped (links add their own)."""
+        if not value.startswith(("http://", "https://")) or not value.split("://", 1)[1].split("/", 1)[0]:
+            raise ValueError("public_url is the site's http:// or https:// address, e.g. https://magery.example")
+        return value.rstrip("/")
 
     @property
     def password_costs(self) -> tuple[int, int, int]:

@@ -23,8 +23,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.bots",                           # computer opponents: a client of the gateway
      "app.challenges",                     # challenges, and a person's live channel
      "app.chat",                           # the match chat
+     "app.mail",                           # email: addresses, preferences, the SMTP channel
      "app.pools",                          # quick pairing: a client of the gateway
-     "app.tournaments"),                   # arenas: pairing again as games end, a client of the gateway
+     "app.tournaments",                    # arenas: pairing again as games end, a client of the gateway
+     "app.push"),                          # web push: subscriptions, the VAPID key, the push channel
     ("app.people",),                       # a person's live channel and events: their challenges, matches
     ("app.api", "app.web", "app.admin", "app.ops"),  # the wings, and operations
     ("app.wiring",),                       # makes every part, in order

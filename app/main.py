@@ -47,6 +47,7 @@ from app.auth.tries_in_front import SignInsInFront
 from app.config import Settings, get_settings
 from app.db import head, revision, upgrade
 from app.kernel.limits import SlidingWindow
+from app.mail import digests_forever
 from app.matches.sweeper import sweep_forever
 from app.ops import OpsOutermost, configure_logs
 from app.realtime import close_sockets_on_signal
@@ -156,6 +157,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
                                                          parts.outage))
     # The notifications' outbox, delivered from every process (app/notify/sender.py).
     notify_sender = asyncio.create_task(parts.sender.run_forever(parts.outage))
+    digests = asyncio.create_task(digests_forever(parts.mail, parts.service.reads.get,
+                                                  settings.mail_digest_tick_seconds, parts.outage))
     await parts.bots.start()
     _freeze_startup_objects()
     try:
@@ -163,13 +166,14 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         await parts.bots.close()
         await parts.relay.close()
-        for task in (sweeper, arena_ticks, swiss_ticks, notify_sender):
+        for task in (sweeper, arena_ticks, swiss_ticks, notify_sender, digests):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await parts.arena_live.close()
         await parts.arenas.close()
         await parts.swisses.close()
+        await parts.push.channel.close()
         await parts.hub.close(1001)
         restore_signals()
         await parts.gateway.limiter.close()  # its last flush needs the engine

@@ -28,7 +28,9 @@ _URL_PASSWORD = re.compile(r"(?i)(\b[a-z][a-z0-9+.\-]*://[^:/@\s\"']*:)[^@/\s\"'
 _KEYED = re.compile(
     r"(?i)((?:\\?[\"'])(?:[a-z_]*token|password|passwd|secret|seed)(?:\\?[\"'])\s*[:=]\s*(?:\\?[\"'])?)"
     r"[^\"'\\\s,}]+")
-_MARKERS = ("token", "password", "passwd", "secret", "seed", "bearer", "://")
+# A mail's signed link in a request's path (app/mail): /mail/verify/<token>, /mail/unsubscribe/<token>.
+_MAIL_LINK = re.compile(r"(/mail/(?:verify|unsubscribe)/)[^/?\s\"'#]+")
+_MARKERS = ("token", "password", "passwd", "secret", "seed", "bearer", "://", "/mail/")
 
 
 def redact(text: str) -> str:
@@ -39,6 +41,7 @@ def redact(text: str) -> str:
     text = _ASSIGNED.sub(r"\1" + MASK, text)
     text = _BEARER.sub(r"\1" + MASK, text)
     text = _URL_PASSWORD.sub(r"\1" + MASK + r"\2", text)
+    text = _MAIL_LINK.sub(r"\1" + MASK, text)
     return _KEYED.sub(r"\1" + MASK, text)
 
 

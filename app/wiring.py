@@ -34,6 +34,7 @@ from app.config import Settings
 from app.db import head, make_engine
 from app.db.outage import OutageLog
 from app.kernel.limits import make_limiter
+from app.mail import Mailer
 from app.matches import Fanout, Gateway, MatchService
 from app.notify import Channels, Inbox, Sender
 from app.ops import MeteredGateway, Metrics, Ops, metered_bus
@@ -41,6 +42,7 @@ from app.people import Person, PersonChannel
 from app.people.events import OneEach
 from app.pools import Pools
 from app.pools.catalogue import CONTROLS
+from app.push.parts import Push, make_push
 from app.realtime import Hub, ServiceSource, make_bus, make_hub
 from app.realtime.service import share_claims, share_closings
 from app.rules import VARIANTS
@@ -84,6 +86,8 @@ class Parts:
     channels: Channels
     inbox: Inbox
     sender: Sender
+    push: Push  # web push: the VAPID key, the push channel (app/push)
+    mail: Mailer  # email: addresses, preferences, the email channel (app/mail)
 
 
 def build(settings: Settings) -> Parts:
@@ -166,4 +170,6 @@ def build(settings: Settings) -> Parts:
         socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),
         admin=admin.Admin(engine, service, gateway, settings, accounts, chat=chat),
         channels=channels, inbox=Inbox(engine), sender=sender,
+        push=make_push(engine, settings),
+        mail=Mailer(engine, settings, clock=lambda: accounts.clock()),  # the accounts' clock: tests move it
     )

@@ -11,6 +11,7 @@ from starlette.routing import WebSocketRoute
 
 from . import (
     account,
+    account_email,
     challenges,
     chat,
     events_stream,
@@ -19,6 +20,7 @@ from . import (
     notifications,
     offers,
     pools,
+    push,
     replays,
     tournament_live,
     tournaments,
@@ -29,8 +31,8 @@ from . import (
 
 router = APIRouter(prefix="/api/v1")
 # In this order: it is the order of the paths in /openapi.json.
-for resource in (matches, offers, match_stream_route, replays, vocabulary, account, notifications, users, challenges,
-                 events_stream, chat, pools, tournaments, tournament_live):
+for resource in (matches, offers, match_stream_route, replays, vocabulary, account, account_email, notifications, users,
+                 challenges, events_stream, chat, pools, tournaments, tournament_live, push):
     router.include_router(resource.router)
 
 

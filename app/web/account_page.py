@@ -26,6 +26,8 @@ from .deps import AccountsDep
 from .render import page
 
 EXPIRED = "This form had expired: reload the page and try again."
+EMAIL_NOTICES = {"sent": "A link is mailed to your address: follow it to confirm the address.",
+                 "saved": "Your email choices are saved.", "removed": "Your email address is removed."}
 
 
 class SignInFirst(Exception):
@@ -53,9 +55,13 @@ router = APIRouter(include_in_schema=False)
 async def _account_page(request: Request, accounts: Accounts, session: Session, account: Account,
                         status: int = 200, **shown: Any) -> HTMLResponse:
     live = [t for t in await accounts.tokens(account) if t.revoked_at is None]
+    email = await request.app.state.parts.mail.view(account.id)  # app/web/mail_pages.py's section
     return page("account.html", status=status, session=session, back=signed.here(request), account=account,
                 tokens=live, scopes=SCOPES, most=MAX_LIVE, min_password=MIN_PASSWORD, title="Your account",
-                **shown)
+                email=email, **shown)
+
+
+account_view = _account_page  # the email section's forms (mail_pages.py) answer with the page too
 
 
 async def member(request: Request, accounts: AccountsDep) -> Member:
@@ -82,7 +88,7 @@ async def _form(request: Request, session: Session) -> dict[str, Any] | None:
 async def account_page(request: Request, me: Signed, accounts: AccountsDep) -> Response:
     notice = ("The token is revoked." if request.query_params.get("revoked") else
               "Your password is changed. Every other browser signed in to your account is signed out."
-              if request.query_params.get("password") else None)
+              if request.query_params.get("password") else EMAIL_NOTICES.get(request.query_params.get("email", "")))
     return await _account_page(request, accounts, me.session, me.account, notice=notice)
 
 

@@ -38,7 +38,12 @@ ACCOUNT_ONLY = {("POST", "/api/v1/account/bot"), ("GET", "/api/v1/stream/events"
                 # The inbox: tests/notify/test_inbox_api.py refuses what it must.
                 ("GET", "/api/v1/account/notifications"), ("POST", "/api/v1/account/notifications/read"),
                 ("GET", "/api/v1/account/notification-preferences"),
-                ("PUT", "/api/v1/account/notification-preferences")}
+                ("PUT", "/api/v1/account/notification-preferences"),
+                # A browser's push subscription: tests/push refuses what it must.
+                ("POST", "/api/v1/account/push"), ("DELETE", "/api/v1/account/push"),
+                # The account's email: tests/mail/test_email_flow.py refuses what it must.
+                ("GET", "/api/v1/account/email"), ("PUT", "/api/v1/account/email"),
+                ("DELETE", "/api/v1/account/email"), ("PUT", "/api/v1/account/email/preferences")}
 BODIES = {"actions": {"action": {"type": "pass"}, "version": 0}, "draw": {"offer": True},
           "claim": {"result": "win"}, "takeback": {"do": "ask"}, "give-time": {}}
 
