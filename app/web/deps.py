@@ -53,3 +53,10 @@ def get_arena_live(request: Request) -> Any:
 
 ArenasDep = Annotated[Any, Depends(get_arenas)]  # app.tournaments.Arenas
 ArenaLiveDep = Annotated[Any, Depends(get_arena_live)]  # app.tournaments.live.ArenaLive
+
+
+def get_swisses(request: Request) -> Any:
+    return _parts(request).swisses
+
+
+SwissesDep = Annotated[Any, Depends(get_swisses)]  # app.tournaments.swiss.service.Swisses

@@ -17,13 +17,14 @@ from app.accounts import Accounts
 from app.kernel.errors import ServiceError
 from app.tournaments.board import PAGE_SIZE, PODIUM
 
-from . import render
-from .deps import AccountsDep, ArenaLiveDep, ArenasDep
+from . import render, swiss_pages
+from .deps import AccountsDep, ArenaLiveDep, ArenasDep, SwissesDep
 from .pages import VARIANT_NAMES
 from .signed import here, viewer
 
 router = APIRouter(include_in_schema=False)
 MODULES = ["tournament.js", "api.js", "session.js"]
+SWISS_MODULES = ["swiss.js", "api.js"]
 SHOWN = 100  # arenas the list reads
 
 
@@ -36,8 +37,11 @@ def variant_name(variant: str) -> str:
 
 
 @router.get("/tournaments", response_class=HTMLResponse)
-async def tournaments(request: Request, accounts: AccountsDep, arenas: ArenasDep) -> HTMLResponse:
+async def tournaments(request: Request, accounts: AccountsDep, arenas: ArenasDep,
+                      swisses: SwissesDep) -> HTMLResponse:
     listed = await arenas.listing(SHOWN)
+    swiss = await swisses.summaries([t["id"] for t in listed])  # as the API's list: a Swiss event's own fields
+    listed = [swiss.get(t["id"], t) for t in listed]
     for t in listed:
         t["variant_name"] = variant_name(t["variant"])
     groups = [("running", "Running now", [t for t in listed if t["status"] == "started"]),
@@ -49,7 +53,14 @@ async def tournaments(request: Request, accounts: AccountsDep, arenas: ArenasDep
 
 @router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
 async def tournament(request: Request, tournament_id: str, accounts: AccountsDep, arenas: ArenasDep,
-                     live: ArenaLiveDep) -> HTMLResponse:
+                     live: ArenaLiveDep, swisses: SwissesDep) -> HTMLResponse:
+    if await swisses.is_swiss(tournament_id):
+        view = await swisses.view(tournament_id)
+        view["variant_name"] = variant_name(view["variant"])
+        session = await viewer(accounts, request)
+        return render.page("tournament_swiss.html", 200, session=session, back=here(request), title=view["name"],
+                           here="tournaments", modules=SWISS_MODULES,
+                           **swiss_pages.context(view, session.name if session else None))
     try:
         shown = await arenas.view(tournament_id)
     except ServiceError:

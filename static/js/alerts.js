@@ -121,13 +121,14 @@ export function alertControls(muteButton, notifyButton) {
 }
 
 /** Compares the match before and after an update and says what changed. */
-// What the opponent did about a takeback or your clock, told to you (offers.js).
+// What the opponent did about a takeback or a clock, told to you (offers.js; an arena's berserk).
 const OPPONENT_OFFERS = {
   takeback_offer: "asks for a takeback.",
   takeback_decline: "declines the takeback.",
   takeback_accept: "accepts the takeback: the match goes back.",
   takeback_withdraw: "withdraws the takeback ask.",
   give_time: "gives you 15 seconds.",
+  berserk: "goes berserk: their clock is halved, and a win scores them a point more.",
 };
 
 export class Announcer {

@@ -87,6 +87,8 @@ function applyMatch(match, action, player) {
   if (match.version < page.match.version) return;
   if (!page.seat) page.seat = accountSeat(match); // joined as the account elsewhere (another tab, a client)
   announcer.changed(page.match, match, action, player);
+  // Told to the page's other parts that follow the match (arena-game.js's Berserk button).
+  document.dispatchEvent(new CustomEvent("magery:match", { detail: { match, action, player } }));
   rematch.follow(match);
   const changed = match.version !== page.match.version;
   if (typeof match.spectators === "number") page.spectators = match.spectators;
