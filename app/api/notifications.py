@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Query
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
 from app.challenges.service import person_key
 from app.notify import preferences
@@ -60,6 +60,14 @@ class Unread(BaseModel):
     unread: int = Field(examples=[0])
 
 
+# The body of a change, every kind and channel named (so a client, and the
+# schema's readers, know the whole set): each optional, nothing else allowed.
+ChannelChoices = create_model(  # type: ignore[call-overload]
+    "ChannelChoices", __base__=Strict, **{c: (bool | None, None) for c in CHANNELS})
+PreferenceChanges = create_model(  # type: ignore[call-overload]
+    "PreferenceChanges", __base__=Strict, **{k: (ChannelChoices | None, None) for k in KINDS})
+
+
 class Preferences(BaseModel):
     preferences: dict[Kind, dict[Channel, bool]] = Field(
         description="each kind, each channel: on or off",
@@ -71,8 +79,8 @@ class Preferences(BaseModel):
 @router.get("/notifications", response_model=NotificationPage, responses=responses(400, 401),
             summary="Your notifications, newest first, with the unread count")
 async def notifications(who: AccountCaller, inbox: InboxDep,
-                        before: Annotated[int | None, Digits, Query(ge=1, description="only notices older than this id")] = None,
-                        limit: Annotated[int, Digits, Query(ge=1, le=MOST_PAGE)] = 20) -> JSONResponse:
+                        before: Annotated[int | None, Query(ge=1, description="only notices older than this id"), Digits] = None,
+                        limit: Annotated[int, Query(ge=1, le=MOST_PAGE), Digits] = 20) -> JSONResponse:
     """Reading does not mark anything read: `POST .../notifications/read` does."""
     return JSONResponse(await inbox.page(who.account_id, before, limit))
 
@@ -108,9 +116,9 @@ async def read_preferences(who: AccountCaller, inbox: InboxDep, channels: Notify
 @router.put("/notification-preferences", response_model=Preferences, responses=CHANGES,
             summary="Change which notifications reach you")
 async def change_preferences(who: AccountCaller, inbox: InboxDep, channels: NotifyChannelsDep,
-                             body: Annotated[dict[str, Any], Body(examples=[{"your_turn": {"push": False}}])],
+                             body: Annotated[PreferenceChanges, Body(examples=[{"your_turn": {"push": False}}])],
                              ) -> JSONResponse:
     """`{kind: {channel: true|false}}`: the kinds and channels named change, the
     others stay. An unknown kind or channel: 400 naming it."""
-    await preferences.change(inbox.engine, who.account_id, preferences.check(body))
+    await preferences.change(inbox.engine, who.account_id, preferences.check(body.model_dump(exclude_none=True)))
     return await _choices(who.account_id, inbox, channels)

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, field_validator
 
-from app.kernel.errors import BadRequest, NotFound
+from app.kernel.errors import BadRequest, NotFound, ServiceError
 from app.push.endpoints import BadEndpoint, checked_endpoint
 from app.push.keys import from_b64url
 from app.push.parts import Push
@@ -38,23 +38,29 @@ class PublicKey(BaseModel):
                             examples=["BPm9...ygM"])
 
 
+class NotAKey(ServiceError):
+    """A p256dh of the right form that is no point of the curve: the request is
+    well-formed (no schema can say which 65 bytes lie on P-256), its key unusable."""
+
+    status, code = 422, "not_a_key"
+
+
+def _on_the_curve(value: str) -> bool:
+    raw = from_b64url(value)
+    if len(raw) != 65:
+        return False
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+    except ValueError:
+        return False
+    return True
+
+
 class BrowserKeys(Strict):
     p256dh: str = Field(pattern=r"^[A-Za-z0-9_-]{87}=?$",
                         description="the browser's P-256 public key: an uncompressed point (65 bytes), URL-safe base64")
     auth: str = Field(pattern=r"^[A-Za-z0-9_-]{22}(==)?$",
                       description="the browser's authentication secret (16 bytes), URL-safe base64")
-
-    @field_validator("p256dh")
-    @classmethod
-    def _a_point(cls, value: str) -> str:
-        raw = from_b64url(value)
-        try:
-            ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
-        except ValueError:
-            raise ValueError("not an uncompressed P-256 public key") from None
-        if len(raw) != 65:
-            raise ValueError("not an uncompressed P-256 public key")
-        return value
 
     @field_validator("auth")
     @classmethod
@@ -95,7 +101,8 @@ async def public_key(push: PushDep) -> JSONResponse:
 @router.post(
     "/account/push", response_model=PushSubscriptionOut, status_code=201,
     responses={200: {"model": PushSubscriptionOut, "description": "The endpoint was kept already: renewed"},
-               **responses(400, 401, 403, codes=("csrf_failed",))},
+               **responses(400, 401, 403, 422, codes=("csrf_failed",), own={
+                   422: {"not_a_key": "body.keys.p256dh: not an uncompressed P-256 public key"}})},
     summary="Keep this browser's push subscription for the signed-in account",
     description=("The browser's `PushSubscription` JSON, from a signed-in session (with X-CSRF-Token) or an "
                  "account token. The endpoint must be https on a known push service's host "
@@ -110,6 +117,8 @@ async def subscribe(body: PushSubscriptionIn, who: AccountCaller, push: PushDep,
         endpoint = checked_endpoint(body.endpoint, push.hosts)
     except BadEndpoint as why:
         raise BadRequest(f"body.endpoint: {why}") from None
+    if not _on_the_curve(body.keys.p256dh):
+        raise NotAKey("body.keys.p256dh: not an uncompressed P-256 public key", field="body.keys.p256dh")
     new = await keep(accounts.engine, who.account_id, Subscription(endpoint, body.keys.p256dh, body.keys.auth),
                      accounts.now())
     return JSONResponse({"endpoint": endpoint, "new": new}, status_code=201 if new else 200)

@@ -330,10 +330,11 @@ async def account_tokens(postgres_url: str, *names: str) -> dict[str, dict[str, 
 
 
 async def next_event(lines: AsyncIterator[str]) -> dict[str, Any]:
-    """The next line of an event stream that is not a keep-alive."""
+    """The next line of an event stream that is not a keep-alive (nor an inbox
+    notice: tests/notify tells of those)."""
     async with asyncio.timeout(DEADLINE):
         async for line in lines:
-            if json.loads(line)["type"] != "ping":
+            if json.loads(line)["type"] not in ("ping", "notification"):
                 return dict(json.loads(line))
     raise AssertionError("the event stream ended")
 
@@ -362,7 +363,8 @@ async def to_the_end(lines: AsyncIterator[str]) -> list[dict[str, Any]]:
     """The rest of a stream, keep-alives left out, to its end. A process killed in
     the middle of an answer raises here (httpx: incomplete chunked read)."""
     async with asyncio.timeout(DEADLINE):
-        return [json.loads(line) async for line in lines if line and json.loads(line)["type"] != "ping"]
+        return [json.loads(line) async for line in lines
+                if line and json.loads(line)["type"] not in ("ping", "notification")]
 
 
 async def test_both_streams_survive_a_restart_of_their_process_losing_nothing_and_nothing_twice(
