@@ -156,7 +156,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     swiss_ticks = asyncio.create_task(swiss_tick_forever(parts.swisses, settings.tournament_tick_seconds,
                                                          parts.outage))
     # The notifications' outbox, delivered from every process (app/notify/sender.py).
-    notify_sender = asyncio.create_task(parts.sender.run_forever(parts.outage))
+    notify_sender = asyncio.create_task(parts.sender.run_forever(parts.outage) if settings.notify_sender
+                                        else asyncio.sleep(0))
     digests = asyncio.create_task(digests_forever(parts.mail, parts.service.reads.get,
                                                   settings.mail_digest_tick_seconds, parts.outage))
     await parts.bots.start()

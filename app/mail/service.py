@@ -201,11 +201,12 @@ class Mailer:
 
     # ---- the channel ----
 
-    async def deliver(self, item: Notice) -> Outcome:
+    async def deliver(self, item: Notice, once_key: str | None = None) -> Outcome:
         """Mail one notification to its account's verified address, if the player
         wants that kind: Delivered, RetryLater (the SMTP server is out of reach or
         said 4xx), or Gone (email off, no verified address, the kind off, the
-        day's bound reached, or the address refused for good)."""
+        day's bound reached, or the address refused for good). With `once_key`,
+        mailed at most once whoever tries again (Gone("sent_already"))."""
         if item.kind not in SWITCH or item.kind == "digest":
             return Gone("not_wanted")
         if self.target is None:
@@ -215,7 +216,7 @@ class Mailer:
             return row
         words = {"turn": texts.turn, "alarm": texts.alarm, "challenge": texts.challenge}[item.kind](
             self.site, item.payload)
-        return await self.notify(item.account_id, row.address, row.address_key, item.kind, words)
+        return await self.notify(item.account_id, row.address, row.address_key, item.kind, words, once_key)
 
     async def _wanted(self, account_id: int, switch: str) -> Any:
         async with self.engine.connect() as conn:
