@@ -200,6 +200,9 @@ class Settings(BaseSettings):
     # False: this process delivers nothing from the outbox (the others do); the
     # notices are still written. Tests turn it off and run the sender's passes themselves.
     notify_sender: bool = True
+    # Each process looks this often for correspondence moves past 80% of their
+    # time (the clock's alarm, app/matches/clock_alarm.py); each alarm is written once.
+    clock_alarm_tick_seconds: float = Field(60.0, gt=0)
 
     # ---- operations (app/ops/, docs/operations.md) ----
     # Log lines as JSON objects, one a line ("json"), or as plain text for a

@@ -48,6 +48,7 @@ from app.config import Settings, get_settings
 from app.db import head, revision, upgrade
 from app.kernel.limits import SlidingWindow
 from app.mail import digests_forever
+from app.matches.clock_alarm import ring_forever
 from app.matches.sweeper import sweep_forever
 from app.ops import OpsOutermost, configure_logs
 from app.realtime import close_sockets_on_signal
@@ -158,6 +159,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     # The notifications' outbox, delivered from every process (app/notify/sender.py).
     notify_sender = asyncio.create_task(parts.sender.run_forever(parts.outage) if settings.notify_sender
                                         else asyncio.sleep(0))
+    alarms = asyncio.create_task(ring_forever(parts.engine, parts.channels, settings.clock_alarm_tick_seconds,
+                                              parts.outage))
     digests = asyncio.create_task(digests_forever(parts.mail, parts.service.reads.get,
                                                   settings.mail_digest_tick_seconds, parts.outage))
     await parts.bots.start()
@@ -167,7 +170,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         await parts.bots.close()
         await parts.relay.close()
-        for task in (sweeper, arena_ticks, swiss_ticks, notify_sender, digests):
+        for task in (sweeper, arena_ticks, swiss_ticks, notify_sender, alarms, digests):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

@@ -14,13 +14,13 @@ from typing import Any
 
 from app.notify import Delivered, Gone, OutboxItem, RetryLater
 from app.notify.channel import Outcome
-from app.notify.kinds import CHALLENGE, YOUR_TURN
+from app.notify.kinds import CHALLENGE, CLOCK_ALARM, YOUR_TURN
 
 from . import outcomes
 from .service import Mailer
 
 # The inbox's kinds a mail is written for, and the mail's own kind for each.
-MAIL_KINDS = {YOUR_TURN: "turn", CHALLENGE: "challenge"}
+MAIL_KINDS = {YOUR_TURN: "turn", CLOCK_ALARM: "alarm", CHALLENGE: "challenge"}
 
 
 @dataclass(slots=True)
@@ -37,7 +37,8 @@ def mail_notice(item: OutboxItem) -> MailNotice | None:
     data = item.data
     if kind == "challenge":
         return MailNotice(item.account_id, kind, {"challenger": data.get("by")})
-    return MailNotice(item.account_id, kind, {"match_id": data.get("match_id"), "opponent": data.get("opponent")})
+    return MailNotice(item.account_id, kind, {"match_id": data.get("match_id"), "opponent": data.get("opponent"),
+                                              "hours_left": data.get("hours_left")})
 
 
 def in_outbox_words(outcome: outcomes.Outcome) -> Outcome:

@@ -15,11 +15,13 @@ from collections.abc import Mapping
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.notify import preferences
-from app.notify.kinds import CHALLENGE, YOUR_TURN
+from app.notify.kinds import CHALLENGE, CLOCK_ALARM, YOUR_TURN
 
 EMAIL = "email"
 # The email API's switch → the notification kind whose "email" choice it is.
 SHARED = {"turn": YOUR_TURN, "challenge": CHALLENGE}
+# `turn` covers the clock's alarm too (an alarm is about one's turn): both set together.
+ALSO = {"turn": (CLOCK_ALARM,)}
 
 
 async def read(engine: AsyncEngine, account_id: int) -> dict[str, bool]:
@@ -32,4 +34,5 @@ async def read(engine: AsyncEngine, account_id: int) -> dict[str, bool]:
 async def write(engine: AsyncEngine, account_id: int, changes: Mapping[str, bool]) -> None:
     """Set these switches (of SHARED) in the notifications' preferences."""
     if changes:
-        await preferences.change(engine, account_id, {(SHARED[s], EMAIL): on for s, on in changes.items()})
+        await preferences.change(engine, account_id, {
+            (kind, EMAIL): on for s, on in changes.items() for kind in (SHARED[s], *ALSO.get(s, ()))})
