@@ -197,6 +197,12 @@ class Settings(BaseSettings):
     notify_first_retry_seconds: float = Field(30.0, gt=0)
     notify_most_retry_seconds: float = Field(3600.0, gt=0)
     notify_give_up_seconds: float = Field(86_400.0, gt=0)
+    # False: this process delivers nothing from the outbox (the others do); the
+    # notices are still written. Tests turn it off and run the sender's passes themselves.
+    notify_sender: bool = True
+    # Each process looks this often for correspondence moves past 80% of their
+    # time (the clock's alarm, app/matches/clock_alarm.py); each alarm is written once.
+    clock_alarm_tick_seconds: float = Field(60.0, gt=0)
 
     # ---- operations (app/ops/, docs/operations.md) ----
     # Log lines as JSON objects, one a line ("json"), or as plain text for a

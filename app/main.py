@@ -49,6 +49,7 @@ from app.db import head, revision, upgrade
 from app.db.ticking import every
 from app.kernel.limits import SlidingWindow
 from app.mail import digests_forever
+from app.matches.clock_alarm import ring_forever
 from app.matches.sweeper import sweep_forever
 from app.ops import OpsOutermost, configure_logs
 from app.realtime import close_sockets_on_signal
@@ -156,7 +157,10 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     swiss_ticks = asyncio.create_task(every(settings.tournament_tick_seconds, parts.swisses.tick, parts.outage,
                                              "the Swiss events' tick"))
     # The notifications' outbox, delivered from every process (app/notify/sender.py).
-    notify_sender = asyncio.create_task(parts.sender.run_forever(parts.outage))
+    notify_sender = asyncio.create_task(parts.sender.run_forever(parts.outage) if settings.notify_sender
+                                        else asyncio.sleep(0))
+    alarms = asyncio.create_task(ring_forever(parts.engine, parts.channels, settings.clock_alarm_tick_seconds,
+                                              parts.outage))
     digests = asyncio.create_task(digests_forever(parts.mail, parts.service.reads.get,
                                                   settings.mail_digest_tick_seconds, parts.outage))
     await parts.bots.start()
@@ -166,7 +170,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         await parts.bots.close()
         await parts.relay.close()
-        for task in (sweeper, arena_ticks, swiss_ticks, notify_sender, digests):
+        for task in (sweeper, arena_ticks, swiss_ticks, notify_sender, alarms, digests):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

@@ -35,6 +35,7 @@ from app.db import head, make_engine
 from app.db.outage import OutageLog
 from app.kernel.limits import make_limiter
 from app.mail import Mailer
+from app.mail.notices import MailNotices
 from app.matches import Fanout, Gateway, MatchService
 from app.notify import Channels, Inbox, Sender
 from app.ops import MeteredGateway, Metrics, Ops, metered_bus
@@ -42,6 +43,7 @@ from app.people import Person, PersonChannel
 from app.people.events import OneEach
 from app.pools import Pools
 from app.pools.catalogue import CONTROLS
+from app.push.notices import PushNotices
 from app.push.parts import Push, make_push
 from app.realtime import Hub, ServiceSource, make_bus, make_hub
 from app.realtime.service import share_claims, share_closings
@@ -160,6 +162,12 @@ def build(settings: Settings) -> Parts:
     channels.on_told(lambda _: sender.wake())  # a notice committed here: delivered now, not at the next poll
     if metrics is not None:
         metrics.watch_outbox(sender)
+    # Web push always; email when the server has an SMTP server to send by.
+    push = make_push(engine, settings)
+    channels.register(PushNotices(push.channel))
+    mail = Mailer(engine, settings, clock=lambda: accounts.clock())  # the accounts' clock: tests move it
+    if mail.enabled:
+        channels.register(MailNotices(mail))
     socket = ws.MatchSocket(hub, gateway, settings, outage, accounts, ws_chat.SocketChat(chat, relay))
     return Parts(
         settings=settings, engine=engine, outage=outage, metrics=metrics, service=service, gateway=gateway,
@@ -170,6 +178,5 @@ def build(settings: Settings) -> Parts:
         socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),
         admin=admin.Admin(engine, service, gateway, settings, accounts, chat=chat),
         channels=channels, inbox=Inbox(engine), sender=sender,
-        push=make_push(engine, settings),
-        mail=Mailer(engine, settings, clock=lambda: accounts.clock()),  # the accounts' clock: tests move it
+        push=push, mail=mail,
     )

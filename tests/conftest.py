@@ -186,6 +186,7 @@ def make_settings(database_url: str, **overrides: Any) -> Settings:
         "bot_matches_per_address": 0,  # no cap: every test client comes from one address
         "bot_matches_per_account": 0,  # nor one account
         "tournament_schedule": False,  # no arena of the server's own in a test that did not ask for one
+        "notify_sender": False,  # the outbox's passes run by the tests that deliver (`sender.send_due`)
         **CHEAP_PASSWORDS,
     }
     values.update(overrides)

@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.config import Settings
 from app.db.mail_models import mail_addresses, mail_sends
 
-from . import signing, texts
+from . import signing, switches, texts
 from .addresses import KINDS, SWITCH, checked, masked
 from .compose import Words, message
 from .errors import MailError
@@ -74,7 +74,9 @@ class Mailer:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(mail_addresses).where(
                 mail_addresses.c.account_id == account_id))).first()
-        prefs: dict[str, Any] = {kind: bool(row is not None and getattr(row, kind)) for kind in KINDS}
+        shared = await switches.read(self.engine, account_id)  # the notifications' preferences: the truth
+        prefs: dict[str, Any] = {kind: shared[kind] if kind in switches.SHARED
+                                 else bool(row is not None and getattr(row, kind)) for kind in KINDS}
         prefs["digest_hour"] = row.digest_hour if row is not None else 8
         return {"enabled": self.enabled, "address": row.address if row is not None else None,
                 "verified": row is not None and row.verified_ms is not None,
@@ -171,11 +173,16 @@ class Mailer:
             else:
                 raise MailError(400, "bad_request", f"{name} is no preference: {', '.join(KINDS)}, digest_hour",
                                 name)
+        own = {name: value for name, value in values.items() if name not in switches.SHARED}
         async with self.engine.begin() as conn:
-            done = await conn.execute(mail_addresses.update().where(
-                mail_addresses.c.account_id == account_id).values(**values)) if values else None
-            if done is not None and not done.rowcount:
+            if values and not (await conn.execute(select(mail_addresses.c.account_id).where(
+                    mail_addresses.c.account_id == account_id))).first():
                 raise MailError(409, "no_address", "add an email address first")
+            if own:
+                await conn.execute(mail_addresses.update().where(mail_addresses.c.account_id == account_id)
+                                   .values(**own))
+        await switches.write(self.engine, account_id,
+                             {name: value for name, value in values.items() if name in switches.SHARED})
         return await self.view(account_id)
 
     async def remove(self, account_id: int) -> None:
@@ -194,6 +201,9 @@ class Mailer:
         fields = signing.read(await self.keys.key(), UNSUBSCRIBE, token, 2)
         if fields is None or not fields[0].isdigit() or fields[1] not in KINDS:
             return None
+        if fields[1] in switches.SHARED:
+            await switches.write(self.engine, int(fields[0]), {fields[1]: False})
+            return fields[1]
         async with self.engine.begin() as conn:
             await conn.execute(mail_addresses.update().where(mail_addresses.c.account_id == int(fields[0]))
                                .values(**{fields[1]: False}))
@@ -201,11 +211,12 @@ class Mailer:
 
     # ---- the channel ----
 
-    async def deliver(self, item: Notice) -> Outcome:
+    async def deliver(self, item: Notice, once_key: str | None = None) -> Outcome:
         """Mail one notification to its account's verified address, if the player
         wants that kind: Delivered, RetryLater (the SMTP server is out of reach or
         said 4xx), or Gone (email off, no verified address, the kind off, the
-        day's bound reached, or the address refused for good)."""
+        day's bound reached, or the address refused for good). With `once_key`,
+        mailed at most once whoever tries again (Gone("sent_already"))."""
         if item.kind not in SWITCH or item.kind == "digest":
             return Gone("not_wanted")
         if self.target is None:
@@ -215,7 +226,7 @@ class Mailer:
             return row
         words = {"turn": texts.turn, "alarm": texts.alarm, "challenge": texts.challenge}[item.kind](
             self.site, item.payload)
-        return await self.notify(item.account_id, row.address, row.address_key, item.kind, words)
+        return await self.notify(item.account_id, row.address, row.address_key, item.kind, words, once_key)
 
     async def _wanted(self, account_id: int, switch: str) -> Any:
         async with self.engine.connect() as conn:
@@ -223,7 +234,9 @@ class Mailer:
                 mail_addresses.c.account_id == account_id))).first()
         if row is None or row.verified_ms is None or row.bounced_ms is not None:
             return Gone("no_address")
-        if not getattr(row, switch):
+        wanted = (await switches.read(self.engine, account_id))[switch] if switch in switches.SHARED \
+            else getattr(row, switch)
+        if not wanted:
             return Gone("not_wanted")
         return row
 

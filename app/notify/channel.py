@@ -99,6 +99,13 @@ class Channels:
             raise ValueError(f"a channel {channel.name!r} is registered already")
         self._by_name[channel.name] = channel
 
+    def swap(self, channel: Channel) -> Channel | None:
+        """Put `channel` where the one of its name is (or was not): answers the
+        one it replaced. Tests put a recording channel where a real one stands."""
+        replaced = self._by_name.pop(channel.name, None)
+        self.register(channel)
+        return replaced
+
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(self._by_name)

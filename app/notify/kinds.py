@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 YOUR_TURN = "your_turn"  # a correspondence match awaits your move
+CLOCK_ALARM = "clock_alarm"  # 80% of a correspondence move's time used: move or lose on time
 CHALLENGE = "challenge"  # a challenge to you
 CHALLENGE_ACCEPTED = "challenge_accepted"  # your challenge, accepted: its match is on
 CHALLENGE_DECLINED = "challenge_declined"
@@ -20,14 +21,14 @@ REMATCH_OFFERED = "rematch_offered"
 TOURNAMENT_STARTING = "tournament_starting"  # an arena you joined has begun
 REPORT_HANDLED = "report_handled"  # a chat line you reported was hidden or dismissed
 
-KINDS = (YOUR_TURN, CHALLENGE, CHALLENGE_ACCEPTED, CHALLENGE_DECLINED, MATCH_ENDED, REMATCH_OFFERED,
+KINDS = (YOUR_TURN, CLOCK_ALARM, CHALLENGE, CHALLENGE_ACCEPTED, CHALLENGE_DECLINED, MATCH_ENDED, REMATCH_OFFERED,
          TOURNAMENT_STARTING, REPORT_HANDLED)
 INBOX = "inbox"
 CHANNELS = (INBOX, "push", "email")  # the inbox is always here; the others when registered (app/notify/channel.py)
 
 # What each channel carries when the player has not said: the inbox everything;
 # a push what asks for an answer soon; email nothing until asked.
-_PUSHED = {YOUR_TURN, CHALLENGE, CHALLENGE_ACCEPTED, REMATCH_OFFERED, TOURNAMENT_STARTING}
+_PUSHED = {YOUR_TURN, CLOCK_ALARM, CHALLENGE, CHALLENGE_ACCEPTED, REMATCH_OFFERED, TOURNAMENT_STARTING}
 DEFAULTS: Mapping[tuple[str, str], bool] = {
     **{(kind, INBOX): True for kind in KINDS},
     **{(kind, "push"): kind in _PUSHED for kind in KINDS},
@@ -40,6 +41,8 @@ def text(kind: str, data: Mapping[str, Any]) -> str:
     who = data.get("opponent") or data.get("by") or "your opponent"
     if kind == YOUR_TURN:
         return f"Your move against {who}."
+    if kind == CLOCK_ALARM:
+        return f"Your time is running out against {who}: move or lose on time."
     if kind == CHALLENGE:
         return f"{who} challenges you to a match."
     if kind == CHALLENGE_ACCEPTED:

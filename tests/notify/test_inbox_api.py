@@ -57,7 +57,7 @@ async def test_who_may_call_and_what_is_refused(app: Any, client: httpx.AsyncCli
 
 
 async def test_choices_have_defaults_change_by_name_and_take_effect(app: Any, client: httpx.AsyncClient) -> None:
-    app.state.parts.channels.register(Recorder("push"))
+    app.state.parts.channels.swap(Recorder("push"))
     ada, bo = await member(app, "Ada"), await member(app, "Bo")
     got = (await client.get(PREFS, headers=bo.token())).json()
     assert got["delivered_by"] == ["inbox", "push"]

@@ -47,7 +47,7 @@ async def queue(app: Any, account_id: int, how_many: int, at: float = T0) -> Non
 async def test_a_delivery_is_written_with_its_cause_and_carries_the_match_and_account(
         app: Any, client: httpx.AsyncClient) -> None:
     recorder = Recorder()
-    app.state.parts.channels.register(recorder)
+    app.state.parts.channels.swap(recorder)
     ada, bo = await member(app, "Ada"), await member(app, "Bo")
     match = await correspondence(client, ada, bo)
     rows = await outbox_rows(app)
@@ -173,7 +173,7 @@ async def test_the_channels_own_pause_a_player_gone_and_a_channel_that_raises(ap
 
 async def test_the_metrics_count_deliveries_and_what_waits(app: Any, client: httpx.AsyncClient) -> None:
     recorder = Recorder()
-    app.state.parts.channels.register(recorder)
+    app.state.parts.channels.swap(recorder)
     ada, bo = await member(app, "Ada"), await member(app, "Bo")
     await client.post("/api/v1/challenges/Bo", json={}, headers=ada.token())
     parts = app.state.parts

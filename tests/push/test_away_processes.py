@@ -39,7 +39,9 @@ TTL_MS = 30_000  # WS_DEAD_AFTER_SECONDS's default, as the servers run
 @pytest.fixture(scope="module")
 def servers(postgres_url: str) -> Iterator[tuple[Server, Server]]:
     hosts = json.dumps(HOSTS)
-    a, b = Server(postgres_url, push_endpoint_hosts=hosts), Server(postgres_url, push_endpoint_hosts=hosts)
+    # The servers' own senders off: the test drives the push channel itself.
+    a, b = (Server(postgres_url, push_endpoint_hosts=hosts, notify_sender="false"),
+            Server(postgres_url, push_endpoint_hosts=hosts, notify_sender="false"))
     try:
         a.wait_ready()
         b.wait_ready()
