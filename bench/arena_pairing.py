@@ -11,8 +11,8 @@ paired, over HTTP on a real server.
   players matched as one group (no grouping by rank): its CPU time, and how
   much more the grouped pairs cost by the pairing's own weights.
 - `round`: a whole pairing round against the database (`Arenas.pair`: read the
-  waiting, match, then one transaction per game that inserts the match and
-  claims both players), in-process on a fresh SQLite file (and PostgreSQL with
+  waiting, match, then one transaction that inserts all the round's matches
+  and claims their players), in-process on a fresh SQLite file (and PostgreSQL with
   `--postgres`); between runs the games are called off in the database so the
   same players wait again.
 - `delay`: one uvicorn process on SQLite, three accounts in one arena, each

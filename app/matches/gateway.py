@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from .claims import Claimed
 from .lobby import RATED_RULE, Seated
 from .mover import Acted
 from .pairing import Paired, Player, Then, pair
+from .pairing_round import ThenAll, pair_all
 from .record import SeatInfo
 from .rematch import Rematched
 from .seats import hash_token
@@ -199,6 +200,14 @@ class Gateway:
         was counted when they joined the pool."""
         service = self.service
         return await pair(service.keeper, service.seats, service.lobby, options, players, rated, then, first_colour)
+
+    async def pair_all(self, options: dict[str, Any], pairs: Sequence[tuple[Player, Player]], rated: bool,
+                       then: ThenAll) -> list[Paired | None]:
+        """Many quick pairings at once (an arena's round): every match inserted with
+        `then` (the claims of all their players) in one transaction; a pair `then`
+        refuses is left out alone (pairing_round.py). Each match, or None for a refused pair."""
+        service = self.service
+        return await pair_all(service.keeper, service.seats, service.lobby, options, pairs, rated, then)
 
     async def claim_seats(self, caller: Caller, account_id: int, handed: list[tuple[str, str]]) -> Claimed:
         """A signed-in player's browser hands over the guest seats it kept (match

@@ -61,6 +61,22 @@ async def pair(keeper: MatchKeeper, seats: Seats, lobby: Lobby, options: dict[st
     """Make a running match for `players` (colours drawn at random, unless
     `first_colour` names the first player's: a Swiss pairing gives colours).
     `rated` needs two accounts; nobody plays themself."""
+    now = keeper.now_ms()
+    rec, paired = made(keeper, lobby, options, players, rated, first_colour, now)
+    await rated_seats(keeper, rec.seats, rec.options["variant"])
+
+    async def claim(conn: AsyncConnection) -> None:
+        await then(conn, paired)
+
+    await store.insert(keeper.engine, rec, claim)
+    await announce(keeper, seats, rec, now)
+    return paired
+
+
+def made(keeper: MatchKeeper, lobby: Lobby, options: dict[str, Any], players: tuple[Player, Player], rated: bool,
+         first_colour: str | None, now: int) -> tuple[Record, Paired]:
+    """The running match for `players`, checked and begun, not yet stored (its
+    seats show no rating yet: `rated_seats`)."""
     first, second = players
     if rated and (first.account_id is None or second.account_id is None):
         raise BadRequest(f"{RATED_RULE}: a paired rated match needs two accounts")
@@ -75,11 +91,9 @@ async def pair(keeper: MatchKeeper, seats: Seats, lobby: Lobby, options: dict[st
     colour = first_colour or secrets.choice(COLOURS)
     colours = (colour, other(colour))
     tokens = (_new_token(first), _new_token(second))
-    now = keeper.now_ms()
     seat_infos = {c: SeatInfo(p.name, hash_token(t) if t is not None else p.token_hash, None, False, now, now, p.account_id,
                               p.account if p.account_id is not None else None)
                   for c, p, t in zip(colours, players, tokens, strict=True)}
-    await rated_seats(keeper, seat_infos, opts["variant"])
     seed = secrets.token_hex(16)  # 128 bits (R20)
     rec = Record(
         id=new_match_id(), status="waiting", options=opts, seed=seed, seed_commitment=commitment(seed),
@@ -88,17 +102,15 @@ async def pair(keeper: MatchKeeper, seats: Seats, lobby: Lobby, options: dict[st
         created_ms=now, updated_ms=now, finished_ms=None, seats=seat_infos, rated=rated,
     )
     keeper.begin(rec, now)  # both seats are taken: the match is on
-    paired = Paired(rec.id, colours, tokens)
+    return rec, Paired(rec.id, colours, tokens)
 
-    async def claim(conn: AsyncConnection) -> None:
-        await then(conn, paired)
 
-    await store.insert(keeper.engine, rec, claim)
+async def announce(keeper: MatchKeeper, seats: Seats, rec: Record, now: int) -> None:
+    """A stored new match: kept in the cache, its seats present, its creation told."""
     keeper.cache.put(rec)
-    for c in colours:
+    for c in rec.seats:
         seats.seen(rec.id, c, now)
     await keeper.publish(rec.id, [{"type": "created", "version": 0, "match": keeper.present(rec, now)}])
-    return paired
 
 
 def _new_token(player: Player) -> str | None:

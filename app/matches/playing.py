@@ -17,12 +17,13 @@ a pool cannot be told to be one person, so guests are not held here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
-from sqlalchemy import and_, exists, select, text
+from sqlalchemy import and_, exists, select
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from app.db.advisory import lock_in_order
 from app.db.models import matches, seats
 
 CORRESPONDENCE = "correspondence"
@@ -42,18 +43,22 @@ def free(account: Any) -> Any:
 
 async def hold(conn: AsyncConnection, accounts: Iterable[int | None]) -> None:
     """The accounts held until the transaction ends (see the module's words)."""
-    if conn.dialect.name == "postgresql":
-        for account in sorted({a for a in accounts if a is not None}):
-            await conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": f"playing:{account}"})
+    await lock_in_order(conn, [f"playing:{account}" for account in sorted({a for a in accounts if a is not None})])
 
 
 async def busy(conn: AsyncConnection, accounts: Iterable[int | None], making: str) -> set[int]:
     """Which of the accounts play a real-time game now other than `making`, the
     match this transaction inserts. Ask it after `hold`."""
+    return await busy_beside(conn, accounts, [making])
+
+
+async def busy_beside(conn: AsyncConnection, accounts: Iterable[int | None], making: Collection[str]) -> set[int]:
+    """Which of the accounts play a real-time game now other than those in
+    `making`, the matches this transaction inserts. Ask it after `hold`."""
     wanted = sorted({a for a in accounts if a is not None})
     if not wanted:
         return set()
     rows = await conn.execute(select(seats.c.account_id).select_from(
         seats.join(matches, matches.c.id == seats.c.match_id)).where(
-        seats.c.account_id.in_(wanted), matches.c.id != making, _live()))
+        seats.c.account_id.in_(wanted), matches.c.id.not_in(sorted(making)), _live()))
     return {int(a) for a in rows.scalars()}

@@ -221,6 +221,13 @@ class Record:
             "rematch_token": self.rematch_token,
         }
 
+    def new_row(self) -> dict[str, Any]:
+        """All the matches columns, for the match's insert."""
+        return {**self.row(), "id": self.id, "variant": self.options["variant"], "options": self.options,
+                "seed": self.seed, "seed_commitment": self.seed_commitment, "custom": self.custom,
+                "chaos": self.chaos, "created_at": moment(self.created_ms), "rematch_of": self.rematch_of,
+                "rated": self.rated}
+
     def seat_row(self, colour: str) -> dict[str, Any]:
         seat = self.seats[colour]
         return {

@@ -115,13 +115,7 @@ async def insert(engine: AsyncEngine, rec: Record,
 
 
 async def _insert(conn: AsyncConnection, rec: Record) -> None:
-    row = rec.row()
-    row.update(
-        id=rec.id, variant=rec.options["variant"], options=rec.options, seed=rec.seed,
-        seed_commitment=rec.seed_commitment, custom=rec.custom, chaos=rec.chaos,
-        created_at=moment(rec.created_ms), rematch_of=rec.rematch_of, rated=rec.rated,
-    )
-    await conn.execute(matches.insert().values(**row))
+    await conn.execute(matches.insert().values(**rec.new_row()))
     await conn.execute(seats.insert(), [rec.seat_row(c) for c in rec.seats])
 
 

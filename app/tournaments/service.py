@@ -5,8 +5,9 @@ A join pairs the arena now; a game's end (heard from the match service's
 commits on this process, app/wiring.py, or found by the tick every process
 runs, for an ending committed elsewhere or missed) writes the game's points
 and pairs its players again. The database decides: a pairing claims both
-players in the transaction that makes the match (store.claim), so however
-many processes pair at once, nobody plays two games at once.
+players in the transaction that makes the match (a round's games all in one:
+round_claims.py), so however many processes pair at once, nobody plays two
+games at once.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from . import entry, people, player_games, podium, store
 from .berserk import go_berserk
 from .errors import NoSuchTournament, NotInTournament, TournamentOver
 from .pairing import Waiting, pairs
+from .round_claims import Game, claim_round
 from .schedule import Schedule
 from .scoring import Outcome, Sheet, sheet_of
 from .standings import Result, Standing, performance, ranked
@@ -180,31 +182,34 @@ class Arenas:
             waiting = [Waiting(str(r.account_id), r.score, r.rating if r.rating is not None else NEW.rating,
                                None if r.last_opponent is None else str(r.last_opponent)) for r in rows.values()]
             chosen = pairs(waiting)
-            won = 0
-            for a, b in chosen:
-                won += await self._make(arena, rows[int(a.player)], rows[int(b.player)], (a.rating, b.rating))
+            won = await self._make_round(arena, [(rows[int(a.player)], rows[int(b.player)], (a.rating, b.rating))
+                                                 for a, b in chosen])
             made += won
             if won == len(chosen):
                 break
         return made
 
-    async def _make(self, arena: store.Arena, a: Any, b: Any, ratings_now: tuple[float, float]) -> int:
+    async def _make_round(self, arena: store.Arena, chosen: list[tuple[Any, Any, tuple[float, float]]]) -> int:
+        """Every chosen game made in one transaction (round_claims.py): a game lost
+        to another process is left out alone. Answers how many were made."""
+        if not chosen:
+            return 0
         minutes, increment = (int(n) for n in arena.time_control.split("+"))
         options = {"variant": arena.variant,
                    "time_control": {"type": "realtime", "minutes": minutes, "increment": increment}}
-        players = (Player(a.name, a.account_id, a.name), Player(b.name, b.account_id, b.name))
+        asked = [(Player(a.name, a.account_id, a.name), Player(b.name, b.account_id, b.name)) for a, b, _ in chosen]
 
-        async def claim(conn: AsyncConnection, paired: Paired) -> None:
-            await store.claim(conn, arena.id, (a.account_id, b.account_id), ratings_now, paired.match_id,
-                              paired.colours, self.now_ms())
+        async def claim(conn: AsyncConnection, made: Sequence[Paired]) -> set[str]:
+            return await claim_round(conn, arena.id, [
+                Game((a.account_id, b.account_id), ratings_now, paired.match_id, paired.colours)
+                for (a, b, ratings_now), paired in zip(chosen, made, strict=True)], self.now_ms())
 
-        try:
-            await self.gateway.pair(options, players, arena.rated, claim)
-        except store.Lost:
-            return 0  # another process paired one of them first
-        people.ring(self.nudges, [a.account_id, b.account_id])  # their matchStart at once
-        self._changed(arena.id)
-        return 1
+        answered = await self.gateway.pair_all(options, asked, arena.rated, claim)
+        won = [(a, b) for (a, b, _), paired in zip(chosen, answered, strict=True) if paired is not None]
+        people.ring(self.nudges, [p.account_id for pair in won for p in pair])  # their matchStart at once
+        if won:
+            self._changed(arena.id)
+        return len(won)
 
     # ---- endings ---------------------------------------------------------------------
 
