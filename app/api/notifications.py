@@ -21,7 +21,7 @@ from .caller import AccountCaller
 from .deps import ChannelDep, InboxDep, NotifyChannelsDep
 from .errors import responses
 from .query_numbers import Digits
-from .schemas import Strict, Timestamp
+from .schemas import Strict, Timestamp, whole
 
 Kind = Literal[KINDS]  # type: ignore[valid-type]
 Channel = Literal[CHANNELS]  # type: ignore[valid-type]
@@ -52,8 +52,10 @@ class NotificationPage(BaseModel):
 
 
 class MarkRead(Strict):
-    ids: list[int] | None = Field(None, max_length=MOST_PAGE, description="these notices")
-    up_to: int | None = Field(None, description="every notice with this id or older")
+    ids: list[whole(1, 2**31 - 1)] | None = Field(  # type: ignore[valid-type]
+        None, max_length=MOST_PAGE, description="these notices")
+    up_to: whole(1, 2**31 - 1) | None = Field(  # type: ignore[valid-type]
+        None, description="every notice with this id or older")
 
 
 class Unread(BaseModel):

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field, field_validator
 
-from app.kernel.errors import BadRequest, NotFound, ServiceError
+from app.kernel.errors import NotFound, ServiceError
 from app.push.endpoints import BadEndpoint, checked_endpoint
 from app.push.keys import from_b64url
 from app.push.parts import Push
@@ -36,6 +36,13 @@ class PublicKey(BaseModel):
     public_key: str = Field(description="the VAPID public key: the uncompressed P-256 point (65 bytes) in URL-safe "
                                         "base64, as `PushManager.subscribe` takes its `applicationServerKey`",
                             examples=["BPm9...ygM"])
+
+
+class NotAnEndpoint(ServiceError):
+    """A string where a URL goes that is no known push service's https URL:
+    well-formed JSON (no schema can list which hosts we call), unusable."""
+
+    status, code = 422, "bad_endpoint"
 
 
 class NotAKey(ServiceError):
@@ -102,7 +109,9 @@ async def public_key(push: PushDep) -> JSONResponse:
     "/account/push", response_model=PushSubscriptionOut, status_code=201,
     responses={200: {"model": PushSubscriptionOut, "description": "The endpoint was kept already: renewed"},
                **responses(400, 401, 403, 422, codes=("csrf_failed",), own={
-                   422: {"not_a_key": "body.keys.p256dh: not an uncompressed P-256 public key"}})},
+                   422: {"not_a_key": "body.keys.p256dh: not an uncompressed P-256 public key",
+                         "bad_endpoint": "body.endpoint: evil.example is not a known push service "
+                                         "(PUSH_ENDPOINT_HOSTS)"}})},
     summary="Keep this browser's push subscription for the signed-in account",
     description=("The browser's `PushSubscription` JSON, from a signed-in session (with X-CSRF-Token) or an "
                  "account token. The endpoint must be https on a known push service's host "
@@ -116,7 +125,7 @@ async def subscribe(body: PushSubscriptionIn, who: AccountCaller, push: PushDep,
     try:
         endpoint = checked_endpoint(body.endpoint, push.hosts)
     except BadEndpoint as why:
-        raise BadRequest(f"body.endpoint: {why}") from None
+        raise NotAnEndpoint(f"body.endpoint: {why}", field="body.endpoint") from None
     if not _on_the_curve(body.keys.p256dh):
         raise NotAKey("body.keys.p256dh: not an uncompressed P-256 public key", field="body.keys.p256dh")
     new = await keep(accounts.engine, who.account_id, Subscription(endpoint, body.keys.p256dh, body.keys.auth),
