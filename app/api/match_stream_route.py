@@ -30,7 +30,7 @@ DOC = {200: {"description": "newline-delimited JSON: the match's state, then eac
             summary="The match, live, as a stream of JSON lines")
 async def stream_match(
     request: Request, match_id: str, caller: SeatReader, streams: StreamsDep,
-    since: Annotated[int | None, Query(ge=0, description=(
+    since: Annotated[int | None, Query(ge=0, le=2**31 - 1, description=(
         "the last version you hold: the stream starts with the updates after it "
         "(or the state, when they are too many), never one twice")), Digits] = None,
     legal: Annotated[bool, Query(description=(

@@ -81,7 +81,7 @@ class Preferences(BaseModel):
 @router.get("/notifications", response_model=NotificationPage, responses=responses(400, 401),
             summary="Your notifications, newest first, with the unread count")
 async def notifications(who: AccountCaller, inbox: InboxDep,
-                        before: Annotated[int | None, Query(ge=1, description="only notices older than this id"), Digits] = None,
+                        before: Annotated[int | None, Query(ge=1, le=2**31 - 1, description="only notices older than this id"), Digits] = None,
                         limit: Annotated[int, Query(ge=1, le=MOST_PAGE), Digits] = 20) -> JSONResponse:
     """Reading does not mark anything read: `POST .../notifications/read` does."""
     return JSONResponse(await inbox.page(who.account_id, before, limit))

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BeforeValidator
 
-DIGITS = re.compile(r"[0-9]{1,10}")
+DIGITS = re.compile(r"[0-9]{1,19}")  # the form alone: each parameter states its own bounds
 
 
 def _digits_only(value: Any) -> Any:
