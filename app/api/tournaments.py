@@ -21,8 +21,8 @@ from app.kernel.errors import Unauthorized
 from app.matches import Caller
 from app.tournaments import NewArena
 from app.tournaments.errors import NoSuchTournament
+from app.tournaments.errors import Refused as SwissRefused
 from app.tournaments.swiss import NewSwiss
-from app.tournaments.swiss.service import Refused as SwissRefused
 
 from .caller import AnyCaller
 from .deps import ArenasDep, GatewayDep, SwissesDep

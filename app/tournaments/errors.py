@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.kernel.errors import ServiceError
+from app.kernel.errors import BadRequest, ServiceError
 
 
 class NoSuchTournament(ServiceError):
@@ -27,3 +27,10 @@ class Removed(ServiceError):
     """Joining an arena an admin removed the account from."""
 
     status, code = 403, "removed_from_tournament"
+
+
+class Refused(BadRequest):
+    """A new arena's or Swiss event's bad field: 400, the field named in the body's `field`."""
+
+    def __init__(self, field: str, detail: str) -> None:
+        super().__init__(detail, field=field)

@@ -36,7 +36,7 @@ from app.rules import VARIANTS
 
 from . import entry, people, player_games, podium, store
 from .berserk import go_berserk
-from .errors import NoSuchTournament, NotInTournament, TournamentOver
+from .errors import NoSuchTournament, NotInTournament, Refused, TournamentOver
 from .pairing import Waiting, pairs
 from .round_claims import Game, claim_round
 from .schedule import Schedule
@@ -50,13 +50,6 @@ MOST_MINUTES = 24 * 60  # an arena lasts a day at most
 MOST_AHEAD_SECONDS = 30 * 24 * 3600  # and starts within a month
 SHOWN_PAIRINGS = 100
 RETRIES = 3  # rounds of pairing when another process took some of the players first
-
-
-class Refused(BadRequest):
-    """A new arena's bad field: 400, the field named in the body's `field` and its sentence."""
-
-    def __init__(self, field: str, detail: str) -> None:
-        super().__init__(detail, field=field)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from app.matches.pairing import Paired, Player
 from app.ratings import NEW
 from app.rules import VARIANTS
 
-from ..errors import NoSuchTournament, NotInTournament, TournamentOver
+from ..errors import NoSuchTournament, NotInTournament, Refused, TournamentOver
 from ..store import result_of
 from . import store, trf
 from .dutch import Unpairable, pair_round
@@ -46,13 +46,6 @@ MOST_DAYS = 14  # a correspondence move's days
 MOST_INTERVAL_SECONDS = 7 * 24 * 3600
 MOST_AHEAD_SECONDS = 30 * 24 * 3600
 SHOWN_PAIRINGS = 200
-
-
-class Refused(BadRequest):
-    """A new event's bad field: 400, the field named in the body's `field`."""
-
-    def __init__(self, field: str, detail: str) -> None:
-        super().__init__(detail, field=field)
 
 
 @dataclass(frozen=True, slots=True)
