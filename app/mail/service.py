@@ -221,21 +221,21 @@ class Mailer:
             return Gone("not_wanted")
         if self.target is None:
             return Gone("email_off")
-        row = await self._wanted(item.account_id, SWITCH[item.kind])
+        row = await self._wanted(item.account_id, item.kind)
         if isinstance(row, Gone):
             return row
         words = {"turn": texts.turn, "alarm": texts.alarm, "challenge": texts.challenge}[item.kind](
             self.site, item.payload)
         return await self.notify(item.account_id, row.address, row.address_key, item.kind, words, once_key)
 
-    async def _wanted(self, account_id: int, switch: str) -> Any:
+    async def _wanted(self, account_id: int, kind: str) -> Any:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(mail_addresses).where(
                 mail_addresses.c.account_id == account_id))).first()
         if row is None or row.verified_ms is None or row.bounced_ms is not None:
             return Gone("no_address")
-        wanted = (await switches.read(self.engine, account_id))[switch] if switch in switches.SHARED \
-            else getattr(row, switch)
+        wanted = await switches.wanted(self.engine, account_id, kind) if kind in switches.DECIDES \
+            else getattr(row, SWITCH[kind])
         if not wanted:
             return Gone("not_wanted")
         return row

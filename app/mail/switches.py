@@ -22,6 +22,9 @@ EMAIL = "email"
 SHARED = {"turn": YOUR_TURN, "challenge": CHALLENGE}
 # `turn` covers the clock's alarm too (an alarm is about one's turn): both set together.
 ALSO = {"turn": (CLOCK_ALARM,)}
+# A mail's kind → the notification kind whose "email" choice decides whether it is sent:
+# each its own, so the account page's grid (a row per kind) says what is mailed.
+DECIDES = {"turn": YOUR_TURN, "alarm": CLOCK_ALARM, "challenge": CHALLENGE}
 
 
 async def read(engine: AsyncEngine, account_id: int) -> dict[str, bool]:
@@ -29,6 +32,13 @@ async def read(engine: AsyncEngine, account_id: int) -> dict[str, bool]:
     async with engine.connect() as conn:
         changed = await preferences.chosen(conn, [account_id])
     return {switch: preferences.wants(changed, account_id, kind, EMAIL) for switch, kind in SHARED.items()}
+
+
+async def wanted(engine: AsyncEngine, account_id: int, mail_kind: str) -> bool:
+    """Whether the player takes this kind of mail (of DECIDES) by email."""
+    async with engine.connect() as conn:
+        changed = await preferences.chosen(conn, [account_id])
+    return preferences.wants(changed, account_id, DECIDES[mail_kind], EMAIL)
 
 
 async def write(engine: AsyncEngine, account_id: int, changes: Mapping[str, bool]) -> None:

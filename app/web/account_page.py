@@ -23,11 +23,13 @@ from app.auth import Busy
 
 from . import signed
 from .deps import AccountsDep
+from .notify_grid import grid
 from .render import page
 
 EXPIRED = "This form had expired: reload the page and try again."
 EMAIL_NOTICES = {"sent": "A link is mailed to your address: follow it to confirm the address.",
-                 "saved": "Your email choices are saved.", "removed": "Your email address is removed."}
+                 "saved": "Your digest choice is saved.", "removed": "Your email address is removed."}
+NOTIFY_SAVED = "Your notification choices are saved."
 
 
 class SignInFirst(Exception):
@@ -55,13 +57,15 @@ router = APIRouter(include_in_schema=False)
 async def _account_page(request: Request, accounts: Accounts, session: Session, account: Account,
                         status: int = 200, **shown: Any) -> HTMLResponse:
     live = [t for t in await accounts.tokens(account) if t.revoked_at is None]
-    email = await request.app.state.parts.mail.view(account.id)  # app/web/mail_pages.py's section
+    parts = request.app.state.parts
+    email = await parts.mail.view(account.id)  # app/web/mail_pages.py's section
+    notify = await grid(parts.engine, account.id, email)  # notify_pages.py's section
     return page("account.html", status=status, session=session, back=signed.here(request), account=account,
                 tokens=live, scopes=SCOPES, most=MAX_LIVE, min_password=MIN_PASSWORD, title="Your account",
-                email=email, **shown)
+                email=email, notify=notify, **shown)
 
 
-account_view = _account_page  # the email section's forms (mail_pages.py) answer with the page too
+account_view = _account_page  # the email and notification forms (mail_pages.py, notify_pages.py) answer with it too
 
 
 async def member(request: Request, accounts: AccountsDep) -> Member:
@@ -88,7 +92,9 @@ async def _form(request: Request, session: Session) -> dict[str, Any] | None:
 async def account_page(request: Request, me: Signed, accounts: AccountsDep) -> Response:
     notice = ("The token is revoked." if request.query_params.get("revoked") else
               "Your password is changed. Every other browser signed in to your account is signed out."
-              if request.query_params.get("password") else EMAIL_NOTICES.get(request.query_params.get("email", "")))
+              if request.query_params.get("password") else
+              NOTIFY_SAVED if request.query_params.get("notifications") == "saved" else
+              EMAIL_NOTICES.get(request.query_params.get("email", "")))
     return await _account_page(request, accounts, me.session, me.account, notice=notice)
 
 

@@ -1,5 +1,5 @@
-"""Email on the pages: the account page's email forms (address, preferences,
-removal), and the two links a mail carries, which need no session.
+"""Email on the pages: the account page's email forms (address, the daily
+digest, removal), and the two links a mail carries, which need no session.
 
 `/mail/verify/{token}` and `/mail/unsubscribe/{token}` answer a GET with a page
 and a button, and act only on the POST: mail scanners that open every link
@@ -102,7 +102,9 @@ async def choose(request: Request, me: Signed, accounts: AccountsDep) -> Respons
     if form is None:
         return await _refused(request, me, accounts, 403, EXPIRED)
     hour = form.get("digest_hour")
-    changes: dict[str, Any] = {kind: form.get(kind) == "on" for kind in KIND_WORDS}
+    # The digest only: whether a kind is mailed is the notifications grid's to say
+    # (notify_pages.py), so this form and that one never disagree.
+    changes: dict[str, Any] = {"digest": form.get("digest") == "on"}
     changes["digest_hour"] = int(hour) if isinstance(hour, str) and hour.isdigit() else hour
     try:
         await _mail(request).set_preferences(me.account.id, changes)
