@@ -8,8 +8,9 @@ from typing import Any
 
 import httpx
 
+from app.mail.outcomes import Delivered, Gone
 from tests.mail.conftest import Sink, account_token, path_of
-from tests.mail.test_email_flow import verified
+from tests.mail.test_email_flow import Item, verified
 
 EMAIL = "/api/v1/account/email"
 PREFS = "/api/v1/account/notification-preferences"
@@ -56,3 +57,23 @@ async def test_unsubscribing_from_a_turn_mail_turns_off_the_outbox_choice(
                                 headers={"Content-Type": "application/x-www-form-urlencoded"})
         assert r.status_code == 200, r.text
     assert await by_email(client, headers) == {"your_turn": False, "challenge": True}
+
+
+async def test_each_mail_is_decided_by_its_own_kinds_email_choice(
+        app: Any, client: httpx.AsyncClient, sink: Sink) -> None:
+    """The account page's grid has a row for your turn and one for the clock's
+    alarm: each row's email box alone decides its mail."""
+    ada, headers = await account_token(client, app, "Ada")
+    await verified(client, sink, headers, "ada@example.org")  # turn: your_turn and clock_alarm by email on
+    mailer = app.state.parts.mail
+    alarm = Item(ada, "alarm", {"match_id": "m1", "opponent": "Bo", "hours_left": 9.6})
+    turn = Item(ada, "turn", {"match_id": "m1", "opponent": "Bo"})
+    r = await client.put(PREFS, json={"your_turn": {"email": False}}, headers=headers)
+    assert r.status_code == 200, r.text
+    assert await mailer.deliver(turn) == Gone("not_wanted")
+    assert await mailer.deliver(alarm) == Delivered()  # its own row still on
+    r = await client.put(PREFS, json={"your_turn": {"email": True}, "clock_alarm": {"email": False}},
+                         headers=headers)
+    assert r.status_code == 200, r.text
+    assert await mailer.deliver(alarm) == Gone("not_wanted")
+    assert await mailer.deliver(turn) == Delivered()
