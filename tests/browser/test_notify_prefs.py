@@ -58,6 +58,7 @@ def test_each_box_saves_as_it_changes_and_the_page_fits(contexts: Contexts, size
     expect(grid.get_by_role("row")).to_have_count(10)  # the head and nine kinds
     ended = box(page, "A match of yours ended: by push")
     expect(ended).not_to_be_checked()
+    expect(ended).to_have_accessible_description(re.compile("where you pressed “Notify me by push”"))
     assert stored(page)["match_ended"]["push"] is False
     ended.click()
     status = page.get_by_role("status")
