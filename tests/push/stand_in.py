@@ -47,6 +47,7 @@ class Pushed:
     said: dict[str, Any]
     headers: dict[str, str]
     claims: dict[str, Any]
+    at: float = 0.0  # time.perf_counter() when it was taken (for the benches' delays)
 
 
 @dataclass
@@ -122,7 +123,7 @@ class PushServiceStandIn:
             self.refused.append(f"{type(why).__name__}: {why}")
             return web.Response(status=403 if "VAPID" in str(why) else 400, text=str(why))
         if browser.status < 300:
-            browser.pushed.append(Pushed(said, dict(request.headers), claims))
+            browser.pushed.append(Pushed(said, dict(request.headers), claims, time.perf_counter()))
             browser.arrived.set()
         headers = {"Retry-After": browser.retry_after} if browser.retry_after else {}
         if browser.id in self.redirects:
