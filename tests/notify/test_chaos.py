@@ -176,7 +176,7 @@ async def test_a_sender_killed_mid_delivery_loses_nothing_and_doubles_only_what_
                     public_url=SITE, notify_sender="true")
     stand_in: PushServiceStandIn | None = None
     try:
-        server.wait_ready()
+        await asyncio.to_thread(server.wait_ready)  # this loop free meanwhile (its engine's connections too)
         async with httpx.AsyncClient(timeout=10) as http:
             key = (await http.get(f"{server.base}/api/v1/push/key")).json()["public_key"]
             stand_in = await PushServiceStandIn(key).start()
