@@ -22,14 +22,16 @@ class Words:
     links: tuple[tuple[str, str], ...] = ()
 
 
-def message(sender: str, to: str, words: Words, unsubscribe_url: str | None, why: str) -> EmailMessage:
-    """`why`: the line saying why this mail came (and how to stop it)."""
+def message(sender: str, to: str, words: Words, unsubscribe_url: str | None, why: str,
+            message_id: str | None = None) -> EmailMessage:
+    """`why`: the line saying why this mail came (and how to stop it). `message_id`:
+    the one a notice keeps over its tries (a repeat is then known as one), else a new one."""
     mail = EmailMessage()
     mail["From"] = sender
     mail["To"] = to
     mail["Subject"] = words.subject
     mail["Date"] = formatdate(localtime=False, usegmt=True)
-    mail["Message-ID"] = make_msgid(domain=sender.rpartition("@")[2].strip("> ") or None)
+    mail["Message-ID"] = message_id or make_msgid(domain=sender.rpartition("@")[2].strip("> ") or None)
     mail["Auto-Submitted"] = "auto-generated"  # RFC 3834: no vacation replies to it
     if unsubscribe_url is not None:
         mail["List-Unsubscribe"] = f"<{unsubscribe_url}>"

@@ -2,9 +2,12 @@
 outbox item said in the mail's kinds and facts, and the mail's outcome said in
 the outbox's words.
 
-An item is mailed at most once: its outbox id is the mail's once-key, so a
-sender that tries again after its lease ran out mid-send finds the mail
-counted and sends nothing more."""
+An item's outbox id is the mail's once-key, noted when the SMTP server took the
+mail (before the session's QUIT): a sender that takes the item again after its
+holder died finds it noted and sends nothing more (told as Delivered: it was),
+and one whose holder died before the server took it sends it. Only a death
+between the server's 250 and the note sends it twice, with the same
+Message-ID (docs/reliability.md)."""
 
 from __future__ import annotations
 
@@ -44,6 +47,8 @@ def mail_notice(item: OutboxItem) -> MailNotice | None:
 def in_outbox_words(outcome: outcomes.Outcome) -> Outcome:
     if isinstance(outcome, outcomes.Delivered):
         return Delivered()
+    if isinstance(outcome, outcomes.Gone) and outcome.reason == "sent_already":
+        return Delivered()  # by a holder that died before it could say so
     if isinstance(outcome, outcomes.RetryLater):
         return RetryLater(outcome.reason)
     return Gone(outcome.reason)
@@ -61,4 +66,5 @@ class MailNotices:
         notice = mail_notice(item)
         if notice is None:
             return Gone("no mail is written for this kind")
-        return in_outbox_words(await self.mailer.deliver(notice, once_key=f"outbox:{item.id}"))
+        return in_outbox_words(await self.mailer.deliver(notice, once_key=f"outbox:{item.id}",
+                                                           claim_first=False))

@@ -11,10 +11,10 @@ two processes racing may each send one more than the bound, never more.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from email.message import EmailMessage
 from typing import Any, Protocol
 
 from sqlalchemy import delete, func, select
@@ -30,7 +30,7 @@ from .compose import Words, message
 from .errors import MailError
 from .outcomes import Delivered, Gone, Outcome, RetryLater
 from .sender import send
-from .smtp_url import SmtpTarget, parse
+from .smtp_url import parse
 
 log = logging.getLogger(__name__)
 DAY_MS = 86_400_000
@@ -47,7 +47,7 @@ class Notice(Protocol):
     payload: Mapping[str, Any]
 
 
-Send = Callable[[SmtpTarget, EmailMessage, float], Awaitable[Outcome]]
+Send = Callable[..., Awaitable[Outcome]]  # (target, message, timeout[, accepted]): app/mail/sender.py `send`
 
 
 class Mailer:
@@ -211,12 +211,13 @@ class Mailer:
 
     # ---- the channel ----
 
-    async def deliver(self, item: Notice, once_key: str | None = None) -> Outcome:
+    async def deliver(self, item: Notice, once_key: str | None = None, *, claim_first: bool = True) -> Outcome:
         """Mail one notification to its account's verified address, if the player
         wants that kind: Delivered, RetryLater (the SMTP server is out of reach or
         said 4xx), or Gone (email off, no verified address, the kind off, the
         day's bound reached, or the address refused for good). With `once_key`,
-        mailed at most once whoever tries again (Gone("sent_already"))."""
+        never mailed again once noted sent (Gone("sent_already")); `claim_first`
+        as `notify` has it."""
         if item.kind not in SWITCH or item.kind == "digest":
             return Gone("not_wanted")
         if self.target is None:
@@ -226,7 +227,8 @@ class Mailer:
             return row
         words = {"turn": texts.turn, "alarm": texts.alarm, "challenge": texts.challenge}[item.kind](
             self.site, item.payload)
-        return await self.notify(item.account_id, row.address, row.address_key, item.kind, words, once_key)
+        return await self.notify(item.account_id, row.address, row.address_key, item.kind, words, once_key,
+                                 claim_first=claim_first)
 
     async def _wanted(self, account_id: int, kind: str) -> Any:
         async with self.engine.connect() as conn:
@@ -241,9 +243,20 @@ class Mailer:
         return row
 
     async def notify(self, account_id: int, address: str, address_key: str, kind: str, words: Words,
-                      once_key: str | None = None) -> Outcome:
+                     once_key: str | None = None, *, claim_first: bool = True) -> Outcome:
         """Count the mail, then send it. With `once_key`, a mail sent at most once
-        ever: a second process (or tick) finds the key taken and sends nothing."""
+        ever: a second process (or tick) finds the key taken and sends nothing.
+
+        `claim_first` (the digest, which every process's tick may try at once):
+        the key is taken before sending, so a process dying mid-send loses that
+        day's digest rather than risk two. Without it (an outbox item, which its
+        lease keeps to one sender at a time): the key is only looked at first and
+        noted once the SMTP server took the mail, before the session ends, so a
+        sender dying before that loses nothing (the next holder sends it), and
+        only a death between the server's 250 and that note sends it twice
+        (with the same Message-ID)."""
+        if not claim_first and once_key is not None:
+            return await self._notify_then_note(account_id, address, address_key, kind, words, once_key)
         now = self.now_ms()
         try:
             async with self.engine.begin() as conn:
@@ -265,10 +278,45 @@ class Mailer:
             await self._bounced(account_id, address_key)
         return outcome
 
-    async def _send(self, address: str, words: Words, unsubscribe: str | None, why: str) -> Outcome:
+    async def _notify_then_note(self, account_id: int, address: str, address_key: str, kind: str, words: Words,
+                                once_key: str) -> Outcome:
+        now = self.now_ms()
+        async with self.engine.connect() as conn:
+            if (await conn.execute(select(mail_sends.c.id).where(mail_sends.c.once_key == once_key))).first():
+                return Gone("sent_already")
+            sent = (await conn.execute(select(func.count()).select_from(mail_sends).where(
+                mail_sends.c.account_id == account_id, mail_sends.c.kind.notin_((VERIFY, NOTHING)),
+                mail_sends.c.sent_ms > now - DAY_MS))).scalar_one()
+        if sent >= self.settings.mail_per_account_day:
+            return Gone("over_limit")
+
+        async def noted() -> None:
+            try:
+                async with self.engine.begin() as conn:
+                    await conn.execute(mail_sends.insert().values(
+                        account_id=account_id, address_key=address_key, kind=kind, sent_ms=now, once_key=once_key))
+            except IntegrityError:
+                pass  # noted already (a holder before this one): it stays one row
+
+        outcome = await self._send(address, words, await self.unsubscribe_url(account_id, kind), texts.WHY[kind],
+                                   accepted=noted, message_id=self._message_id(once_key))
+        if isinstance(outcome, Gone) and outcome.reason == "bounced":
+            await self._bounced(account_id, address_key)
+        return outcome
+
+    def _message_id(self, once_key: str) -> str:
+        """The same on every try of one notice (a repeat is known as one), unique to this site."""
+        digest = hashlib.sha256(f"{self.site}\n{once_key}".encode()).hexdigest()[:32]
+        domain = self.settings.mail_from.rpartition("@")[2].strip("> ") or "magery.invalid"
+        return f"<{digest}@{domain}>"
+
+    async def _send(self, address: str, words: Words, unsubscribe: str | None, why: str,
+                    accepted: Callable[[], Awaitable[None]] | None = None, message_id: str | None = None) -> Outcome:
         assert self.target is not None
-        outcome = await self.sending(self.target, message(self.settings.mail_from, address, words, unsubscribe, why),
-                                     self.settings.smtp_timeout_seconds)
+        mail = message(self.settings.mail_from, address, words, unsubscribe, why, message_id)
+        outcome = await (self.sending(self.target, mail, self.settings.smtp_timeout_seconds, accepted)
+                         if accepted is not None else
+                         self.sending(self.target, mail, self.settings.smtp_timeout_seconds))
         if not isinstance(outcome, Delivered):
             log.info("mail to %s not delivered: %s", masked(address), outcome)
         return outcome

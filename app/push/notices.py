@@ -23,7 +23,7 @@ def push_item(item: OutboxItem) -> PushItem:
     match_id = item.match_id
     return PushItem(account_id=item.account_id, kind=item.kind, title=TITLES.get(item.kind, "Magery Online"),
                     body=item.text, url=f"/matches/{match_id}" if match_id else "/", match_id=match_id,
-                    urgency="high" if item.kind in URGENT else "normal")
+                    urgency="high" if item.kind in URGENT else "normal", notice_id=item.id)
 
 
 def in_outbox_words(outcome: outcomes.Outcome) -> Outcome:

@@ -27,11 +27,16 @@ class PushItem:
     match_id: str | None = None  # a match's event: not pushed while the player watches the match
     ttl_seconds: int = 24 * 3600  # how long a push service keeps it for a browser that is off
     urgency: Urgency = "normal"
+    # The outbox row's id, the same on every try: a sender that died after the
+    # push service took a push but before it marked the row sends it again with
+    # the same id, so a service worker can tell the repeat (docs/reliability.md).
+    notice_id: int | None = None
 
     def json(self) -> bytes:
         """The payload, as the service worker reads it."""
         if not self.url.startswith("/") or self.url.startswith("//"):
             raise ValueError("a push opens a page of this site: its url is a path")
         said = {"kind": self.kind, "title": self.title[:MOST_TEXT], "body": self.body[:MOST_TEXT],
-                "url": self.url, "match_id": self.match_id, "tag": f"{self.kind}:{self.match_id or ''}"}
+                "url": self.url, "match_id": self.match_id, "tag": f"{self.kind}:{self.match_id or ''}",
+                "id": self.notice_id}
         return json.dumps(said, ensure_ascii=False, separators=(",", ":")).encode()

@@ -8,6 +8,7 @@ player has a socket open to the match."""
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import httpx
@@ -104,5 +105,58 @@ async def test_no_push_while_the_player_has_the_match_open(
         assert await deliver_all(app) == 2
         assert browser.pushed == [] and stand_in.answered == 0  # the push was needed by nobody
         assert sink.to("bea@example.org")[-1]["Subject"] == "Your turn against Ada"  # the mail she asked for
+    finally:
+        await sock.close()
+
+
+async def test_each_move_of_the_present_player_pushes_the_away_one_once_and_never_the_present_one(
+        app: Any, client: httpx.AsyncClient, stand_in: PushServiceStandIn, sink: Sink) -> None:  # noqa: F811
+    """bench/push_delay.py's match, without the clock: Pia plays with the match's
+    page open (a socket), Bea is away. Each move of Pia's that passes the turn
+    pushes Bea once, decrypted to the match, "Your turn" and the notice's id;
+    Bea's moves push Pia never (she is subscribed: the socket is why)."""
+    parts = app.state.parts
+    pia, bea = await member(app, "Pia"), await member(app, "Bea")
+    pia_browser, bea_browser = stand_in.browser(), stand_in.browser()
+    for who, browser in ((pia, pia_browser), (bea, bea_browser)):
+        r = await client.post("/api/v1/account/push", json=browser.subscription(), headers=who.session())
+        assert r.status_code == 201, r.text
+    r = await client.post("/api/v1/matches", json={"options": {"time_control": {"type": "correspondence", "days": 3}},
+                                                   "seat": "white"}, headers=pia.token())
+    assert r.status_code == 201, r.text
+    match = r.json()["match"]
+    sock = await Socket.open(app, ws_path(match["id"]), pia.token())
+    try:
+        ttl = round(parts.settings.ws_dead_after_seconds * 1000)
+        await until(lambda: watching(parts.engine, pia.account.id, match["id"],
+                                     round(parts.push.channel.clock() * 1000), ttl), "Pia's socket written present")
+        r = await client.post(f"/api/v1/matches/{match['id']}/join", json={}, headers=bea.token())
+        assert r.status_code == 200, r.text
+        match = r.json()["match"]
+        assert await deliver_all(app) == 1  # the join's "your turn" to Pia, who watches: no push
+        rng = random.Random(5)
+        pushes_to_bea = 0
+        while pushes_to_bea < 6 and match["status"] == "active":
+            mover = pia if match["to_move"] == "white" else bea
+            legal = (await client.get(f"/api/v1/matches/{match['id']}/legal", headers=mover.token())).json()
+            action = ({"type": "setup", "backrow": rng.sample(legal["setup"], 8)} if legal["setup"]
+                      else rng.choice(legal["actions"]))
+            r = await client.post(f"/api/v1/matches/{match['id']}/actions", headers=mover.token(),
+                                  json={"action": action, "version": match["version"]})
+            assert r.status_code == 200, r.text
+            before, match = match, r.json()["match"]
+            to_bea = mover is pia and match["status"] == "active" and match["to_move"] == "black"
+            rows = [row.id for row in await outbox_rows(app) if row.channel == "push"]
+            await deliver_all(app)
+            if to_bea:
+                assert len(rows) == 1 and before["to_move"] == "white"
+                pushed = await bea_browser.next_push(DEADLINE)
+                assert pushed.said["match_id"] == match["id"] and pushed.said["title"] == "Your turn"
+                assert pushed.said["kind"] == "your_turn" and pushed.said["id"] == rows[0]
+                pushes_to_bea += 1
+            assert bea_browser.pushed == []  # nothing more than that one
+        assert pushes_to_bea == 6
+        assert pia_browser.pushed == []
+        assert stand_in.answered == 6 and stand_in.refused == []
     finally:
         await sock.close()

@@ -11,6 +11,12 @@ this server's origin (`aud`), not expired nor lasting over a day, with a
 decrypted with the browser's private key (`http_ece`): what the test reads is
 what a browser's service worker would. The answer is the browser's `status`
 (201 unless told: 404, 410, 429, 500...). A refused push is kept, with why.
+
+For the chaos tests a browser's pushes may be held: `hold_before` holds each
+one unread, and when let go it answers 503 without taking it (a push service
+whose caller died before it took the push); `hold_after` holds the answer of
+each one taken (decrypted and kept), as a push service whose 201 never reached
+a caller that died. `release()` lets every held one go; `held` counts them.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ class Pushed:
     said: dict[str, Any]
     headers: dict[str, str]
     claims: dict[str, Any]
+    at: float = 0.0  # time.perf_counter() when it was taken (for the benches' delays)
 
 
 @dataclass
@@ -83,6 +90,10 @@ class PushServiceStandIn:
         self.refused: list[str] = []  # why each refused push was refused
         self.answered = 0  # pushes answered, taken or not
         self.redirects: dict[str, str] = {}  # a browser's id: where its pushes are redirected (307)
+        self.hold_before: set[str] = set()  # browsers' ids: pushes held unread, then not taken
+        self.hold_after: set[str] = set()  # browsers' ids: pushes taken, their answer held
+        self.held = 0  # pushes held so far
+        self._release = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.origin = ""
 
@@ -101,6 +112,12 @@ class PushServiceStandIn:
         if self._runner is not None:
             await self._runner.cleanup()
 
+    def release(self) -> None:
+        """Let every held push go, and hold no more."""
+        self.hold_before.clear()
+        self.hold_after.clear()
+        self._release.set()
+
     def browser(self, status: int = 201) -> Browser:
         made = Browser(secrets.token_hex(8), "")
         made.endpoint = f"{self.origin}/push/{made.id}"
@@ -113,6 +130,10 @@ class PushServiceStandIn:
         browser = self.browsers.get(request.match_info["id"])
         if browser is None:
             return web.Response(status=404)
+        if browser.id in self.hold_before:
+            self.held += 1
+            await self._release.wait()
+            return web.Response(status=503)  # its caller is gone: never taken
         body = await request.read()
         try:
             claims = self._checked(request)
@@ -122,8 +143,11 @@ class PushServiceStandIn:
             self.refused.append(f"{type(why).__name__}: {why}")
             return web.Response(status=403 if "VAPID" in str(why) else 400, text=str(why))
         if browser.status < 300:
-            browser.pushed.append(Pushed(said, dict(request.headers), claims))
+            browser.pushed.append(Pushed(said, dict(request.headers), claims, time.perf_counter()))
             browser.arrived.set()
+            if browser.id in self.hold_after:
+                self.held += 1
+                await self._release.wait()
         headers = {"Retry-After": browser.retry_after} if browser.retry_after else {}
         if browser.id in self.redirects:
             headers["Location"] = self.redirects[browser.id]

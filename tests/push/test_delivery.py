@@ -43,7 +43,7 @@ async def test_a_push_arrives_encrypted_signed_and_readable_by_the_browser(
     assert outcome == Delivered(sent=1)
     pushed = await browser.next_push(WAIT)
     assert pushed.said == {"kind": "your_turn", "title": "Your turn", "body": "Bo moved: it is your turn against Bo",
-                           "url": "/matches/x1y2z3", "match_id": None, "tag": "your_turn:"}
+                           "url": "/matches/x1y2z3", "match_id": None, "tag": "your_turn:", "id": None}
     assert pushed.headers["TTL"] == "3600" and pushed.headers["Urgency"] == "high"
     assert pushed.claims["aud"] == stand_in.origin and pushed.claims["sub"].startswith("mailto:")
     assert stand_in.refused == []
@@ -81,7 +81,7 @@ async def test_one_gone_browser_of_two_is_forgotten_and_the_other_told(
     await subscribed(client, ada, new)
     assert await app.state.parts.push.channel.deliver(your_turn(ada)) == Delivered(sent=1)
     assert [s.endpoint for s in await of_account(app.state.parts.engine, ada.account.id)] == [new.endpoint]
-    assert len((await new.next_push(WAIT)).said) == 6
+    assert len((await new.next_push(WAIT)).said) == 7
 
 
 @pytest.mark.parametrize(("status", "retry_after", "after"), [(429, "120", 120.0), (500, None, None),
