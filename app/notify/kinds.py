@@ -24,6 +24,9 @@ REPORT_HANDLED = "report_handled"  # a chat line you reported was hidden or dism
 KINDS = (YOUR_TURN, CLOCK_ALARM, CHALLENGE, CHALLENGE_ACCEPTED, CHALLENGE_DECLINED, MATCH_ENDED, REMATCH_OFFERED,
          TOURNAMENT_STARTING, REPORT_HANDLED)
 INBOX = "inbox"
+# The kinds a mail is written for (app/mail/notices.py writes each): the rest would
+# only ever queue a mail that cannot be written, so email is refused for them.
+MAILED = (YOUR_TURN, CLOCK_ALARM, CHALLENGE)
 CHANNELS = (INBOX, "push", "email")  # the inbox is always here; the others when registered (app/notify/channel.py)
 
 # What each channel carries when the player has not said: the inbox everything;

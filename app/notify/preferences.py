@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from app.db.notify_models import notification_preferences as prefs
 from app.kernel.errors import BadRequest
 
-from .kinds import CHANNELS, DEFAULTS, KINDS
+from .kinds import CHANNELS, DEFAULTS, KINDS, MAILED
 
 Choices = dict[str, dict[str, bool]]  # kind → channel → on
 
@@ -29,6 +29,8 @@ async def chosen(conn: AsyncConnection, account_ids: Iterable[int]) -> dict[tupl
 
 
 def wants(changed: Mapping[tuple[int, str, str], bool], account_id: int, kind: str, channel: str) -> bool:
+    if channel == "email" and kind not in MAILED:
+        return False  # never a mail for it, whatever an older choice kept
     return changed.get((account_id, kind, channel), DEFAULTS.get((kind, channel), False))
 
 
@@ -56,6 +58,8 @@ def check(body: object) -> dict[tuple[str, str], bool]:
                                  field=f"{kind}.{str(channel)[:40]}")
             if not isinstance(on, bool):
                 raise BadRequest(f"{kind}.{channel} is true or false", field=f"{kind}.{channel}")
+            if channel == "email" and kind not in MAILED:
+                continue  # no mail is written for it: taken, as documented, and nothing kept
             found[(kind, channel)] = on
     return found
 

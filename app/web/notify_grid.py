@@ -14,7 +14,6 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.mail.notices import MAIL_KINDS
 from app.notify import preferences
 from app.notify.kinds import (
     CHALLENGE,
@@ -23,6 +22,7 @@ from app.notify.kinds import (
     CHANNELS,
     CLOCK_ALARM,
     KINDS,
+    MAILED,
     MATCH_ENDED,
     REMATCH_OFFERED,
     REPORT_HANDLED,
@@ -77,7 +77,7 @@ def email_blocked(email: dict[str, Any]) -> str | None:
 
 
 def offered(kind: str, channel: str) -> bool:
-    return channel != "email" or kind in MAIL_KINDS
+    return channel != "email" or kind in MAILED
 
 
 async def grid(engine: AsyncEngine, account_id: int, email: dict[str, Any]) -> dict[str, Any]:

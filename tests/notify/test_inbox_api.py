@@ -79,3 +79,19 @@ async def test_choices_have_defaults_change_by_name_and_take_effect(app: Any, cl
         r = await client.put(PREFS, json=body, headers=bo.token())
         assert r.status_code == 400 and r.json()["detail"].startswith(f"body.{field}"), r.text
     assert (await client.put(PREFS, json={}, headers=bo.session(csrf=False))).status_code == 403
+
+
+async def test_email_for_a_kind_no_mail_is_written_for_is_taken_and_kept_off(app: Any,
+                                                                              client: httpx.AsyncClient) -> None:
+    """`match_ended` has no mail: asking for it by email is answered as documented
+    (200, and false read back), and nothing waits in the outbox to fail there."""
+    app.state.parts.channels.swap(Recorder("email"))
+    ada, bo = await member(app, "Ada"), await member(app, "Bo")
+    r = await client.put(PREFS, json={"match_ended": {"email": True}, "challenge": {"email": True}},
+                         headers=bo.token())
+    assert r.status_code == 200, r.text
+    assert r.json()["preferences"]["match_ended"]["email"] is False
+    assert r.json()["preferences"]["challenge"]["email"] is True
+    await challenge(client, ada, "Bo", 1)
+    mailed = [row.kind for row in await outbox_rows(app) if row.channel == "email"]
+    assert mailed == ["challenge"]

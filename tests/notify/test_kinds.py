@@ -148,3 +148,9 @@ async def test_the_events_stream_carries_each_new_notice(app: Any, client: httpx
         notice = lines[1]["notification"]
         assert notice["kind"] == "challenge" and notice["data"]["challenge_id"] == made["id"]
         assert notice["read"] is False and notice["text"] == "Ada challenges you to a match."
+
+
+def test_the_kinds_mailed_are_the_kinds_a_mail_is_written_for() -> None:
+    from app.mail.notices import MAIL_KINDS
+    from app.notify.kinds import MAILED
+    assert set(MAILED) == set(MAIL_KINDS)
