@@ -239,19 +239,18 @@ export class Analysis {
       const text = a ? stateWords(a) : "";
       if (els.state.textContent !== text) els.state.textContent = text;
     }
-    const pending = Boolean(a && PENDING.has(a.status));
-    els.progress.hidden = !pending;
-    if (pending) els.progress.value = Math.round(doneShare(a) * 100);
     els.section.hidden = !a;
     if (!a) return;
+    // Kept in its place once done (hidden from sight, not from the layout): nothing below it moves.
+    els.progress.classList.toggle("spent", !PENDING.has(a.status));
+    els.progress.value = Math.round(doneShare(a) * 100);
     const acc = a.accuracy || {};
     const accText = ["white", "black"].filter((c) => typeof acc[c] === "number")
       .map((c) => `${colourName(c)} ${Math.round(acc[c])}%`).join(" · ");
-    els.accuracy.textContent = accText ? `Accuracy: ${accText}` : "";
-    els.accuracy.hidden = !accText;
+    els.accuracy.textContent = accText ? `Accuracy: ${accText}.` : "";
     const counts = Object.keys(JUDGEMENTS).map((j) => [j, this.judged.filter((x) => x.judgement === j).length]);
     els.counts.textContent = this.byVersion.size
-      ? counts.map(([j, n]) => `${n} ${j === "inaccuracy" ? (n === 1 ? "inaccuracy" : "inaccuracies") : n === 1 ? j : `${j}s`} (${JUDGEMENTS[j].mark})`).join(", ")
+      ? `${counts.map(([j, n]) => `${n} ${j === "inaccuracy" ? (n === 1 ? "inaccuracy" : "inaccuracies") : n === 1 ? j : `${j}s`} (${JUDGEMENTS[j].mark})`).join(", ")}.`
       : "";
     this.paintHere();
   }
@@ -267,8 +266,8 @@ export class Analysis {
     const parts = [];
     if (played) {
       const n = this.movesUpTo(played.entry);
-      const who = played.player ? `${colourName(played.player)}'s ` : "";
-      parts.push(`${n === null ? `The next action (version ${played.entry})` : `${who}move ${n}`} from here was ${JUDGEMENTS[played.judgement].words} (${JUDGEMENTS[played.judgement].mark}).`);
+      const what = n === null ? `The action of version ${played.entry}` : `${played.player ? `${colourName(played.player)}'s m` : "M"}ove ${n}`;
+      parts.push(`${what} from here was ${JUDGEMENTS[played.judgement].words} (${JUDGEMENTS[played.judgement].mark}).`);
     }
     if (ply && ply.best) parts.push(`The computer's choice here: ${actionWords(ply.best)}.`);
     else if (this.byVersion.size && this.done) parts.push("No choice to judge at this version.");
