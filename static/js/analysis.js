@@ -98,9 +98,8 @@ export class Analysis {
     this.busy = true;
     this.paint();
     try {
-      const answer = await analysisApi.request(this.matchId, who.token);
-      this.apply({ ...(this.data || {}), ...answer });
-      await this.fetch();
+      // The analysis as it stands (202 while it waits or runs, 200 once done): the whole body.
+      this.apply(await analysisApi.request(this.matchId, who.token));
     } catch (error) {
       this.refusal = error instanceof ApiError ? error.message : String(error);
     } finally {
@@ -109,15 +108,26 @@ export class Analysis {
     }
   }
 
-  /** A message on the match's socket: the analysis's own are taken in. */
+  /** A message on the match's socket: the analysis's own ({"type": "analysis"}, with the
+   * plies written since the last one) are added to what the page holds. */
   heard(message) {
-    if (!message || typeof message.type !== "string" || !message.type.startsWith("analysis")) return;
-    const body = message.analysis && typeof message.analysis === "object" ? message.analysis : message;
-    const merged = { ...(this.data || {}), ...body };
+    if (!message || message.type !== "analysis") return;
+    if (message.match_id && message.match_id !== this.matchId) return;
+    const had = (this.data && this.data.plies) || [];
+    const byVersion = new Map(had.map((p) => [p.version, p]));
+    for (const p of Array.isArray(message.plies) ? message.plies : []) byVersion.set(p.version, p);
+    const merged = { ...(this.data || {}), ...message, plies: [...byVersion.values()].sort((a, b) => a.version - b.version) };
     delete merged.type;
+    delete merged.match_id;
+    if (merged.status !== "queued") delete merged.position;
     this.apply(merged);
-    // A message that says it is done without the plies: the whole is read once.
-    if (merged.status === "done" && !Array.isArray(body.plies)) this.fetch();
+    // Done: the whole is read once, so a message missed (a socket that came back) leaves no gap.
+    if (merged.status === "done") this.fetch();
+  }
+
+  /** The socket came back: what it missed meanwhile is read. */
+  reconnected() {
+    if (this.data && PENDING.has(this.data.status)) this.fetch();
   }
 
   apply(data) {
@@ -130,17 +140,18 @@ export class Analysis {
     this.schedule();
   }
 
-  /** The plies by version, and the judged ones in order. A ply is the position at
-   * its version: its evaluation, the engine's best action from it, and the
-   * judgement of the action played from it (the log's next entry). */
+  /** The plies by version, and the judged ones in order. A ply is a version: the
+   * evaluation after it, the engine's best action from it, and the judgement of the
+   * action that made it (played from the version before, where the engine's choice
+   * was that version's `best`). */
   index() {
     this.byVersion = new Map();
     this.judged = [];
     for (const ply of (this.data && this.data.plies) || []) {
       if (!ply || typeof ply.version !== "number") continue;
       this.byVersion.set(ply.version, ply);
-      if (ply.judgement && JUDGEMENTS[ply.judgement]) {
-        this.judged.push({ at: ply.version, entry: ply.version + 1, judgement: ply.judgement, player: ply.player || null });
+      if (ply.judgement && JUDGEMENTS[ply.judgement] && ply.version >= 1) {
+        this.judged.push({ at: ply.version - 1, entry: ply.version, judgement: ply.judgement, player: ply.mover || null });
       }
     }
     this.judged.sort((a, b) => a.at - b.at);

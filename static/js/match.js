@@ -452,6 +452,7 @@ refresh();
 refreshLegal();
 startChat(live, page.id, () => page.seat); // the chat rides the same socket (issue 20)
 live.addEventListener("message", (e) => analysis.heard(e.detail)); // the analysis's progress, pushed
+live.addEventListener("open", () => analysis.reconnected());
 live.start();
 timeline.load(page.match).then(() => refresh()); // the log knows the last action: mark it
 performance.mark("magery-interactive");
