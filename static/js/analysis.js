@@ -48,14 +48,16 @@ export function stateWords(analysis) {
 export class Analysis {
   /**
    * matchId; els: {section, state, progress, accuracy, counts, prev, next, best, showBest,
-   *   request?, note?}; onPick(version): show that version; onChange(): the page redraws
+   *   request?, signIn?, note?}; onPick(version): show that version; onChange(): the page redraws
    * (the board's best action, the graph); isLive(): whether the socket is open;
-   * requester(): {token} for who may ask, or {why} saying why not (no button on a
-   * page that never offers one); movesUpTo(version): the move's number, or null.
+   * requester(): {token} for who may ask (null: the session's cookie), or null (then
+   * els.signIn, a link to sign in, stands instead); no button on a page that never
+   * offers one; movesUpTo(version): the move's number, or null.
    */
   constructor({ matchId, els, onPick, onChange = () => {}, isLive = () => false, requester = null,
     movesUpTo = () => null, marksIn = null }) {
     Object.assign(this, { matchId, els, onPick, onChange, isLive, requester, movesUpTo, marksIn });
+    this.asked = false; // Request analysis pressed on this page
     this.data = null; // the server's last answer (null: none asked for, or not read yet)
     this.read = false; // whether the page has asked the server once
     this.byVersion = new Map();
@@ -96,6 +98,7 @@ export class Analysis {
     const who = this.requester && this.requester();
     if (!who || !("token" in who) || this.busy) return;
     this.busy = true;
+    this.asked = true; // the panel's rows are shown at the press, so they never move anything later
     this.paint();
     try {
       // The analysis as it stands (202 while it waits or runs, 200 once done): the whole body.
@@ -234,23 +237,25 @@ export class Analysis {
     const { els } = this;
     const a = this.data;
     if (els.request) {
+      // Offered at once (a request of a match analysed already answers that analysis);
+      // withdrawn once the page knows of one.
       const who = this.requester ? this.requester() : null;
       const can = Boolean(who && "token" in who);
-      els.request.hidden = !this.read || Boolean(a) || !can;
+      els.request.hidden = Boolean(a) || !can;
       els.request.disabled = this.busy;
-      if (els.note) {
-        const text = this.refusal ? `Refused: ${this.refusal}`
-          : a ? stateWords(a)
-            : this.read && who && who.why ? who.why : "";
-        if (els.note.textContent !== text) els.note.textContent = text;
-        els.note.hidden = !text;
-      }
+      if (els.signIn) els.signIn.hidden = Boolean(a) || can;
+    }
+    if (els.note) {
+      const text = this.refusal ? `Refused: ${this.refusal}`
+        : a ? stateWords(a) : this.busy ? "Requesting a computer analysis…" : "";
+      if (els.note.textContent !== text) els.note.textContent = text;
+      els.note.hidden = !text && !this.asked;
     }
     if (els.state) {
       const text = a ? stateWords(a) : "";
       if (els.state.textContent !== text) els.state.textContent = text;
     }
-    els.section.hidden = !a;
+    els.section.hidden = !a && !this.asked;
     if (!a) return;
     // Kept in its place once done (hidden from sight, not from the layout): nothing below it moves.
     els.progress.classList.toggle("spent", !PENDING.has(a.status));

@@ -82,7 +82,7 @@ const analysis = new Analysis({
   els: {
     section: $("analysis"), state: $("analysis-state"), progress: $("analysis-progress"), accuracy: $("accuracy"),
     counts: $("judgement-counts"), prev: $("prev-judgement"), next: $("next-judgement"), best: $("best-line"),
-    showBest: $("show-best"), request: $("request-analysis"), note: $("analysis-note"),
+    showBest: $("show-best"), request: $("request-analysis"), signIn: $("analysis-sign-in"), note: $("analysis-note"),
   },
   onPick: (v) => timeline.show(v),
   onChange: () => refresh(),
@@ -90,7 +90,7 @@ const analysis = new Analysis({
   requester: () => {
     if (page.seat && page.seat.token) return { token: page.seat.token };
     if (accountName()) return { token: null }; // the session's cookie speaks
-    return { why: "Sign in, or open your seat's link, to request a computer analysis of this match." };
+    return null; // a link to sign in stands instead
   },
   movesUpTo: (v) => timeline.movesUpTo(v),
   marksIn: $("log"),

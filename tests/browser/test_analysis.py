@@ -127,7 +127,8 @@ def test_request_watch_it_fill_in_and_step_through_the_judgements(here: Contexts
     watcher.context.add_init_script(SEEN)
     watcher.goto(f"/matches/{match_id}")
     wait_ready(watcher)
-    expect(watcher.locator("#analysis-note")).to_have_text(re.compile("^Sign in, or open your seat's link, to request"))
+    expect(watcher.get_by_role("link", name="Sign in to request an analysis")).to_have_attribute(
+        "href", f"/login?next=%2Fmatches%2F{match_id}")
     expect(watcher.get_by_role("button", name="Request analysis")).to_be_hidden()
 
     request = player.get_by_role("button", name="Request analysis")
