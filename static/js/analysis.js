@@ -58,6 +58,7 @@ export class Analysis {
     movesUpTo = () => null, marksIn = null }) {
     Object.assign(this, { matchId, els, onPick, onChange, isLive, requester, movesUpTo, marksIn });
     this.asked = false; // Request analysis pressed on this page
+    this.known = false; // whether the server has said if there is one
     this.data = null; // the server's last answer (null: none asked for, or not read yet)
     this.read = false; // whether the page has asked the server once
     this.byVersion = new Map();
@@ -87,8 +88,10 @@ export class Analysis {
       this.apply(await analysisApi.get(this.matchId));
     } catch (error) {
       // None yet (404): the button offers one. Anything else: tried again by the poll.
-      if (!(error instanceof ApiError && error.status === 404)) this.schedule();
+      if (error instanceof ApiError && error.status === 404) this.known = true;
+      else this.schedule();
       this.paint();
+      this.onChange();
     } finally {
       this.asking = false;
     }
@@ -135,6 +138,7 @@ export class Analysis {
 
   apply(data) {
     this.data = data;
+    this.known = true; // the page knows whether there is one
     this.refusal = "";
     this.index();
     this.paint();
@@ -194,13 +198,15 @@ export class Analysis {
     if (!list) return;
     const want = new Map(this.judged.map((j) => [String(j.entry), j.judgement]));
     for (const li of list.querySelectorAll("li[data-judgement]")) {
-      if (!want.has(li.dataset.version)) {
+      const at = li.dataset.version || li.querySelector("[data-version]")?.dataset.version;
+      if (!want.has(at)) {
         li.removeAttribute("data-judgement");
         li.querySelector(".judgement-mark")?.remove();
       }
     }
     for (const [version, judgement] of want) {
-      const li = list.querySelector(`li[data-version="${version}"]`);
+      // The entry of that version (the admin's timeline marks its button, the move list its item).
+      const li = list.querySelector(`[data-version="${version}"]`)?.closest("li");
       if (!li || li.dataset.judgement === judgement) continue;
       li.dataset.judgement = judgement;
       li.querySelector(".judgement-mark")?.remove();

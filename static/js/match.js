@@ -334,7 +334,7 @@ function refresh() {
  * colour; absent for a spectator), data-legal-version (the version whose legal
  * actions the turn panel offers; absent when it offers none) and data-sending
  * (present while an action is on its way), data-premove (present while a
- * premove waits for the turn) and data-analysis (the computer analysis's status). */
+ * premove waits for the turn) and data-analysis (the computer analysis's status, "none" once read and absent). */
 function markState() {
   const marks = document.documentElement.dataset;
   const set = (name, value) => {
@@ -346,8 +346,8 @@ function markState() {
   set("legalVersion", controls.legal ? controls.legal.version : null);
   set("sending", controls.busy ? "1" : null);
   set("premove", premove.planned ? "1" : null);
-  // The computer analysis: queued, running or done (absent while there is none).
-  set("analysis", analysis.data && analysis.data.status ? analysis.data.status : null);
+  // The computer analysis: queued, running or done; none once the server said it has none.
+  set("analysis", analysis.data && analysis.data.status ? analysis.data.status : analysis.known ? "none" : null);
 }
 
 // ---- the seat's buttons -------------------------------------------------------------

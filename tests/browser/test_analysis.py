@@ -11,6 +11,7 @@ MAGERY_SHOTS=<folder> keeps the screenshots (analysis-*.png)."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import subprocess
@@ -96,7 +97,7 @@ window.__analysisSeen = [];
 new MutationObserver(() => {
   const s = document.documentElement.dataset.analysis;
   if (s && window.__analysisSeen[window.__analysisSeen.length - 1] !== s) window.__analysisSeen.push(s);
-}).observe(document.documentElement, {attributes: true, attributeFilter: ["data-analysis"]});
+}).observe(document, {attributes: true, subtree: true, attributeFilter: ["data-analysis"]});
 """
 
 
@@ -128,7 +129,7 @@ def test_request_watch_it_fill_in_and_step_through_the_judgements(here: Contexts
     watcher.goto(f"/matches/{match_id}")
     wait_ready(watcher)
     expect(watcher.get_by_role("link", name="Sign in to request an analysis")).to_have_attribute(
-        "href", f"/login?next=%2Fmatches%2F{match_id}")
+        "href", f"/login?next=/matches/{match_id}")
     expect(watcher.get_by_role("button", name="Request analysis")).to_be_hidden()
 
     request = player.get_by_role("button", name="Request analysis")
@@ -138,7 +139,7 @@ def test_request_watch_it_fill_in_and_step_through_the_judgements(here: Contexts
     request.click()
     wait_done(player)
     seen = player.evaluate("() => window.__analysisSeen")
-    assert seen[0] in ("queued", "running") and seen[-1] == "done", seen  # it filled in on the page
+    assert seen[-1] == "done" and {"queued", "running"} & set(seen), seen  # it filled in on the page
     assert pushed and pushed[-1]["status"] == "done", pushed  # pushed on the match's socket...
     assert sum(len(m["plies"]) for m in pushed) > 0, pushed
     assert asked.count("GET") <= 3, asked  # ...not read again and again while the socket is up
@@ -149,7 +150,8 @@ def test_request_watch_it_fill_in_and_step_through_the_judgements(here: Contexts
 
     analysis = server.call("GET", f"/matches/{match_id}/analysis")
     acc = analysis["accuracy"]
-    words = " · ".join(f"{c.capitalize()} {round(acc[c])}%" for c in ("white", "black") if acc[c] is not None)
+    # Rounded half up, as the page's Math.round (Python's round() goes to the even one).
+    words = " · ".join(f"{c.capitalize()} {math.floor(acc[c] + 0.5)}%" for c in ("white", "black") if acc[c] is not None)
     expect(player.locator("#accuracy")).to_have_text(f"Accuracy: {words}.")
     bad = judged(analysis)
     assert bad, "random play made no misjudged action"  # the scene must have something to step through
@@ -205,8 +207,11 @@ def test_with_the_socket_down_the_page_reads_the_analysis_every_few_seconds(here
     page.on("request", lambda r: asked.append(r.method) if r.url.endswith(f"/matches/{match_id}/analysis") else None)
     page.goto(f"/matches/{match_id}#seat=black.{tokens['black']}")
     wait_ready(page)
+    page.wait_for_function("() => document.documentElement.dataset.analysis === 'none'")  # read once: none yet
     page.get_by_role("button", name="Request analysis").click()
     wait_done(page)
+    seen = page.evaluate("() => window.__analysisSeen")
+    assert seen[0] == "none" and seen[1] in ("queued", "running") and seen[-1] == "done", seen
     assert asked[:2] == ["GET", "POST"] and asked.count("GET") >= 2, asked  # read again, with nothing pushed
     expect(page.locator("#accuracy")).to_contain_text("Accuracy: ")
 
