@@ -288,8 +288,9 @@ export class Analysis {
     const parts = [];
     if (played) {
       const n = this.movesUpTo(played.entry);
-      const what = n === null ? `The action of version ${played.entry}` : `${played.player ? `${colourName(played.player)}'s m` : "M"}ove ${n}`;
-      parts.push(`${what} from here was ${JUDGEMENTS[played.judgement].words} (${JUDGEMENTS[played.judgement].mark}).`);
+      const whose = played.player ? `${colourName(played.player)}'s ` : "the ";
+      const what = n === null ? `${whose}action (version ${played.entry})` : `${whose}move ${n}`;
+      parts.push(`Next, ${what} was ${JUDGEMENTS[played.judgement].words} (${JUDGEMENTS[played.judgement].mark}).`);
     }
     if (ply && ply.best) parts.push(`The computer's choice here: ${actionWords(ply.best)}.`);
     else if (this.byVersion.size && this.done) parts.push("No choice to judge at this version.");

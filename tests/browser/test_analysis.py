@@ -92,6 +92,13 @@ def expect_best_drawn(page: Any, best: dict[str, Any] | None, board: str = "") -
         assert arrow.count() == 0 or not arrow.is_visible()
 
 
+def is_move(best: dict[str, Any] | None) -> bool:
+    power = (best or {}).get("power")
+    while isinstance(power, dict) and "mage" in power and "power" in power:
+        power = power["power"]
+    return isinstance(power, dict) and "move" in power
+
+
 SEEN = """
 window.__analysisSeen = [];
 new MutationObserver(() => {
@@ -182,9 +189,17 @@ def test_request_watch_it_fill_in_and_step_through_the_judgements(here: Contexts
         at = ply["version"] - 1
         expect(player.locator("#position")).to_have_text(f"Move {moves_up_to(moves, at)} of {total} (replay)")
         expect(player.locator("#best-line")).to_contain_text(
-            f"ove {moves_up_to(moves, ply['version'])} from here was {'an' if ply['judgement'] == 'inaccuracy' else 'a'} {ply['judgement']}")
+            f"Next, {ply['mover'].capitalize()}'s move {moves_up_to(moves, ply['version'])} was "
+            f"{'an' if ply['judgement'] == 'inaccuracy' else 'a'} {ply['judgement']}")
         expect_best_drawn(player, by_version[at]["best"])
         expect(nxt).to_be_focused()
+    # On to the first judgement whose better choice was a move: its arrow over the arena.
+    moving = next((p for p in bad[4:] if is_move(by_version[p["version"] - 1]["best"])), None)
+    assert moving, "no misjudged action had a move as the computer's choice"
+    for ply in bad[4:bad.index(moving) + 1]:
+        player.keyboard.press("Enter")
+        expect(player.locator("#position")).to_have_text(f"Move {moves_up_to(moves, ply['version'] - 1)} of {total} (replay)")
+    expect_best_drawn(player, by_version[moving["version"] - 1]["best"])
     shot(player, f"stepped-{width}")
     in_one_screen(player, [".arena", "#next-judgement", "#best-line"])
     # Back one, with the other button.
