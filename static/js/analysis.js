@@ -270,10 +270,21 @@ export class Analysis {
     const accText = ["white", "black"].filter((c) => typeof acc[c] === "number")
       .map((c) => `${colourName(c)} ${Math.round(acc[c])}%`).join(" · ");
     els.accuracy.textContent = accText ? `Accuracy: ${accText}.` : "";
+    // Short to the eye ("15 ?! · 22 ? · 12 ??", one line however many), in words to a screen reader.
     const counts = Object.keys(JUDGEMENTS).map((j) => [j, this.judged.filter((x) => x.judgement === j).length]);
-    els.counts.textContent = this.byVersion.size
-      ? `${counts.map(([j, n]) => `${n} ${j === "inaccuracy" ? (n === 1 ? "inaccuracy" : "inaccuracies") : n === 1 ? j : `${j}s`} (${JUDGEMENTS[j].mark})`).join(", ")}.`
-      : "";
+    const key = this.byVersion.size ? counts.map(([, n]) => n).join(",") : "";
+    if (els.counts.dataset.key !== key) {
+      els.counts.dataset.key = key;
+      els.counts.replaceChildren(...(key ? counts.flatMap(([j, n], i) => {
+        const seen = document.createElement("span");
+        seen.setAttribute("aria-hidden", "true");
+        seen.textContent = `${i ? " · " : ""}${n} ${JUDGEMENTS[j].mark}`;
+        const said = document.createElement("span");
+        said.className = "visually-hidden";
+        said.textContent = `${i ? ", " : ""}${n} ${j === "inaccuracy" ? (n === 1 ? "inaccuracy" : "inaccuracies") : n === 1 ? j : `${j}s`}`;
+        return [seen, said];
+      }) : []));
+    }
     this.paintHere();
   }
 

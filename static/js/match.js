@@ -310,11 +310,13 @@ function refresh() {
   setText($("watchers"), page.spectators === null ? "" : `${page.spectators} watching`);
   paintPlayers(page);
   paintClocks(page);
+  // Before the seat's panel, which hides itself when every part of it is hidden:
+  // the offers' part too, at the end, in the same frame as the end's panel appears.
+  offers.paint(m, page.seat);
   paintSeatPanel(page);
   paintEnd(page);
   paintTools(page);
   rematch.paint();
-  offers.paint(m, page.seat);
   // Once the log is read, so the graph is read in moves as the move list is.
   if (m.status === "finished" && timeline.loaded) {
     analysis.start();
