@@ -1,0 +1,134 @@
+"""Benchmark of the computer analysis: time per position and per match.
+
+Run from the project's root:
+
+    .venv/bin/python bench/analysis.py               # the default depth, a 300-version match
+    .venv/bin/python bench/analysis.py --depths 2,3  # other depths beside
+    .venv/bin/python bench/analysis.py --quick       # 100 versions
+
+It plays one match (the strong level at a short think time against itself,
+seeds tried in turn until one lasts 300 versions; its first 300 are kept),
+plans its positions as the server does (app/analysis/plies.py), and searches
+them as the server does: in batches of `BATCH` positions, in ONE worker
+process (a spawned ProcessPoolExecutor of one, as ANALYSIS_WORKERS=1), with
+the same seeds. The goal: a 300-version match in <= 60 s at the default
+depth. It also counts the judgements the analysis gives the strong level's
+own actions (a check on the thresholds: a good player's actions should rarely
+read as mistakes). Results go to bench/results/analysis.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from app.analysis import plies as shaping  # noqa: E402
+from app.analysis.engine import search_positions  # noqa: E402
+from app.analysis.judge import judgement  # noqa: E402
+from app.analysis.service import BATCH, _batches, _same_as_before  # noqa: E402
+from app.bots.arena import play  # noqa: E402
+from app.config import Settings  # noqa: E402
+from app.rules import new_match  # noqa: E402
+
+GOAL_SECONDS = 60.0
+
+
+def a_long_match(versions: int, think: float) -> tuple[Any, list[tuple[int, str, dict[str, Any], bool]], str]:
+    """(the start, the log as the server keeps it, the seed) of the first match
+    of the strong level against itself that lasts `versions` versions."""
+    for n in range(50):
+        seed = f"{n:032x}"
+        match = play(("strong", think, "a"), ("strong", think, "b"), seed, keep_log=True)
+        if len(match.log) >= versions:
+            log = [(v, e["player"], e["action"], False) for v, e in enumerate(match.log[:versions], start=1)]
+            return new_match(seed=seed, variant="standard"), log, seed
+    raise SystemExit(f"no match of {versions} versions in 50 seeds")
+
+
+def analyse(pool: ProcessPoolExecutor, planned: list[shaping.Position], depth: int,
+            seconds: float) -> tuple[float, list[float], dict[int, tuple[float, Any, int]]]:
+    """(wall seconds, seconds per searched position by batch, version -> (eval, best, choices))."""
+    judged: dict[int, tuple[float, Any, int]] = {}
+    per_position: list[float] = []
+    began = time.perf_counter()
+    for batch in _batches(planned, list(range(len(planned)))):
+        wanted = [planned[i] for i in batch if planned[i].searched and not _same_as_before(planned, i)]
+        items = [(p.version, p.state.to_json(), shaping.seed_of("bench", p.version)) for p in wanted]
+        t = time.perf_counter()
+        found = {v: (e, b, n) for v, e, b, n in pool.submit(search_positions, items, depth, seconds).result()} \
+            if items else {}
+        if items:
+            per_position.append((time.perf_counter() - t) / len(items))
+        for i in batch:
+            p = planned[i]
+            judged[p.version] = found.get(p.version) or (
+                judged[planned[i - 1].version] if p.searched else (shaping.at_once(p.state), None, 0))
+    return time.perf_counter() - began, per_position, judged
+
+
+def judgements(planned: list[shaping.Position], judged: dict[int, tuple[float, Any, int]]) -> dict[str, int]:
+    counts = {"judged": 0, "as_best": 0, "inaccuracy": 0, "mistake": 0, "blunder": 0}
+    for p in planned[1:]:
+        before = judged[p.version - 1]
+        if p.mover is None or before[1] is None or before[2] <= 1:
+            continue
+        if p.played == before[1]:
+            counts["as_best"] += 1
+            continue
+        counts["judged"] += 1
+        from app.analysis.judge import drop
+        verdict = judgement(drop(before[0], judged[p.version][0], p.mover))
+        if verdict:
+            counts[verdict] += 1
+    return counts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    default = Settings(_env_file=None).analysis_depth  # type: ignore[call-arg]
+    parser.add_argument("--depths", default=str(default), help="comma-separated depths (default: the setting's)")
+    parser.add_argument("--versions", type=int, default=300)
+    parser.add_argument("--think", type=float, default=0.05, help="the players' think time (seconds)")
+    parser.add_argument("--quick", action="store_true", help="100 versions")
+    args = parser.parse_args()
+    versions = 100 if args.quick else args.versions
+    print(f"playing a match of {versions} versions (strong, {args.think} s, against itself)...", flush=True)
+    start, log, seed = a_long_match(versions, args.think)
+    planned = shaping.plan(start, log)
+    searched = sum(1 for i, p in enumerate(planned) if p.searched and not _same_as_before(planned, i))
+    results: dict[str, Any] = {"seed": seed, "versions": versions, "positions_searched": searched,
+                               "batch": BATCH, "goal_seconds": GOAL_SECONDS, "default_depth": default, "depths": {}}
+    seconds = Settings(_env_file=None).analysis_position_seconds  # type: ignore[call-arg]
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pool.submit(search_positions, [], 1, 1.0).result()  # the worker started and the engine loaded
+        for depth in (int(d) for d in args.depths.split(",")):
+            wall, per_position, judged = analyse(pool, planned, depth, seconds)
+            counts = judgements(planned, judged)
+            row = {"match_seconds": round(wall, 2), "per_position_ms": round(1000 * wall / searched, 1),
+                   "batch_position_ms_p50": round(1000 * statistics.median(per_position), 1),
+                   "batch_position_ms_max": round(1000 * max(per_position), 1), "judgements": counts,
+                   "pass": wall <= GOAL_SECONDS}
+            results["depths"][str(depth)] = row
+            print(f"depth {depth}: {wall:.1f} s for {versions} versions ({searched} positions searched), "
+                  f"{row['per_position_ms']} ms a position (batch p50 {row['batch_position_ms_p50']} ms, "
+                  f"max {row['batch_position_ms_max']} ms); goal <= {GOAL_SECONDS:.0f} s: "
+                  f"{'PASS' if row['pass'] else 'MISS'}; the strong level's own actions: {counts}", flush=True)
+    out = ROOT / "bench" / "results" / "analysis.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(results, indent=2))
+    print(f"written to {out.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
