@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import secrets
@@ -107,15 +108,7 @@ class Analyses:
         return await self._answer(found)
 
     async def _answer(self, row: Any) -> dict[str, Any]:
-        shown = shaping.shown(await store.plies(self.engine, row.id))
-        body: dict[str, Any] = {
-            "status": row.status, "progress": _progress(row.done, row.total), "engine": row.engine,
-            "depth": row.depth, "plies": shown,
-            "accuracy": {"white": row.accuracy_white, "black": row.accuracy_black} if row.status == "done"
-            else shaping.accuracies(shown)}
-        if row.status == "queued":
-            body["position"] = await store.position(self.engine, row)
-        return body
+        return await answer(self.engine, row)
 
     # ---- looking for work ----------------------------------------------------
 
@@ -264,6 +257,44 @@ class Analyses:
                    "progress": body["progress"], "engine": body["engine"], "plies": new,
                    "accuracy": body["accuracy"]}
         self.tell(match_id, message)
+
+
+async def answer(engine: AsyncEngine, row: Any) -> dict[str, Any]:
+    """An analysis as `GET /matches/{id}/analysis` shows it."""
+    shown = shaping.shown(await store.plies(engine, row.id))
+    body: dict[str, Any] = {
+        "status": row.status, "progress": _progress(row.done, row.total), "engine": row.engine,
+        "depth": row.depth, "plies": shown,
+        "accuracy": {"white": row.accuracy_white, "black": row.accuracy_black} if row.status == "done"
+        else shaping.accuracies(shown)}
+    if row.status == "queued":
+        body["position"] = await store.position(engine, row)
+    return body
+
+
+async def finished_analysis(engine: AsyncEngine, match_id: str) -> dict[str, Any] | None:
+    """The match's analysis once done (for the exports), else None."""
+    row = await store.find(engine, match_id)
+    return await answer(engine, row) if row is not None and row.status == "done" else None
+
+
+def record_notes(body: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[int, str]]:
+    """A done analysis as the game record carries it: its headers, and a
+    comment per version (docs/notation.md, "The game record")."""
+    accuracy = body["accuracy"]
+    headers = [("Analysis", body["engine"])]
+    for colour in ("white", "black"):
+        if accuracy[colour] is not None:
+            headers.append((f"Accuracy{colour.capitalize()}", f"{accuracy[colour]:.1f}"))
+    comments = {}
+    for ply in body["plies"]:
+        words = [f"eval {ply['eval']:+.3f}"]
+        if ply["judgement"] is not None:
+            words.append(f"{ply['judgement']} (drop {ply['drop']:.3f})")
+        if ply["best"] is not None:
+            words.append("best " + json.dumps(ply["best"], ensure_ascii=False, separators=(",", ":")))
+        comments[ply["version"]] = " ".join(words)
+    return headers, comments
 
 
 def _progress(done: int, total: int) -> float:
