@@ -14,6 +14,7 @@ from app.config import Settings
 
 from ..api.members import member
 from ..conftest import Api
+from ..api.test_asyncapi import payload_validator
 from ..realtime.conftest import Socket, ws_path
 from ..waiting import until
 from .helpers import Searcher, analysis_settings, finished
@@ -57,6 +58,7 @@ async def test_progress_reaches_the_match_sockets_as_plies_are_written(api: Api,
     searcher = Searcher(hold=True)
     app.state.parts.analyses.search = searcher
     game = await finished(api, actions=30)
+    fits = payload_validator((await api.client.get("/asyncapi.json")).json(), "analysis")
     watcher = await Socket.open(app, ws_path(game.id), None, "127.0.0.1")  # a spectator
     try:
         assert (await watcher.receive())["type"] == "snapshot"
@@ -65,12 +67,14 @@ async def test_progress_reaches_the_match_sockets_as_plies_are_written(api: Api,
         await until(lambda: searcher.held == 1, "the first batch is searched")
         searcher.let_one_go()
         message, _ = await watcher.receive_until(lambda m: m["type"] == "analysis")
+        fits.validate(message)  # as the AsyncAPI document describes it
         assert message["match_id"] == game.id and message["status"] == "running"
         assert message["plies"] and message["plies"][0]["version"] == 0 and 0 < message["progress"] < 1
         seen = message["plies"][-1]["version"]
         searcher.let_all_go()
         while message["status"] != "done":
             message, _ = await watcher.receive_until(lambda m: m["type"] == "analysis")
+            fits.validate(message)
             if message["plies"]:
                 assert message["plies"][0]["version"] == seen + 1  # only what is new
                 seen = message["plies"][-1]["version"]
