@@ -7,7 +7,8 @@ Run from the project's root:
     .venv/bin/python bench/analysis.py --quick       # 100 versions
 
 It plays one match (the strong level at a short think time against itself,
-seeds tried in turn until one lasts 300 versions; its first 300 are kept),
+seeds tried in turn until one lasts 300 versions; its first 300 are kept,
+and the match is kept in bench/results/ for the next run),
 plans its positions as the server does (app/analysis/plies.py), and searches
 them as the server does: in batches of `BATCH` positions, in ONE worker
 process (a spawned ProcessPoolExecutor of one, as ANALYSIS_WORKERS=1), with
@@ -49,14 +50,25 @@ GOAL_SECONDS = 60.0
 
 def a_long_match(versions: int, think: float) -> tuple[Any, list[tuple[int, str, dict[str, Any], bool]], str]:
     """(the start, the log as the server keeps it, the seed) of the first match
-    of the strong level against itself that lasts `versions` versions."""
-    for n in range(50):
+    of the strong level against itself (thinking `think` CPU seconds) that
+    lasts `versions` versions; kept in bench/results/analysis_match.json, so a
+    second run analyses the same match without playing it again."""
+    kept = ROOT / "bench" / "results" / "analysis_match.json"
+    if kept.exists():
+        held = json.loads(kept.read_text())
+        if held["versions"] >= versions and held["think"] == think:
+            log = [(v, e["player"], e["action"], False) for v, e in enumerate(held["log"][:versions], start=1)]
+            return new_match(seed=held["seed"], variant="standard"), log, held["seed"]
+    for n in range(200):
         seed = f"{n:032x}"
         match = play(("strong", think, "a"), ("strong", think, "b"), seed, keep_log=True, clock="cpu")
+        print(f"  seed {n}: {len(match.log)} versions", flush=True)
         if len(match.log) >= versions:
+            kept.parent.mkdir(exist_ok=True)
+            kept.write_text(json.dumps({"seed": seed, "think": think, "versions": len(match.log), "log": match.log}))
             log = [(v, e["player"], e["action"], False) for v, e in enumerate(match.log[:versions], start=1)]
             return new_match(seed=seed, variant="standard"), log, seed
-    raise SystemExit(f"no match of {versions} versions in 50 seeds")
+    raise SystemExit(f"no match of {versions} versions in 200 seeds")
 
 
 def timed_search(items: list[Any], depth: int, seconds: float) -> tuple[list[Any], float]:
@@ -112,7 +124,7 @@ def main() -> None:
     default = Settings(_env_file=None).analysis_depth  # type: ignore[call-arg]
     parser.add_argument("--depths", default=str(default), help="comma-separated depths (default: the setting's)")
     parser.add_argument("--versions", type=int, default=300)
-    parser.add_argument("--think", type=float, default=0.05, help="the players' think time (seconds)")
+    parser.add_argument("--think", type=float, default=0.02, help="the players' think time (CPU seconds)")
     parser.add_argument("--quick", action="store_true", help="100 versions")
     args = parser.parse_args()
     versions = 100 if args.quick else args.versions

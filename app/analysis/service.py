@@ -74,6 +74,8 @@ class Analyses:
         self.name = f"{socket.gethostname()[:32]}:{os.getpid()}:{secrets.token_hex(4)}"
         self._running: dict[int, asyncio.Task[None]] = {}
         self._sent: dict[str, int] = {}  # per match, the last version pushed to its sockets here
+        self._telling: set[asyncio.Task[None]] = set()  # pushes under way (held: a task not referenced may vanish)
+        self._one_telling = asyncio.Lock()  # one push at a time: no older reading told after a newer one
         self._wake = asyncio.Event()
         self._looker: asyncio.Task[None] | None = None
         self._closed = False
@@ -124,8 +126,7 @@ class Analyses:
         if rest is None:
             return
         if rest.startswith(MATCH_KEY.removeprefix("analysis:")):
-            match_id = rest[len(MATCH_KEY.removeprefix("analysis:")):]
-            asyncio.get_running_loop().create_task(self._relay(match_id))
+            self._tell_soon(rest[len(MATCH_KEY.removeprefix("analysis:")):])
 
     async def _look_forever(self) -> None:
         while not self._closed:
@@ -162,7 +163,7 @@ class Analyses:
         """Stop: the searches cancelled and their leases given up at once (the
         plies written stay: another process, or this one restarted, goes on)."""
         self._closed = True
-        tasks = list(self._running.values()) + ([self._looker] if self._looker is not None else [])
+        tasks = [*self._running.values(), *self._telling, *([self._looker] if self._looker is not None else [])]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -234,9 +235,20 @@ class Analyses:
     def _told(self, match_id: str) -> None:
         """Plies written: every process's sockets on the match hear of them."""
         self.nudges.nudge(MATCH_KEY + match_id)
-        asyncio.get_running_loop().create_task(self._relay(match_id))
+        self._tell_soon(match_id)
+
+    def _tell_soon(self, match_id: str) -> None:
+        if self._closed:
+            return
+        task = asyncio.get_running_loop().create_task(self._relay(match_id))
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
 
     async def _relay(self, match_id: str) -> None:
+        async with self._one_telling:
+            await self._tell(match_id)
+
+    async def _tell(self, match_id: str) -> None:
         """Tell this process's sockets on the match what is new since the last telling."""
         if not self.watched(match_id):
             self._sent.pop(match_id, None)
