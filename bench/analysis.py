@@ -7,7 +7,8 @@ Run from the project's root:
     .venv/bin/python bench/analysis.py --quick       # 100 versions
 
 It plays one match (the strong level at a short think time against itself,
-seeds tried in turn until one lasts 300 versions; its first 300 are kept,
+seeds tried in turn until one lasts 300 versions, counted as the server's log
+counts them, R11's automatic passes included; its first 300 are kept,
 and the match is kept in bench/results/ for the next run),
 plans its positions as the server does (app/analysis/plies.py), and searches
 them as the server does: in batches of `BATCH` positions, in ONE worker
@@ -41,9 +42,9 @@ from app.analysis import plies as shaping  # noqa: E402
 from app.analysis.engine import search_positions  # noqa: E402
 from app.analysis.judge import judgement  # noqa: E402
 from app.analysis.service import BATCH, _batches, _same_as_before  # noqa: E402
-from app.bots.arena import play  # noqa: E402
+from app.bots import choose_with_info  # noqa: E402
 from app.config import Settings  # noqa: E402
-from app.rules import new_match  # noqa: E402
+from app.rules import COLOURS, OVER, apply, new_match  # noqa: E402
 
 GOAL_SECONDS = 60.0
 
@@ -57,18 +58,34 @@ def a_long_match(versions: int, think: float) -> tuple[Any, list[tuple[int, str,
     if kept.exists():
         held = json.loads(kept.read_text())
         if held["versions"] >= versions and held["think"] == think:
-            log = [(v, e["player"], e["action"], False) for v, e in enumerate(held["log"][:versions], start=1)]
+            log = [(v, e["player"], e["action"], e["automatic"])
+                   for v, e in enumerate(held["log"][:versions], start=1)]
             return new_match(seed=held["seed"], variant="standard"), log, held["seed"]
     for n in range(200):
         seed = f"{n:032x}"
-        match = play(("strong", think, "a"), ("strong", think, "b"), seed, keep_log=True, clock="cpu")
-        print(f"  seed {n}: {len(match.log)} versions", flush=True)
-        if len(match.log) >= versions:
+        entries = self_play(seed, think, versions)
+        print(f"  seed {n}: {len(entries)} versions", flush=True)
+        if len(entries) >= versions:
             kept.parent.mkdir(exist_ok=True)
-            kept.write_text(json.dumps({"seed": seed, "think": think, "versions": len(match.log), "log": match.log}))
-            log = [(v, e["player"], e["action"], False) for v, e in enumerate(match.log[:versions], start=1)]
+            kept.write_text(json.dumps({"seed": seed, "think": think, "versions": len(entries), "log": entries}))
+            log = [(v, e["player"], e["action"], e["automatic"]) for v, e in enumerate(entries[:versions], start=1)]
             return new_match(seed=seed, variant="standard"), log, seed
     raise SystemExit(f"no match of {versions} versions in 200 seeds")
+
+
+def self_play(seed: str, think: float, most: int) -> list[dict[str, Any]]:
+    """The strong level against itself from the seed, as the server logs it:
+    each action, then the passes the engine made by itself (R11), as `auto`
+    entries; stopped at `most` entries."""
+    state = new_match(seed=seed, variant="standard")
+    entries: list[dict[str, Any]] = []
+    while state.phase != OVER and len(entries) < most:
+        colour = COLOURS[state.to_move]
+        action, _ = choose_with_info("strong", state.to_json(), len(entries), think, "cpu")
+        state, automatic = apply(state, action)
+        entries.append({"player": colour, "action": action, "automatic": False})
+        entries += [{"player": COLOURS[c], "action": {"type": "pass"}, "automatic": True} for c, _ in automatic]
+    return entries
 
 
 def timed_search(items: list[Any], depth: int, seconds: float) -> tuple[list[Any], float]:
