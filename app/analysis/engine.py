@@ -8,7 +8,8 @@ action as the notation's JSON, how many choices the mover had).
 It is the `strong` level's search (app/bots/search.py) to a fixed depth
 rather than for a time: a depth gives the same answer on a busy machine and a
 quiet one, so an analysis can be checked, resumed on another process and
-recomputed. `seconds` only bounds a pathological position.
+recomputed. `seconds` only bounds a pathological position, in CPU seconds of
+the worker (a busy machine must not cut a search short).
 
 Hidden information (R20): the position is searched as the mover saw it. The
 chaos deck's order and the seed are replaced by a guess (app/bots/hidden.py)
@@ -27,7 +28,7 @@ from typing import Any
 from app.bots.candidates import candidates
 from app.bots.evaluate import SCALE, WIN
 from app.bots.hidden import determinize
-from app.bots.search import INF, Search
+from app.bots.search import CLOCKS, INF, Search
 from app.rules import State, action_json, apply
 
 Item = tuple[int, dict[str, Any], int]
@@ -43,10 +44,13 @@ def squash(raw: float) -> float:
     return round(math.tanh(raw / SCALE), 4)
 
 
-def search_one(s: State, depth: int, seconds: float) -> tuple[float, tuple[Any, ...], int]:
+def search_one(search: Search, s: State, depth: int, seconds: float) -> tuple[float, tuple[Any, ...], int]:
     """(White's raw value at `depth`, the best action, the number of choices) of `s`."""
+    search.start = search.clock()
+    search.deadline = search.start + seconds
+    search.think_seconds = seconds
+    search.depth_done = 0
     actions = candidates(s)
-    search = Search(seconds, max_depth=depth)
     if len(actions) == 1:
         collecting = gc.isenabled()
         gc.disable()
@@ -60,9 +64,14 @@ def search_one(s: State, depth: int, seconds: float) -> tuple[float, tuple[Any, 
 
 
 def search_positions(items: list[Item], depth: int, seconds: float) -> list[Found]:
+    """Each item's position searched in turn, with one search's tables: a
+    version's position is the one before with one action played, so most of
+    its tree was met already (each stored value keeps the depth it was
+    searched to, so none is taken for a deeper one)."""
+    search = Search(seconds, CLOCKS["cpu"], max_depth=depth)
     out: list[Found] = []
     for version, state, seed in items:
         s = determinize(State.from_json(state), random.Random(seed))
-        raw, best, choices = search_one(s, depth, seconds)
+        raw, best, choices = search_one(search, s, depth, seconds)
         out.append((version, squash(raw), action_json(best), choices))
     return out

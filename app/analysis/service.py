@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import secrets
@@ -73,6 +74,8 @@ class Analyses:
         self.name = f"{socket.gethostname()[:32]}:{os.getpid()}:{secrets.token_hex(4)}"
         self._running: dict[int, asyncio.Task[None]] = {}
         self._sent: dict[str, int] = {}  # per match, the last version pushed to its sockets here
+        self._telling: set[asyncio.Task[None]] = set()  # pushes under way (held: a task not referenced may vanish)
+        self._one_telling = asyncio.Lock()  # one push at a time: no older reading told after a newer one
         self._wake = asyncio.Event()
         self._looker: asyncio.Task[None] | None = None
         self._closed = False
@@ -107,15 +110,7 @@ class Analyses:
         return await self._answer(found)
 
     async def _answer(self, row: Any) -> dict[str, Any]:
-        shown = shaping.shown(await store.plies(self.engine, row.id))
-        body: dict[str, Any] = {
-            "status": row.status, "progress": _progress(row.done, row.total), "engine": row.engine,
-            "depth": row.depth, "plies": shown,
-            "accuracy": {"white": row.accuracy_white, "black": row.accuracy_black} if row.status == "done"
-            else shaping.accuracies(shown)}
-        if row.status == "queued":
-            body["position"] = await store.position(self.engine, row)
-        return body
+        return await answer(self.engine, row)
 
     # ---- looking for work ----------------------------------------------------
 
@@ -131,8 +126,7 @@ class Analyses:
         if rest is None:
             return
         if rest.startswith(MATCH_KEY.removeprefix("analysis:")):
-            match_id = rest[len(MATCH_KEY.removeprefix("analysis:")):]
-            asyncio.get_running_loop().create_task(self._relay(match_id))
+            self._tell_soon(rest[len(MATCH_KEY.removeprefix("analysis:")):])
 
     async def _look_forever(self) -> None:
         while not self._closed:
@@ -169,7 +163,7 @@ class Analyses:
         """Stop: the searches cancelled and their leases given up at once (the
         plies written stay: another process, or this one restarted, goes on)."""
         self._closed = True
-        tasks = list(self._running.values()) + ([self._looker] if self._looker is not None else [])
+        tasks = [*self._running.values(), *self._telling, *([self._looker] if self._looker is not None else [])]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -241,9 +235,20 @@ class Analyses:
     def _told(self, match_id: str) -> None:
         """Plies written: every process's sockets on the match hear of them."""
         self.nudges.nudge(MATCH_KEY + match_id)
-        asyncio.get_running_loop().create_task(self._relay(match_id))
+        self._tell_soon(match_id)
+
+    def _tell_soon(self, match_id: str) -> None:
+        if self._closed:
+            return
+        task = asyncio.get_running_loop().create_task(self._relay(match_id))
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
 
     async def _relay(self, match_id: str) -> None:
+        async with self._one_telling:
+            await self._tell(match_id)
+
+    async def _tell(self, match_id: str) -> None:
         """Tell this process's sockets on the match what is new since the last telling."""
         if not self.watched(match_id):
             self._sent.pop(match_id, None)
@@ -264,6 +269,44 @@ class Analyses:
                    "progress": body["progress"], "engine": body["engine"], "plies": new,
                    "accuracy": body["accuracy"]}
         self.tell(match_id, message)
+
+
+async def answer(engine: AsyncEngine, row: Any) -> dict[str, Any]:
+    """An analysis as `GET /matches/{id}/analysis` shows it."""
+    shown = shaping.shown(await store.plies(engine, row.id))
+    body: dict[str, Any] = {
+        "status": row.status, "progress": _progress(row.done, row.total), "engine": row.engine,
+        "depth": row.depth, "plies": shown,
+        "accuracy": {"white": row.accuracy_white, "black": row.accuracy_black} if row.status == "done"
+        else shaping.accuracies(shown)}
+    if row.status == "queued":
+        body["position"] = await store.position(engine, row)
+    return body
+
+
+async def finished_analysis(engine: AsyncEngine, match_id: str) -> dict[str, Any] | None:
+    """The match's analysis once done (for the exports), else None."""
+    row = await store.find(engine, match_id)
+    return await answer(engine, row) if row is not None and row.status == "done" else None
+
+
+def record_notes(body: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[int, str]]:
+    """A done analysis as the game record carries it: its headers, and a
+    comment per version (docs/notation.md, "The game record")."""
+    accuracy = body["accuracy"]
+    headers = [("Analysis", body["engine"])]
+    for colour in ("white", "black"):
+        if accuracy[colour] is not None:
+            headers.append((f"Accuracy{colour.capitalize()}", f"{accuracy[colour]:.1f}"))
+    comments = {}
+    for ply in body["plies"]:
+        words = [f"eval {ply['eval']:+.3f}"]
+        if ply["judgement"] is not None:
+            words.append(f"{ply['judgement']} (drop {ply['drop']:.3f})")
+        if ply["best"] is not None:
+            words.append("best " + json.dumps(ply["best"], ensure_ascii=False, separators=(",", ":")))
+        comments[ply["version"]] = " ".join(words)
+    return headers, comments
 
 
 def _progress(done: int, total: int) -> float:

@@ -15,19 +15,13 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.analysis import Analyses, Asker
+from app.analysis import Asker
 from app.analysis.judge import BLUNDER, INACCURACY, MISTAKE
 
 from .caller import Credentials, Signed, signed
-from .deps import GatewayDep, address_of
+from .deps import AnalysesDep, GatewayDep, address_of
 from .errors import responses
 
-
-def get_analyses(request: Request) -> Analyses:
-    return request.app.state.parts.analyses  # type: ignore[no-any-return]
-
-
-AnalysesDep = Annotated[Analyses, Depends(get_analyses)]
 Colour = Literal["white", "black"]
 
 
