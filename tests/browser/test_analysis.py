@@ -22,7 +22,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ROOT, Contexts, Server, assert_accessible, move_versions, run_server, wait_ready
+from .conftest import (
+    ROOT,
+    Contexts,
+    Server,
+    assert_accessible,
+    move_versions,
+    run_server,
+    wait_ready,
+)
 from .test_advantage import played
 from .test_one_screen import WATCH_SHIFTS, in_one_screen, no_shift
 
