@@ -187,10 +187,11 @@ class Settings(BaseSettings):
     bot_lease_seconds: float = 30.0
 
     # ---- computer analysis of finished matches (app/analysis/, docs/configuration.md) ----
-    # The search's depth in actions (3: about 0.1 s a position on one core, a
-    # 300-version match in well under a minute; bench/analysis.py), and the
-    # most one position may take however deep it goes.
-    analysis_depth: int = Field(3, ge=1, le=8)
+    # The search's depth in actions (2: about 60 ms a position on one core, a
+    # 300-version match in under 20 s; 3 takes five times as long and misses
+    # the minute: bench/analysis.py), and the most one position may take
+    # however deep it goes.
+    analysis_depth: int = Field(2, ge=1, le=8)
     analysis_position_seconds: float = Field(3.0, gt=0)
     # Worker processes each server process searches analyses in (its own,
     # beside BOT_WORKERS'), one analysis each at a time.

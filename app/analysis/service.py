@@ -44,7 +44,7 @@ from .errors import NoAnalysis
 from .store import Asker, Bounds
 
 log = logging.getLogger(__name__)
-BATCH = 4  # positions searched per call to a worker: about half a second at the default depth
+BATCH = 4  # positions searched per call to a worker: about a quarter of a second at the default depth
 QUEUE_KEY = "analysis:queue"  # a nudge: an analysis was requested or let go
 MATCH_KEY = "analysis:m:"  # a nudge: plies of this match's analysis were written
 

@@ -55,7 +55,7 @@ class AnalysisBody(BaseModel):
     progress: float = Field(ge=0, le=1, description="the share of the plies written")
     position: int | None = Field(None, ge=1, description="while queued: the place in the queue (1: next)")
     engine: str = Field(description="what searched: the strong level's search and its depth",
-                        examples=["strong depth 3"])
+                        examples=["strong depth 2"])
     depth: int = Field(ge=1, description="the search's depth in actions")
     plies: list[AnalysisPly] = Field(description="one per version written so far, in order")
     accuracy: Accuracy

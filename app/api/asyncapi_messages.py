@@ -125,7 +125,7 @@ ANALYSIS = message(
              "progress": {"type": "number", "minimum": 0, "maximum": 1},
              "engine": {"type": "string"}, "accuracy": ref("Accuracy"),
              "plies": {"type": "array", "items": ref("AnalysisPly")}}),
-    {"type": "analysis", "match_id": "Xb3kq9", "status": "running", "progress": 0.42, "engine": "strong depth 3",
+    {"type": "analysis", "match_id": "Xb3kq9", "status": "running", "progress": 0.42, "engine": "strong depth 2",
      "accuracy": {"white": 84.0, "black": 90.2},
      "plies": [{"version": 40, "eval": 0.12, "best": {"type": "pass"}, "judgement": None, "drop": None,
                 "mover": "black"}]})

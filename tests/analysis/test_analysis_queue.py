@@ -13,8 +13,8 @@ import pytest
 from app.config import Settings
 
 from ..api.members import member
-from ..conftest import Api
 from ..api.test_asyncapi import payload_validator
+from ..conftest import Api
 from ..realtime.conftest import Socket, ws_path
 from ..waiting import until
 from .helpers import Searcher, analysis_settings, finished
