@@ -47,6 +47,7 @@ from app.push.notices import PushNotices
 from app.push.parts import Push, make_push
 from app.realtime import Hub, ServiceSource, make_bus, make_hub
 from app.realtime.service import share_claims, share_closings
+from app.puzzles.service import Puzzles
 from app.rules import VARIANTS
 from app.tournaments import Arenas
 from app.tournaments.live import ArenaLive
@@ -90,6 +91,7 @@ class Parts:
     sender: Sender
     push: Push  # web push: the VAPID key, the push channel (app/push)
     mail: Mailer  # email: addresses, preferences, the email channel (app/mail)
+    puzzles: Puzzles  # puzzles and the players' puzzle ratings (app/puzzles)
 
 
 def build(settings: Settings) -> Parts:
@@ -178,5 +180,5 @@ def build(settings: Settings) -> Parts:
         socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),
         admin=admin.Admin(engine, service, gateway, settings, accounts, chat=chat),
         channels=channels, inbox=Inbox(engine), sender=sender,
-        push=push, mail=mail,
+        push=push, mail=mail, puzzles=Puzzles(engine, lambda: accounts.clock()),
     )
