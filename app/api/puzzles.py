@@ -60,6 +60,7 @@ class Attempt(Strict):
 
 
 class Replayed(Play):
+    words: str = Field(description="the action in the engine's words")
     state: dict[str, Any]
 
 

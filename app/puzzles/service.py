@@ -30,6 +30,7 @@ from app.rules import (
     MageryError,
     State,
     action_json,
+    describe,
     from_text,
     legal_actions,
     public_text,
@@ -229,5 +230,6 @@ def _replay(start: State, line: list[dict[str, Any]]) -> list[dict[str, Any]]:
     from .miner import replay
 
     states = replay(start, line)
-    return [{"player": ply["player"], "action": ply["action"], "state": public_view(after)}
-            for ply, after in zip(line, states[1:])]
+    return [{"player": ply["player"], "action": ply["action"], "words": describe(before, ply["action"]),
+             "state": public_view(after)}
+            for ply, before, after in zip(line, states, states[1:])]
