@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from app.puzzles.miner import MOST_MOVES
 from app.puzzles.service import Puzzles
 
-from .caller import MissingScope, Signed, signed
+from .caller import MissingScope, Signed, signed_or_guest
 from .errors import responses
 from .action_schema import DocumentedAsAction
 from .schemas import Strict
@@ -24,7 +24,9 @@ from .schemas import Strict
 router = APIRouter(prefix="/puzzles", tags=["puzzles"])
 
 PuzzleId = Annotated[str, Path(pattern="^[0-9a-f]{12}$", description="a puzzle's id", examples=["0c059a21af16"])]
-Caller = Annotated[Signed | None, Depends(signed)]
+# A guest needs no credential: nothing is declared (a declared one would read
+# as required), and an account's token or session is read as create and join read it.
+Caller = Annotated[Signed | None, Depends(signed_or_guest)]
 
 
 def get_puzzles(request: Request) -> Puzzles:
