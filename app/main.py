@@ -52,9 +52,9 @@ from app.mail import digests_forever
 from app.matches.clock_alarm import ring_forever
 from app.matches.sweeper import sweep_forever
 from app.ops import OpsOutermost, configure_logs
+from app.puzzles.service import read_seed
 from app.realtime import close_sockets_on_signal
 from app.redact import install as install_redaction
-from app.puzzles.service import read_seed
 from app.security import security_headers
 from app.web import sign_in_front
 from app.wiring import Parts, build

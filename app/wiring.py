@@ -45,9 +45,9 @@ from app.pools import Pools
 from app.pools.catalogue import CONTROLS
 from app.push.notices import PushNotices
 from app.push.parts import Push, make_push
+from app.puzzles.service import Puzzles
 from app.realtime import Hub, ServiceSource, make_bus, make_hub
 from app.realtime.service import share_claims, share_closings
-from app.puzzles.service import Puzzles
 from app.rules import VARIANTS
 from app.tournaments import Arenas
 from app.tournaments.live import ArenaLive

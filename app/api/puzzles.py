@@ -16,9 +16,9 @@ from pydantic import BaseModel, Field
 from app.puzzles.miner import MOST_MOVES
 from app.puzzles.service import Puzzles
 
+from .action_schema import DocumentedAsAction
 from .caller import MissingScope, Signed, signed_or_guest
 from .errors import responses
-from .action_schema import DocumentedAsAction
 from .schemas import Strict
 
 router = APIRouter(prefix="/puzzles", tags=["puzzles"])
@@ -36,7 +36,7 @@ def get_puzzles(request: Request) -> Puzzles:
 PuzzlesDep = Annotated[Puzzles, Depends(get_puzzles)]
 
 
-class Play(BaseModel):
+class SolutionStep(BaseModel):
     player: str = Field(examples=["black"])
     action: dict[str, Any] = Field(examples=[{"type": "remove", "mage": "animist", "power": {"move": ["e7", "e5"]}}])
 
@@ -55,25 +55,25 @@ class PuzzleShown(BaseModel):
     legal: list[dict[str, Any]] = Field(description="the solver's legal actions")
 
 
-class Attempt(Strict):
+class PuzzleAttempt(Strict):
     actions: list[Annotated[dict[str, Any], DocumentedAsAction()]] = Field(
         min_length=1, max_length=MOST_MOVES,
         description="the solver's actions so far, from the puzzle's position (the opponent's are played for them)")
 
 
-class Replayed(Play):
+class ReplayStep(SolutionStep):
     words: str = Field(description="the action in the engine's words")
     state: dict[str, Any]
 
 
-class Judged(BaseModel):
+class PuzzleJudged(BaseModel):
     correct: bool
     complete: bool = Field(description="solved or failed; false: right so far, play on from `state`")
-    solution: list[Play] | None = Field(description="the whole line, both sides, once complete")
+    solution: list[SolutionStep] | None = Field(description="the whole line, both sides, once complete")
     rating_change: float | None = Field(description="the caller's puzzle rating change; null: unrated")
     player_rating: int | None
     replies: list[dict[str, Any]] = Field(description="the opponent's answers after the last action sent")
-    replay: list[Replayed] | None = Field(None, description="the solution with the state after each action, once complete")
+    replay: list[ReplayStep] | None = Field(None, description="the solution with the state after each action, once complete")
     position: str
     state: dict[str, Any]
     legal: list[dict[str, Any]]
@@ -92,10 +92,10 @@ async def one_puzzle(puzzle_id: PuzzleId, who: Caller, puzzles: PuzzlesDep) -> J
     return JSONResponse(await puzzles.one(puzzle_id, None if who is None else who.account_id))
 
 
-@router.post("/{puzzle_id}/attempt", response_model=Judged,
+@router.post("/{puzzle_id}/attempt", response_model=PuzzleJudged,
              responses={**responses(400, 401, 404, 422), **responses(403, codes=("csrf_failed", "insufficient_scope"))},
              summary="Try a puzzle")
-async def attempt(puzzle_id: PuzzleId, body: Attempt, who: Caller, puzzles: PuzzlesDep) -> JSONResponse:
+async def attempt(puzzle_id: PuzzleId, body: PuzzleAttempt, who: Caller, puzzles: PuzzlesDep) -> JSONResponse:
     """Send your actions so far. Right so far: the opponent's answers and the
     position to go on from. Wrong or solved: the solution, and for an
     account's first finished try, its rating change. An illegal action is

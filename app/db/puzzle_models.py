@@ -9,7 +9,9 @@ public form. Its `solution` is the forced line, both sides' actions, as JSON.
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, Text
+from typing import cast
+
+from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, Table, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .models import Base
@@ -64,6 +66,6 @@ class PuzzleAttempt(Base):
     )
 
 
-puzzles = Puzzle.__table__
-puzzle_ratings = PuzzleRating.__table__
-puzzle_attempts = PuzzleAttempt.__table__
+puzzles = cast(Table, Puzzle.__table__)
+puzzle_ratings = cast(Table, PuzzleRating.__table__)
+puzzle_attempts = cast(Table, PuzzleAttempt.__table__)

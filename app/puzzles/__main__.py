@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
                 seen = {json.loads(line)["id"] for line in existing if line.strip()}
         except FileNotFoundError:
             pass
-    out = sys.stdout if args.out == "-" else open(args.out, "a" if args.append else "w")
+    out = sys.stdout if args.out == "-" else open(args.out, "a" if args.append else "w")  # noqa: SIM115  (stdout is not closed)
     began = time.perf_counter()
     total = cpu_total = 0.0
     try:

@@ -83,5 +83,5 @@ def mine_games(seed: str, games: int, variant: str = "standard", jobs: int = 1, 
             yield job[1], found, cpu
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for job, (found, cpu) in zip(plan, pool.map(_mine_one, plan)):
+        for job, (found, cpu) in zip(plan, pool.map(_mine_one, plan), strict=True):
             yield job[1], found, cpu

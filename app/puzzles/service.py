@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -177,7 +177,11 @@ class Puzzles:
         now_ms = self._ms()
         when = datetime.fromtimestamp(now_ms / 1000, UTC)
         async with self.engine.begin() as conn:
-            lock = (lambda q: q.with_for_update()) if conn.dialect.name == "postgresql" else (lambda q: q)
+            postgres = conn.dialect.name == "postgresql"
+
+            def lock(query: Select[Any]) -> Select[Any]:  # two tries at once wait in turn (PostgreSQL)
+                return query.with_for_update() if postgres else query
+
             before_row = (await conn.execute(lock(select(puzzle_ratings).where(
                 puzzle_ratings.c.account_id == account_id)))).first()
             player = NEW if before_row is None else _rating_of(before_row)
@@ -232,4 +236,4 @@ def _replay(start: State, line: list[dict[str, Any]]) -> list[dict[str, Any]]:
     states = replay(start, line)
     return [{"player": ply["player"], "action": ply["action"], "words": describe(before, ply["action"]),
              "state": public_view(after)}
-            for ply, before, after in zip(line, states, states[1:])]
+            for ply, before, after in zip(line, states, states[1:], strict=False)]

@@ -34,7 +34,7 @@ def test_every_solution_is_legal_and_its_themes_are_what_it_does(rec: dict) -> N
     start = from_text(rec["position"])
     assert minable(start)  # the action phase of a variant whose hidden deck no line can reach (R20)
     states = replay(start, rec["solution"])  # raises on an illegal action
-    for ply, before in zip(rec["solution"], states):
+    for ply, before in zip(rec["solution"], states, strict=False):
         assert ply["player"] == ("white", "black")[before.to_move]  # whose turn is read from the state
     assert rec["solution"][0]["player"] == ("white", "black")[start.to_move]
     assert themes_of(start, rec["solution"]) == rec["themes"]
