@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -84,7 +84,9 @@ class Settings(BaseSettings):
     chat_flood_seconds: float = 10.0
     # Carries committed actions between server processes: "auto" (Postgres
     # LISTEN/NOTIFY on Postgres, in-process on SQLite), "postgres" or "memory".
-    realtime_bus: str = "auto"
+    # Any other value stops the start, naming these: a misspelt bus once became
+    # the one-process memory bus, and two processes stopped hearing each other.
+    realtime_bus: Literal["auto", "postgres", "memory"] = "auto"
     # POST …/actions answered by app/api/fast.py ahead of FastAPI's routing
     # (bench/api.py measures the server both ways).
     fast_path: bool = True
@@ -295,6 +297,15 @@ class Settings(BaseSettings):
         if not value.startswith(("http://", "https://")) or not value.split("://", 1)[1].split("/", 1)[0]:
             raise ValueError("public_url is the site's http:// or https:// address, e.g. https://magery.example")
         return value.rstrip("/")
+
+    @model_validator(mode="after")
+    def _bus_fits_the_database(self) -> Settings:
+        """LISTEN/NOTIFY needs PostgreSQL: asked for on another database, the start stops here
+        rather than at the first connection."""
+        if self.realtime_bus == "postgres" and not self.database_url.startswith("postgres"):
+            raise ValueError("REALTIME_BUS=postgres needs a PostgreSQL DATABASE_URL; with SQLite the bus is "
+                             "in-process (auto or memory)")
+        return self
 
     @property
     def password_costs(self) -> tuple[int, int, int]:

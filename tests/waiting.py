@@ -26,6 +26,11 @@ from typing import TypeVar
 T = TypeVar("T")
 
 DEADLINE = 60.0  # seconds: only ever reached by a test that is stuck
+# A server process a test started, while it lives, is still starting: on a loaded
+# machine (a fresh interpreter importing the app and the compiled engine, then
+# the migrations) that has taken more than a minute. The waits for it check the
+# process at every ask, so one that died fails at once; this only bounds a hang.
+STARTING = 600.0
 EVERY = 0.01  # seconds between two asks
 
 

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.serving import listening_socket
-from tests.waiting import DEADLINE, NeverHappened, until_sync
+from tests.waiting import DEADLINE, STARTING, NeverHappened, until_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -109,7 +109,7 @@ def run_server(folder: Path, **env_extra: str) -> Iterator[Server]:
             return True
 
         try:
-            until_sync(started, "the server to answer", every=0.05)
+            until_sync(started, "the server to answer", seconds=STARTING, every=0.05)
         except NeverHappened as stuck:
             raise NeverHappened(f"{stuck}: {(folder / 'server.log').read_text()}") from None
         yield Server(base, url)

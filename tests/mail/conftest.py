@@ -9,6 +9,7 @@ there (SMTP_URL) with links under PUBLIC_URL https://magery.test.
 from __future__ import annotations
 
 import email
+import logging
 import re
 import socket
 import threading
@@ -24,6 +25,9 @@ from aiosmtpd.controller import Controller
 from tests.conftest import make_settings
 
 SITE = "https://magery.test"
+# aiosmtpd notes every connection at INFO, and the app's JSON log handler prints
+# it: a line per mail among the test run's dots.
+logging.getLogger("mail.log").setLevel(logging.WARNING)
 
 
 class Sink:

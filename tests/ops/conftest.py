@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from tests.serving import listening_socket
-from tests.waiting import NeverHappened, until_sync
+from tests.waiting import STARTING, NeverHappened, until_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,7 +64,7 @@ class Server:
 
     def wait_ready(self) -> Server:
         try:
-            until_sync(self._ready, "the server to answer /readyz", every=0.1)
+            until_sync(self._ready, "the server to answer /readyz", seconds=STARTING, every=0.1)
         except NeverHappened as stuck:
             raise NeverHappened(f"{stuck}:\n{self.text()[-3000:]}") from None
         return self

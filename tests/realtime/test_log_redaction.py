@@ -17,7 +17,7 @@ from websockets.asyncio.client import connect
 
 from app.redact import RedactTokens, redact
 from tests.serving import listening_socket
-from tests.waiting import until
+from tests.waiting import STARTING, until
 
 from .test_processes import ROOT
 
@@ -45,12 +45,14 @@ async def test_a_real_server_logs_no_seat_token(tmp_path: Path) -> None:
     try:
         async with httpx.AsyncClient(base_url=base, timeout=10) as http:
             async def answers() -> bool:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"server exited:\n{proc.stdout.read().decode() if proc.stdout else ''}")
                 try:
                     return (await http.get("/api/v1/matches?limit=1")).status_code == 200
                 except httpx.HTTPError:
                     return False
 
-            await until(answers, "the server to answer", every=0.1)
+            await until(answers, "the server to answer", seconds=STARTING, every=0.1)
             created = (await http.post("/api/v1/matches", json={"options": {}, "seat": "white"})).json()
         token, match_id = created["token"], created["match"]["id"]
         async with connect(f"ws://127.0.0.1:{port}/api/v1/matches/{match_id}/ws?token={token}") as ws:

@@ -31,7 +31,7 @@ from app.db.engine import make_engine
 from app.realtime.postgres import LISTENER_NAME
 from tests.conftest import _asyncpg_dsn, make_settings
 from tests.serving import listening_socket
-from tests.waiting import DEADLINE, until_sync
+from tests.waiting import DEADLINE, STARTING, until_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,7 +56,7 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
 
     def wait_ready(self) -> None:
-        until_sync(self._ready, "the server to answer", every=0.1)
+        until_sync(self._ready, "the server to answer", seconds=STARTING, every=0.1)
 
     def _ready(self) -> bool:
         if self.proc.poll() is not None:
