@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "app.pools",                          # quick pairing: a client of the gateway
      "app.tournaments",                    # arenas: pairing again as games end, a client of the gateway
      "app.push"),                          # web push: subscriptions, the VAPID key, the push channel
+    ("app.puzzles",),                      # puzzles mined with the bots' search; their ratings
     ("app.people",                         # a person's live channel and events: their challenges, matches
      "app.analysis"),                      # computer analysis of finished matches, in worker processes
     ("app.api", "app.web", "app.admin", "app.ops"),  # the wings, and operations

@@ -52,6 +52,7 @@ from app.mail import digests_forever
 from app.matches.clock_alarm import ring_forever
 from app.matches.sweeper import sweep_forever
 from app.ops import OpsOutermost, configure_logs
+from app.puzzles.service import read_seed
 from app.realtime import close_sockets_on_signal
 from app.redact import install as install_redaction
 from app.security import security_headers
@@ -149,6 +150,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     log.info("Database: %s, migrated to %s (head %s)",
              make_url(settings.database_url).render_as_string(hide_password=True),
              await revision(parts.engine), head())
+    await parts.puzzles.load(read_seed())  # the shipped puzzles, those not held yet
     await parts.hub.start()
     restore_signals = close_sockets_on_signal(parts.hub)
     sweeper = asyncio.create_task(sweep_forever(parts.service.finisher, settings.sweep_seconds, parts.outage))

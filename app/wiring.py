@@ -46,6 +46,7 @@ from app.pools import Pools
 from app.pools.catalogue import CONTROLS
 from app.push.notices import PushNotices
 from app.push.parts import Push, make_push
+from app.puzzles.service import Puzzles
 from app.realtime import Hub, ServiceSource, make_bus, make_hub
 from app.realtime.service import share_claims, share_closings
 from app.rules import VARIANTS
@@ -92,6 +93,7 @@ class Parts:
     push: Push  # web push: the VAPID key, the push channel (app/push)
     mail: Mailer  # email: addresses, preferences, the email channel (app/mail)
     analyses: Analyses  # computer analyses of finished matches, searched in worker processes (app/analysis)
+    puzzles: Puzzles  # puzzles and the players' puzzle ratings (app/puzzles)
 
 
 def build(settings: Settings) -> Parts:
@@ -182,5 +184,5 @@ def build(settings: Settings) -> Parts:
         socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),
         admin=admin.Admin(engine, service, gateway, settings, accounts, chat=chat),
         channels=channels, inbox=Inbox(engine), sender=sender,
-        push=push, mail=mail, analyses=analyses,
+        push=push, mail=mail, analyses=analyses, puzzles=Puzzles(engine, lambda: accounts.clock()),
     )

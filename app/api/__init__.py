@@ -22,6 +22,7 @@ from . import (
     offers,
     pools,
     push,
+    puzzles,
     replays,
     tournament_live,
     tournaments,
@@ -33,7 +34,7 @@ from . import (
 router = APIRouter(prefix="/api/v1")
 # In this order: it is the order of the paths in /openapi.json.
 for resource in (matches, offers, match_stream_route, replays, analysis, vocabulary, account, account_email, notifications, users,
-                 challenges, events_stream, chat, pools, tournaments, tournament_live, push):
+                 challenges, events_stream, chat, pools, tournaments, tournament_live, push, puzzles):
     router.include_router(resource.router)
 
 

@@ -13,6 +13,7 @@ from . import (  # noqa: F401  (their tables join Base.metadata, as migrations s
     playban_models,
     pool_models,
     push_models,
+    puzzle_models,
     resend_models,
     swiss_models,
     tournament_models,

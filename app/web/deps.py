@@ -37,7 +37,12 @@ def get_reads(request: Request) -> Reads:
     return _parts(request).service.reads  # type: ignore[no-any-return]
 
 
+def get_puzzles(request: Request) -> Any:
+    return request.app.state.parts.puzzles
+
+
 AccountsDep = Annotated[Accounts, Depends(get_accounts)]
+PuzzlesDep = Annotated[Any, Depends(get_puzzles)]
 GatewayDep = Annotated[Gateway, Depends(get_gateway)]
 ProfilesDep = Annotated[Profiles, Depends(get_profiles)]
 ReadsDep = Annotated[Reads, Depends(get_reads)]

@@ -21,7 +21,7 @@ from app.rules import VARIANTS
 from app.tournaments.podium import trophies_of
 
 from . import render
-from .deps import AccountsDep, ProfilesDep
+from .deps import AccountsDep, ProfilesDep, PuzzlesDep
 from .pages import VARIANT_NAMES
 from .signed import here, viewer
 
@@ -55,7 +55,7 @@ def variant_name(variant: str) -> str:
 
 
 @router.get("/@/{name}", response_class=HTMLResponse)
-async def profile(request: Request, name: str, accounts: AccountsDep, profiles: ProfilesDep,
+async def profile(request: Request, name: str, accounts: AccountsDep, profiles: ProfilesDep, puzzle_service: PuzzlesDep,
                   cursor: Annotated[str | None, Query(max_length=64)] = None) -> HTMLResponse:
     found = await profiles.profile(name)
     if found is None:
@@ -80,7 +80,12 @@ async def profile(request: Request, name: str, accounts: AccountsDep, profiles: 
     rows = [{"match": p, "outcome": WAITING if p.status == "waiting" else OUTCOMES[p.outcome], "reason": REASONS.get(p.reason or "", p.reason),
              "variant": variant_name(p.variant), "change": signed(p.rating_change)} for p in played]
     older = make_cursor(played[-1].created_at, played[-1].id) if more and played else None
+    puzzles = await puzzle_service.history(found.id)
+    for h in puzzles["history"]:
+        h["at"] = datetime.fromtimestamp(h["at"] / 1000, UTC)
+        h["change"] = signed(round(h["rating_change"]))
     return await page(request, accounts, "profile.html", player=found, ratings=ratings, results=results, rows=rows,
+                puzzles=puzzles,
                 older=older, refunds=refunds, trophies=trophies,
                 first_page=cursor is None, title=found.name,
                 challenge_variants=[(v, variant_name(v)) for v in VARIANTS])

@@ -47,6 +47,11 @@ ACCOUNT_ONLY = {("POST", "/api/v1/account/bot"), ("GET", "/api/v1/stream/events"
 # Any account credential (a spectator's too, either scope), or a seat's token of
 # the match: the request of a computer analysis (test_an_analysis_is_asked_by_an_account_or_a_seat).
 ACCOUNT_OR_SEAT = {("POST", "/api/v1/matches/{match_id}/analysis")}
+# A guest or an account, declaring no credential as create and join
+# (tests/api/test_puzzles.py holds their own matrix: a guest unrated, a bad
+# account credential refused, a read-only token unrated).
+GUEST_OR_ACCOUNT = {("GET", "/api/v1/puzzles/next"), ("GET", "/api/v1/puzzles/{puzzle_id}"),
+                    ("POST", "/api/v1/puzzles/{puzzle_id}/attempt")}
 BODIES = {"actions": {"action": {"type": "pass"}, "version": 0}, "draw": {"offer": True},
           "claim": {"result": "win"}, "takeback": {"do": "ask"}, "give-time": {}}
 
@@ -110,6 +115,7 @@ async def call(client: httpx.AsyncClient, method: str, path: str, match_id: str,
 async def test_the_routes_that_take_a_credential_are_the_ones_this_matrix_covers(client: httpx.AsyncClient) -> None:
     spec = (await client.get("/openapi.json")).json()
     assert declared(spec) == SEAT_VERBS | {ACCOUNT} | SEAT_OR_WATCHER | ACCOUNT_ONLY | ACCOUNT_OR_SEAT
+    assert not declared(spec) & GUEST_OR_ACCOUNT
     for path in (BASE, f"{BASE}/{{match_id}}/join"):  # a guest needs nothing there: nothing declared
         assert not spec["paths"][path]["post"].get("security")
 
