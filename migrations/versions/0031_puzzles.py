@@ -1,7 +1,7 @@
 """Puzzles: the puzzles with their ratings, players' puzzle ratings, first tries (app/db/puzzle_models.py).
 
 Revision ID: 0031
-Revises: 0029
+Revises: 0030
 Create Date: 2026-11-29
 """
 
