@@ -108,7 +108,8 @@ def build(settings: Settings) -> Parts:
     metrics = Metrics() if settings.metrics else None
     gateway = (Gateway(service, limiter, settings.rate_limit_hold_seconds) if metrics is None
                else MeteredGateway(service, limiter, settings.rate_limit_hold_seconds, metrics=metrics))
-    bus = metered_bus(make_bus(settings.database_url, settings.realtime_bus, outage), metrics)
+    bus = metered_bus(make_bus(settings.database_url, settings.realtime_bus, outage, settings.redis_url,
+                               settings.redis_prefix), metrics)
     hub = make_hub(ServiceSource(service), settings, bus, outage)
     runner = (BotRunner(gateway, service, settings, outage) if metrics is None
               else BotRunner(gateway, service, settings, outage,
