@@ -102,10 +102,10 @@ class Nudges:
             check(key)
         waiter = Waiter()
         for key in keys:
-            held = self._waiters.setdefault(key, set())
-            if not held:
+            waiting = self._waiters.setdefault(key, set())
+            if not waiting:
                 self._watching(key, True)
-            held.add(waiter)
+            waiting.add(waiter)
         try:
             yield waiter
         finally:

@@ -227,7 +227,7 @@ class RedisBus:
                 self._heard(message)
 
     def _heard(self, message: dict[str, Any]) -> None:
-        kind, channel = message.get("type"), message.get("channel")
+        kind, channel = message.get("type"), str(message.get("channel"))
         if kind == "message":
             for line in str(message["data"]).split("\n"):
                 decoded = decode(line)
