@@ -33,7 +33,7 @@ from app.chat import Chat, Relay
 from app.config import Settings
 from app.db import head, make_engine
 from app.db.outage import OutageLog
-from app.kernel.limits import make_limiter
+from app.kernel.limits import RedisWindow, SlidingWindow, make_limiter, make_read_limiter
 from app.mail import Mailer
 from app.mail.notices import MailNotices
 from app.matches import Fanout, Gateway, MatchService
@@ -90,6 +90,7 @@ class Parts:
     sender: Sender
     push: Push  # web push: the VAPID key, the push channel (app/push)
     mail: Mailer  # email: addresses, preferences, the email channel (app/mail)
+    reads: SlidingWindow | RedisWindow  # the read budget per address (app/api/budget.py)
 
 
 def build(settings: Settings) -> Parts:
@@ -180,4 +181,6 @@ def build(settings: Settings) -> Parts:
         admin=admin.Admin(engine, service, gateway, settings, accounts, chat=chat),
         channels=channels, inbox=Inbox(engine), sender=sender,
         push=push, mail=mail,
+        reads=make_read_limiter(settings.rate_limit_reads, settings.rate_window_seconds, settings.redis_url,
+                                settings.redis_prefix, outage),
     )
