@@ -299,13 +299,16 @@ class RedisBus:
             parts[-1].append(line)
             sizes[channel] = sizes.get(channel, 0) + len(line) + 1
         assert self._publisher is not None
+        publishes = [(channel, "\n".join(lines)) for channel, parts in payloads.items() for lines in parts]
         try:
             async with asyncio.timeout(self._check_seconds):
-                async with self._publisher.pipeline(transaction=False) as pipe:
-                    for channel, parts in payloads.items():
-                        for lines in parts:
-                            pipe.publish(channel, "\n".join(lines))
-                    await pipe.execute()
+                if len(publishes) == 1:  # the common case: no pipeline to build
+                    await self._publisher.publish(*publishes[0])
+                else:
+                    async with self._publisher.pipeline(transaction=False) as pipe:
+                        for channel, payload in publishes:
+                            pipe.publish(channel, payload)
+                        await pipe.execute()
         except BaseException:
             self._pending.extendleft(reversed(batch))  # still to send, oldest first
             raise
