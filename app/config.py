@@ -83,10 +83,17 @@ class Settings(BaseSettings):
     # The chat's flood window: the fifth line of one writer within it is refused.
     chat_flood_seconds: float = 10.0
     # Carries committed actions between server processes: "auto" (Postgres
-    # LISTEN/NOTIFY on Postgres, in-process on SQLite), "postgres" or "memory".
+    # LISTEN/NOTIFY on Postgres, in-process on SQLite), "postgres", "redis"
+    # (Redis pub/sub in lanes, at REDIS_URL) or "memory".
     # Any other value stops the start, naming these: a misspelt bus once became
     # the one-process memory bus, and two processes stopped hearing each other.
-    realtime_bus: Literal["auto", "postgres", "memory"] = "auto"
+    realtime_bus: Literal["auto", "postgres", "redis", "memory"] = "auto"
+    # Redis, for REALTIME_BUS=redis: redis://host:6379/0 (rediss:// for TLS;
+    # a password as redis://:secret@host:6379/0). None: no Redis.
+    redis_url: str | None = None
+    # What this deployment's channels start with: two deployments sharing one
+    # Redis (staging beside production) must each have their own.
+    redis_prefix: str = Field("magery", pattern=r"^[A-Za-z0-9_.-]{1,40}$")
     # POST …/actions answered by app/api/fast.py ahead of FastAPI's routing
     # (bench/api.py measures the server both ways).
     fast_path: bool = True
@@ -327,6 +334,10 @@ class Settings(BaseSettings):
         if self.realtime_bus == "postgres" and not self.database_url.startswith("postgres"):
             raise ValueError("REALTIME_BUS=postgres needs a PostgreSQL DATABASE_URL; with SQLite the bus is "
                              "in-process (auto or memory)")
+        if self.realtime_bus == "redis" and not self.redis_url:
+            raise ValueError("REALTIME_BUS=redis needs REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
+        if self.redis_url is not None and not self.redis_url.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("REDIS_URL is a redis://, rediss:// or unix:// address, e.g. redis://127.0.0.1:6379/0")
         return self
 
     @property

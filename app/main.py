@@ -47,7 +47,6 @@ from app.auth.tries_in_front import SignInsInFront
 from app.config import Settings, get_settings
 from app.db import head, revision, upgrade
 from app.db.ticking import every
-from app.kernel.limits import SlidingWindow
 from app.mail import digests_forever
 from app.matches.clock_alarm import ring_forever
 from app.matches.sweeper import sweep_forever
@@ -185,6 +184,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await parts.hub.close(1001)
         restore_signals()
         await parts.gateway.limiter.close()  # its last flush needs the engine
+        await parts.reads.close()
         await parts.engine.dispose()
 
 
@@ -212,8 +212,7 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes,  # outside the fast path too
                        timeout=settings.body_timeout_seconds)
     # Every request counted before its body is read (the 413s and the 408s too).
-    app.add_layer(lambda inner, p: Budgets(inner, gateway=p.gateway,
-                                           reads=SlidingWindow(settings.rate_limit_reads, settings.rate_window_seconds)))
+    app.add_layer(lambda inner, p: Budgets(inner, gateway=p.gateway, reads=p.reads))
     if settings.allowed_origins:  # the API's CORS, outside the budgets: a 429 is readable by the page too
         app.add_middleware(ApiCors, allowed=settings.allowed_origins)
     # Sign-in tries of a locked address refused ahead of the whole stack, one try per

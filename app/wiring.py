@@ -34,7 +34,7 @@ from app.chat import Chat, Relay
 from app.config import Settings
 from app.db import head, make_engine
 from app.db.outage import OutageLog
-from app.kernel.limits import make_limiter
+from app.kernel.limits import RedisWindow, SlidingWindow, make_limiter, make_read_limiter
 from app.mail import Mailer
 from app.mail.notices import MailNotices
 from app.matches import Fanout, Gateway, MatchService
@@ -94,6 +94,7 @@ class Parts:
     mail: Mailer  # email: addresses, preferences, the email channel (app/mail)
     analyses: Analyses  # computer analyses of finished matches, searched in worker processes (app/analysis)
     puzzles: Puzzles  # puzzles and the players' puzzle ratings (app/puzzles)
+    reads: SlidingWindow | RedisWindow  # the read budget per address (app/api/budget.py)
 
 
 def build(settings: Settings) -> Parts:
@@ -112,7 +113,8 @@ def build(settings: Settings) -> Parts:
     metrics = Metrics() if settings.metrics else None
     gateway = (Gateway(service, limiter, settings.rate_limit_hold_seconds) if metrics is None
                else MeteredGateway(service, limiter, settings.rate_limit_hold_seconds, metrics=metrics))
-    bus = metered_bus(make_bus(settings.database_url, settings.realtime_bus, outage), metrics)
+    bus = metered_bus(make_bus(settings.database_url, settings.realtime_bus, outage, settings.redis_url,
+                               settings.redis_prefix), metrics)
     hub = make_hub(ServiceSource(service), settings, bus, outage)
     runner = (BotRunner(gateway, service, settings, outage) if metrics is None
               else BotRunner(gateway, service, settings, outage,
@@ -185,4 +187,6 @@ def build(settings: Settings) -> Parts:
         admin=admin.Admin(engine, service, gateway, settings, accounts, chat=chat),
         channels=channels, inbox=Inbox(engine), sender=sender,
         push=push, mail=mail, analyses=analyses, puzzles=Puzzles(engine, lambda: accounts.clock()),
+        reads=make_read_limiter(settings.rate_limit_reads, settings.rate_window_seconds, settings.redis_url,
+                                settings.redis_prefix, outage),
     )

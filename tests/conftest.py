@@ -138,6 +138,36 @@ def postgres_url() -> Iterator[str]:
         _run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
+REDIS_SERVER = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> str:
+    """The test Redis's URL (TEST_REDIS_URL; scripts/test starts one when none
+    answers). Skipped when it does not answer, except under CI=true: failed."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(REDIS_SERVER, socket_connect_timeout=3)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as error:
+        message = f"Redis at {REDIS_SERVER} is not reachable: {error!r}"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return REDIS_SERVER
+
+
+@pytest.fixture
+def redis_prefix() -> str:
+    """Channels and keys of this test's own: pub/sub channels ignore Redis's db
+    numbers, so tests running side by side (xdist) are kept apart by prefix."""
+    return f"magery-test-{secrets.token_hex(4)}"
+
+
 @pytest.fixture(params=["sqlite", "postgres"])
 async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty, migrated database: SQLite, then PostgreSQL."""

@@ -10,7 +10,8 @@ without its body being read. The gateway then knows the request is counted
 (`Caller.counted`) and does not count it twice.
 
 Reads (GET and HEAD under /api/v1/matches): a budget per address of their own,
-generous (a page never comes near it), counted in this process's memory; a
+generous (a page never comes near it), counted in this process's memory, or in
+Redis when REDIS_URL is set (then the budget holds across processes); a
 call of `/states` (up to 100 states) counts as HEAVY reads. Over it: 429 with
 Retry-After, before any database read, held RATE_LIMIT_HOLD_SECONDS first as a
 refused write is.
@@ -21,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.kernel.errors import RateLimited
-from app.kernel.limits import SlidingWindow
+from app.kernel.limits import RedisWindow, SlidingWindow
 from app.kernel.networks import network_of
 from app.matches import Caller, Gateway
 
@@ -57,7 +58,7 @@ def _has_body(scope: dict[str, Any]) -> bool:
 
 
 class Budgets:
-    def __init__(self, app: Any, gateway: Gateway, reads: SlidingWindow) -> None:
+    def __init__(self, app: Any, gateway: Gateway, reads: SlidingWindow | RedisWindow) -> None:
         self.app, self.gateway, self.reads = app, gateway, reads
 
     def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
@@ -68,12 +69,23 @@ class Budgets:
                 return self._write(scope, receive, send)
             if method in ("GET", "HEAD"):
                 client = scope.get("client")
+                key = f"addr:{network_of(client[0]) if client else '-'}"
+                weight = HEAVY if scope["path"].endswith("/states") else 1
+                if isinstance(self.reads, RedisWindow):  # shared: a round trip near the budget
+                    return self._read_shared(key, weight, scope, receive, send)
                 try:
-                    self.reads.count(f"addr:{network_of(client[0]) if client else '-'}",
-                                     weight=HEAVY if scope["path"].endswith("/states") else 1)
+                    self.reads.count(key, weight=weight)
                 except RateLimited as over:
                     return self._refuse_read(over, scope, receive, send)
         return self.app(scope, receive, send)
+
+    async def _read_shared(self, key: str, weight: int, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        assert isinstance(self.reads, RedisWindow)
+        try:
+            await self.reads.hit(key, weight=weight)
+        except RateLimited as over:
+            return await self._refuse_read(over, scope, receive, send)
+        await self.app(scope, receive, send)
 
     async def _refuse_read(self, over: RateLimited, scope: dict[str, Any], receive: Any, send: Any) -> None:
         # Held like a refused write (RATE_LIMIT_HOLD_SECONDS): a reader asking as

@@ -121,7 +121,8 @@ class SharedWindow:
         self._last_flush = time.monotonic()
         self._next_forget = 0.0
 
-    async def hit(self, *keys: str) -> None:
+    async def hit(self, *keys: str, weight: int = 1) -> None:
+        """Count `weight` hits for every key (a read may cost as much as many)."""
         now = self.clock()
         start = int(now // self.window * self.window)
         if start != self._start:  # a new window: every count starts again
@@ -129,17 +130,17 @@ class SharedWindow:
         keys = tuple(key[:KEY_LENGTH] for key in keys)
         retry = max(1, math.ceil(start + self.window - now))
         known = [self._total.get(k, 0) + self._pending.get(k, 0) for k in keys]
-        if any(n >= self.limit for n in known):
+        if any(n + weight > self.limit for n in known):
             raise RateLimited(retry)
-        if any(n + 1 > self.limit * SYNC_FROM for n in known):
+        if any(n + weight > self.limit * SYNC_FROM for n in known):
             # Near the budget: count it in the table now, and judge by the total.
-            add = {k: self._pending.pop(k, 0) + 1 for k in keys}
+            add = {k: self._pending.pop(k, 0) + weight for k in keys}
             totals = await self._add(start, add)
             if any(totals.get(k, 0) > self.limit for k in keys):
                 raise RateLimited(retry)
             return
         for key in keys:
-            self._pending[key] = self._pending.get(key, 0) + 1
+            self._pending[key] = self._pending.get(key, 0) + weight
         if self._flushing is None and time.monotonic() - self._last_flush >= self.sync_seconds:
             self._flushing = asyncio.get_running_loop().create_task(self._flush())
 
@@ -177,6 +178,54 @@ class SharedWindow:
         if self._flushing is not None:
             with contextlib.suppress(Exception):
                 await self._flushing
+
+
+class RedisWindow(SharedWindow):
+    """A SharedWindow whose counts live in Redis (INCRBY on a key per key and
+    window, gone two windows later), for what must hold across processes
+    without a table: the read budget per address. Redis away: the counts of
+    this process still hold, and what could not be added is let through (a
+    read limit is a guard, never a reason to refuse everyone)."""
+
+    def __init__(self, redis_url: str, prefix: str, limit: int, window: float, sync_seconds: float = 1.0,
+                 outage: OutageLog | None = None) -> None:
+        super().__init__(None, limit, window, sync_seconds, outage)  # type: ignore[arg-type]  # no engine: Redis
+        from redis.asyncio import Redis
+
+        self.prefix = prefix
+        self.redis = Redis.from_url(redis_url, decode_responses=True, socket_connect_timeout=1.0,
+                                    socket_timeout=1.0, client_name=f"{prefix}:limits")
+
+    async def _add(self, start: int, add: dict[str, int]) -> dict[str, int]:
+        keys = sorted(add)
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for key in keys:
+                    name = f"{self.prefix}:rate:{start}:{key}"
+                    pipe.incrby(name, add[key])
+                    pipe.expire(name, 2 * math.ceil(self.window))
+                replies = await pipe.execute()
+        except Exception as exc:
+            self.outage.failed("the shared read limit (Redis)", exc)
+            return {}
+        totals = {key: int(replies[2 * n]) for n, key in enumerate(keys)}
+        if start == self._start:
+            self._total.update(totals)
+        return totals
+
+    async def close(self) -> None:
+        await super().close()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+
+def make_read_limiter(limit: int, window: float, redis_url: str | None, prefix: str = "magery",
+                      outage: OutageLog | None = None) -> SlidingWindow | RedisWindow:
+    """The read budget per address: in Redis when there is one (every process
+    shares it), in this process's memory otherwise."""
+    if redis_url:
+        return RedisWindow(redis_url, prefix, limit, window, outage=outage)
+    return SlidingWindow(limit, window)
 
 
 def make_limiter(engine: AsyncEngine, limit: int, window: float, outage: OutageLog | None = None) -> Limiter:

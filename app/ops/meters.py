@@ -10,7 +10,10 @@
   link's reconnects, and about once a second times one of its own
   announcements from the moment it is queued to the moment PostgreSQL
   delivers it back to this process's LISTEN (every listener hears every
-  NOTIFY, its sender's own included): the bus's lag.
+  NOTIFY, its sender's own included): the bus's lag. On the Redis bus a
+  process hears back only the lanes it follows: an announcement of a match
+  followed elsewhere is never timed, and the next one is tried after
+  PROBE_LOST_SECONDS.
 """
 
 from __future__ import annotations
@@ -81,16 +84,19 @@ class MeteredBus:
         self._next_probe = 0.0
 
     async def start(self, on_message: Callable[[Message], None],
-                    on_reconnect: Callable[[], None]) -> None:
+                    on_reconnect: Callable[..., None]) -> None:
         def heard(message: Message) -> None:
             if self._probe is not None and message == self._probe:
                 self.metrics.bus_lag.observe(time.monotonic() - self._probe_at)
                 self._probe = None
             on_message(message)
 
-        def reconnected() -> None:
-            self.metrics.bus_reconnects.inc()
-            on_reconnect()
+        def reconnected(match_ids: list[str] | None = None) -> None:
+            if match_ids is None:  # the link came back (not a lane newly heard)
+                self.metrics.bus_reconnects.inc()
+                on_reconnect()
+            else:
+                on_reconnect(match_ids)
 
         await self.inner.start(heard, reconnected)
 
@@ -101,6 +107,12 @@ class MeteredBus:
                 self._probe, self._probe_at = message, now
                 self._next_probe = now + PROBE_EVERY_SECONDS
         self.inner.send(message)
+
+    def follow(self, match_id: str) -> None:
+        self.inner.follow(match_id)
+
+    def unfollow(self, match_id: str) -> None:
+        self.inner.unfollow(match_id)
 
     async def close(self) -> None:
         await self.inner.close()

@@ -1,7 +1,8 @@
 """Every committed action pushed live to the sockets of its match, on every process.
 
 `Hub` (hub.py) holds this process's sockets and is one of the match service's
-publishers; a `Bus` (bus.py: `MemoryBus`, or `PostgresBus` in postgres.py)
+publishers; a `Bus` (bus.py: `MemoryBus`, `PostgresBus` in postgres.py, or
+`RedisBus` in redis_bus.py)
 carries small announcements between processes. app/main.py builds them and
 passes them in; app/api/ws.py is the socket endpoint.
 """
@@ -25,8 +26,16 @@ __all__ = ["Bus", "Hub", "MatchSource", "MemoryBus", "ServiceSource", "close_soc
            "make_hub"]
 
 
-def make_bus(database_url: str, kind: str = "auto", outage: OutageLog | None = None) -> Bus:
-    """`kind` "auto": Postgres LISTEN/NOTIFY on Postgres, in-process otherwise."""
+def make_bus(database_url: str, kind: str = "auto", outage: OutageLog | None = None,
+             redis_url: str | None = None, redis_prefix: str = "magery") -> Bus:
+    """`kind` "auto": Postgres LISTEN/NOTIFY on Postgres, in-process otherwise;
+    "redis": Redis pub/sub in lanes at `redis_url` (redis_bus.py)."""
+    if kind == "redis":
+        if not redis_url:
+            raise ValueError("REALTIME_BUS=redis needs REDIS_URL")
+        from .redis_bus import RedisBus
+
+        return RedisBus(redis_url, prefix=redis_prefix, outage=outage)
     if kind == "postgres" or (kind == "auto" and database_url.startswith("postgres")):
         from .postgres import PostgresBus
 
@@ -37,7 +46,8 @@ def make_bus(database_url: str, kind: str = "auto", outage: OutageLog | None = N
 def make_hub(source: MatchSource, settings: Any, bus: Bus | None = None, outage: OutageLog | None = None) -> Hub:
     """This process's hub (not started: `await hub.start()` in the lifespan)."""
     if bus is None:
-        bus = make_bus(settings.database_url, settings.realtime_bus, outage)
+        bus = make_bus(settings.database_url, settings.realtime_bus, outage, settings.redis_url,
+                       settings.redis_prefix)
     return Hub(source, bus, ping_seconds=settings.ws_ping_seconds,
                dead_after_seconds=settings.ws_dead_after_seconds,
                sockets_per_address=settings.ws_sockets_per_address,

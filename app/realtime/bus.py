@@ -80,12 +80,21 @@ class Bus(Protocol):
     """Carries messages between processes; never the only way a socket catches up."""
 
     async def start(self, on_message: Callable[[Message], None],
-                    on_reconnect: Callable[[], None]) -> None:
-        """Deliver what other processes send to `on_message`; call `on_reconnect` after
-        a lost link comes back (messages may have been missed: catch up from the DB)."""
+                    on_reconnect: Callable[..., None]) -> None:
+        """Deliver what other processes send to `on_message`; call `on_reconnect()` after
+        a lost link comes back (messages may have been missed: catch up from the DB),
+        and `on_reconnect(match_ids)` when it begins to hear these followed matches
+        (a bus that carries only what is followed: what came before is in the DB)."""
 
     def send(self, message: Message) -> None:
         """Queue `message` for the other processes; never blocks, never raises."""
+
+    def follow(self, match_id: str) -> None:
+        """This process wants the match's announcements and presence (a room of
+        sockets, a page waiting on it) until as many `unfollow`s. A bus that
+        carries every match to every process (memory, PostgreSQL) ignores it."""
+
+    def unfollow(self, match_id: str) -> None: ...
 
     async def close(self) -> None: ...
 
@@ -102,6 +111,12 @@ class MemoryBus:
                     on_reconnect: Callable[[], None]) -> None:
         self._mine = on_message
         self._channel.append(on_message)
+
+    def follow(self, match_id: str) -> None:
+        """Every bus on the channel hears every match."""
+
+    def unfollow(self, match_id: str) -> None:
+        """Every bus on the channel hears every match."""
 
     def send(self, message: Message) -> None:
         if self._mine is not None and self._mine not in self._channel:

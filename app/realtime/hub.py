@@ -71,7 +71,7 @@ class Hub:
         self.bus: Bus = bus if bus is not None else MemoryBus()
         self.origin = uuid.uuid4().hex[:12]
         # Wake-ups by key for the wings that keep a person waiting (pools, challenges, chat).
-        self.nudges = Nudges(self.origin, self.bus.send)
+        self.nudges = Nudges(self.origin, self.bus.send, watching=self._watching)
         self.queue_limit = queue_limit
         self.ping_seconds = ping_seconds
         self.dead_after = dead_after_seconds
@@ -180,6 +180,7 @@ class Hub:
         room = self.rooms.get(match_id)
         if room is None:
             room = self.rooms[match_id] = Room(self, match_id)
+            self.bus.follow(match_id)  # a bus in lanes hears the match from now on
         sub = Subscriber(room, send, seat, address, receiver)
         room.add(sub)
         if hello is not None:
@@ -242,6 +243,7 @@ class Hub:
                 room.presence_timer.cancel()
                 room.flush_presence()
             del self.rooms[room.match_id]
+            self.bus.unfollow(room.match_id)
 
     # -- what it knows -----------------------------------------------------------
 
@@ -281,10 +283,24 @@ class Hub:
         if message.hello:  # write the seats held here again, after whatever the asker wrote
             self.seat_presence.say_soon(room, room.headcount.held())
 
-    def _on_bus_back(self) -> None:
-        """Announcements may have been missed: bring every room up to date."""
-        self.nudges.everyone()  # and every waiter reads its truth again
-        for room in self.rooms.values():
+    def _watching(self, key: str, watched: bool) -> None:
+        """A page waits on a match's commits here (its person channel): a bus in
+        lanes must carry that match to this process even with no socket of it."""
+        if key.startswith(MATCH_CHANGED):
+            match_id = key[len(MATCH_CHANGED):]
+            (self.bus.follow if watched else self.bus.unfollow)(match_id)
+
+    def _on_bus_back(self, match_ids: list[str] | None = None) -> None:
+        """Announcements may have been missed (of `match_ids`, or of any match):
+        bring those rooms up to date."""
+        if match_ids is not None:  # a lane newly heard: its matches alone
+            for match_id in match_ids:
+                self.nudges.here(MATCH_CHANGED + match_id)
+            rooms = [self.rooms[m] for m in match_ids if m in self.rooms]
+        else:
+            self.nudges.everyone()  # and every waiter reads its truth again
+            rooms = list(self.rooms.values())
+        for room in rooms:
             room.state = None  # it may be behind: the next snapshot comes from the database
             room.bus_returned()
             for sub in room.subscribers:

@@ -54,9 +54,12 @@ class Waiter:
 class Nudges:
     """This process's waiters by key; `nudge` rings them here and on every other process."""
 
-    def __init__(self, origin: str, send: Callable[[Nudge], None]) -> None:
+    def __init__(self, origin: str, send: Callable[[Nudge], None],
+                 watching: Callable[[str, bool], None] = lambda key, watched: None) -> None:
         self.origin = origin
         self._send = send
+        # Told when a key gains its first waiter here (True) and loses its last (False).
+        self._watching = watching
         self._waiters: dict[str, set[Waiter]] = {}
         self._hearers: dict[str, Callable[[str | None], None]] = {}
 
@@ -99,7 +102,10 @@ class Nudges:
             check(key)
         waiter = Waiter()
         for key in keys:
-            self._waiters.setdefault(key, set()).add(waiter)
+            waiting = self._waiters.setdefault(key, set())
+            if not waiting:
+                self._watching(key, True)
+            waiting.add(waiter)
         try:
             yield waiter
         finally:
@@ -109,6 +115,7 @@ class Nudges:
                     held.discard(waiter)
                     if not held:
                         del self._waiters[key]
+                        self._watching(key, False)
 
     def listening(self) -> int:
         """Keys with at least one waiter here (for metrics and tests)."""

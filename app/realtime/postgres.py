@@ -56,12 +56,12 @@ class PostgresBus:
         self._tasks: list[asyncio.Task[None]] = []
         self._lost = asyncio.Event()
         self._on_message: Callable[[Message], None] = lambda m: None
-        self._on_reconnect: Callable[[], None] = lambda: None
+        self._on_reconnect: Callable[..., None] = lambda: None
         self.reconnects = 0
         self.pause: Callable[[float], Awaitable[None]] = asyncio.sleep  # a retry's backoff (tests record it)
 
     async def start(self, on_message: Callable[[Message], None],
-                    on_reconnect: Callable[[], None]) -> None:
+                    on_reconnect: Callable[..., None]) -> None:
         self._on_message, self._on_reconnect = on_message, on_reconnect
         await self._connect_listener()
         self._notify = await self._connect_notifier()
@@ -75,6 +75,12 @@ class PostgresBus:
             self._pending.popleft()
         self._pending.append(message.encode())
         self._wake.set()
+
+    def follow(self, match_id: str) -> None:
+        """Every process LISTENs to every match: nothing to choose."""
+
+    def unfollow(self, match_id: str) -> None:
+        """Every process LISTENs to every match: nothing to choose."""
 
     async def close(self) -> None:
         for task in self._tasks:

@@ -23,7 +23,7 @@ import pytest
 from app.main import create_app
 from app.matches import stored_states
 
-from ..conftest import ROW, Api, make_settings
+from ..conftest import ROW, Api, _start_the_shared_windows_now, make_settings
 
 JUNK = json.dumps([{"x": i} for i in range(5000)])  # ~60 KB: under the body limit, and no body of any route
 assert 50_000 < len(JUNK) < 64 * 1024
@@ -151,3 +151,28 @@ async def test_a_body_that_never_arrives_whole_is_cut_off_with_408(database_url:
         assert r.headers["connection"] == "close"
         # A body that comes whole in time is served as ever.
         assert (await a.post("/api/v1/matches", json={})).status_code == 201
+
+
+async def test_with_redis_the_read_budget_holds_across_processes(database_url: str, redis_server: str,
+                                                                 redis_prefix: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two apps (two processes) on one Redis: an address's reads count once,
+    wherever they land; alone, each would have let through the whole budget."""
+    _start_the_shared_windows_now(monkeypatch)  # no window's end inside the test
+    budget = 20
+    shared = {"rate_limit_reads": budget, "rate_window_seconds": 60, "redis_url": redis_server,
+              "redis_prefix": redis_prefix}
+    one, two = create_app(make_settings(database_url, **shared)), create_app(make_settings(database_url, **shared))
+    async with one.router.lifespan_context(one), two.router.lifespan_context(two), \
+            _client(one, "10.2.2.1") as a1, _client(two, "10.2.2.1") as a2, _client(one, "10.2.2.2") as other:
+        game = await Api(other).start()
+        url = f"/api/v1/matches/{game.id}"
+        codes = [(await client.get(url)).status_code for client in (a1, a2) * budget]
+        allowed = codes.count(200)
+        # Counted in each process until a quarter of the budget (SYNC_FROM), then
+        # at Redis: at most that quarter over, per process. Apart, they let 40 through.
+        assert budget <= allowed <= budget + 2 * (budget // 4), codes
+        assert codes == [200] * allowed + [429] * (len(codes) - allowed)
+        _limited_429(await a1.get(url))
+        _limited_429(await a2.get(url))
+        assert (await other.get(url)).status_code == 200  # another address is not held

@@ -18,6 +18,7 @@ import httpx
 import pytest
 import yaml
 
+from app.config import Settings
 from tests.ops.conftest import ROOT, Server, free_port
 from tests.waiting import DEADLINE
 
@@ -61,17 +62,25 @@ def test_docker_compose_config_validates(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     config: dict[str, Any] = yaml.safe_load(done.stdout)
     services = config["services"]
-    assert set(services) == {"db", "app1", "app2", "proxy"}
+    assert set(services) == {"db", "redis", "app1", "app2", "proxy"}
     for name, service in services.items():
         assert service["restart"] == "unless-stopped", name
     db = services["db"]
     assert db["image"].startswith("postgres:")
     assert "pg_isready" in " ".join(db["healthcheck"]["test"])
     assert any(str(v).startswith("pgdata:") for v in db["volumes"]) and "pgdata" in config["volumes"]
+    redis = services["redis"]  # pub/sub between the replicas, nothing kept
+    assert redis["image"].startswith("redis:") and "redis-cli" in " ".join(redis["healthcheck"]["test"])
     for name in ("app1", "app2"):
         app = services[name]
         assert app["build"] and app["depends_on"]["db"]["condition"] == "service_healthy"
+        assert app["depends_on"]["redis"]["condition"] == "service_healthy"
         assert app["environment"]["DATABASE_URL"].startswith("postgresql+asyncpg://")
+        # The replicas hear each other through Redis, and the settings say so at start.
+        assert app["environment"]["REALTIME_BUS"] == "redis"
+        assert app["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+        assert Settings(realtime_bus="redis", redis_url=app["environment"]["REDIS_URL"],
+                        database_url=app["environment"]["DATABASE_URL"]).realtime_bus == "redis"
         # Only the proxy reaches a replica, so its X-Forwarded-For may be believed.
         assert "ports" not in app and app["environment"]["TRUSTED_PROXIES"] == "[\"*\"]"
     proxy = services["proxy"]
