@@ -151,7 +151,7 @@ def _over(text: str) -> bool:
     """The line shows the match finished: the stream's last."""
     message = json.loads(text)
     if message.get("type") == "delta":  # compact: its status is said beside its changes
-        return message.get("status") == "finished"
+        return bool(message.get("status") == "finished")
     state = message.get("match")
     return message.get("type") in ("update", "snapshot") and isinstance(state, dict) \
         and state.get("status") == "finished"

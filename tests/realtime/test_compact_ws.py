@@ -18,7 +18,6 @@ from app.realtime.room import FULL_EVERY
 from tests.api.streams import Stream
 from tests.conftest import Api, Game
 from tests.realtime.conftest import Socket, ws_path
-from tests.waiting import until
 
 
 class Holder:
@@ -195,4 +194,22 @@ async def test_a_socket_asking_for_another_form_is_refused_with_a_reason(api: Ap
     with pytest.raises(Exception) as closed:
         await sock.receive()
     assert getattr(closed.value, "code", None) == 1008 and "updates" in closed.value.reason
-    await until(lambda: True, "nothing")
+
+
+async def test_a_compact_seat_with_legal_true_is_told_its_legal_actions_on_a_delta(
+        api: Api, sockets: Any) -> None:
+    from tests.conftest import ROW
+
+    game = await api.start()
+    black = await sockets(game.id, token=game.tokens["black"], legal="true", updates="compact")
+    assert (await black.receive())["type"] == "snapshot"
+    await api.act(game, "white", {"type": "setup", "backrow": ROW})
+    line = await black.receive()
+    while line["type"] == "presence":
+        line = await black.receive()
+    assert line["type"] == "delta" and line["legal"] == await api.legal(game, "black") and line["legal"]["setup"]
+    await api.act(game, "black", {"type": "setup", "backrow": ROW})
+    line = await black.receive()
+    while line["type"] == "presence":
+        line = await black.receive()
+    assert line["type"] == "delta" and "legal" not in line  # White's turn again
