@@ -99,7 +99,12 @@ DELTA = message(
             {"type": "array", "prefixItems": [_PATH, {}], "minItems": 2, "maxItems": 2,
              "description": "[path, value]: set (or add) the value there"},
             {"type": "array", "prefixItems": [_PATH], "minItems": 1, "maxItems": 1,
-             "description": "[path]: remove the key there"}]}},
+             "description": "[path]: remove the key there"},
+            {"type": "array", "prefixItems": [_PATH, {"type": "integer", "minimum": 0},
+                                              {"type": "integer", "minimum": 0}, {"type": "string"}],
+             "minItems": 4, "maxItems": 4,
+             "description": "[path, start, count, text]: in the (ASCII) string there, the `count` "
+                            "characters from `start` become `text`"}]}},
         "clock": {"anyOf": [{"type": "object"}, {"type": "null"}], "description": "the state's `clock`, whole"},
         "connected": {"type": "object", "properties": {c: {"type": "boolean"} for c in COLOURS},
                       "description": "each seat's `players.<colour>.connected`"},

@@ -9,9 +9,13 @@ and `changes` instead of `match`.
 `changes` is a list, applied in order, of
 - `[path, value]`: set the value at `path` (a new key is added), and
 - `[path]`: remove the key at `path`,
+- `[path, start, count, text]`: in the string at `path`, replace the `count`
+  characters from `start` with `text` (only for ASCII strings, so that a
+  character is the same unit in every language: the position's text, mostly),
 where `path` is a list of object keys and array indices from the state's root.
 Objects are compared key by key; arrays of the same length index by index; an
-array whose length changed, or any value whose type changed, is set whole.
+array whose length changed, or any value whose type changed, is set whole; a
+long ASCII string changed in one stretch is spliced, when that is shorter.
 
 What lives (LIVE in room.py) is not diffed: it is said in full in every delta,
 so that a client holding the state from a snapshot (whose clock was running
@@ -37,6 +41,8 @@ FORMAT = 1  # the `delta` message's form; a change of form gets a new number
 NOT_DIFFED = ("version", "clock", "spectators", "server_time")  # said in full, or by `version`
 
 Change = list[Any]
+SPLICE_FROM = 32  # a string shorter than this is set whole: a splice would save next to nothing
+SPLICE_COST = 12  # the characters a splice's start and count take, about
 
 
 def settled(state: Mapping[str, Any]) -> dict[str, Any]:
@@ -76,8 +82,26 @@ def _diff(a: Any, b: Any, path: list[Any], found: list[Change]) -> None:
     elif isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b):
         for index, (x, y) in enumerate(zip(a, b, strict=True)):
             _diff(x, y, [*path, index], found)
+    elif isinstance(a, str) and isinstance(b, str) and a != b and len(b) >= SPLICE_FROM \
+            and a.isascii() and b.isascii():
+        found.append(_splice(a, b, path))
     elif not _same(a, b):
         found.append([path, b])
+
+
+def _splice(a: str, b: str, path: list[Any]) -> Change:
+    """`b` as the one stretch of `a` it changed, or whole when that is no shorter."""
+    most = min(len(a), len(b))
+    start = 0
+    while start < most and a[start] == b[start]:
+        start += 1
+    end = 0
+    while end < most - start and a[-1 - end] == b[-1 - end]:
+        end += 1
+    text = b[start:len(b) - end]
+    if len(text) + SPLICE_COST >= len(b):
+        return [path, b]
+    return [path, start, len(a) - start - end, text]
 
 
 def delta(update: Mapping[str, Any], before: Mapping[str, Any], wired: Mapping[str, Any]) -> dict[str, Any]:
@@ -119,6 +143,10 @@ def applied(state: Mapping[str, Any], message: Mapping[str, Any]) -> dict[str, A
             holder = holder[step]
         if len(change) == 2:
             holder[path[-1]] = copy.deepcopy(change[1])
+        elif len(change) == 4:
+            start, count, text = change[1:]
+            was = holder[path[-1]]
+            holder[path[-1]] = was[:start] + text + was[start + count:]
         else:
             del holder[path[-1]]
     out["version"] = message["version"]

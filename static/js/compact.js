@@ -20,7 +20,12 @@ export function applyDelta(state, m) {
     }
     const last = path[path.length - 1];
     if (change.length === 2) holder[last] = structuredClone(change[1]);
-    else if (Array.isArray(holder)) return null; // a removal names an object's key, never an index
+    else if (change.length === 4) {
+      const [, start, count, text] = change; // a stretch of an ASCII string replaced
+      const was = holder[last];
+      if (typeof was !== "string") return null;
+      holder[last] = was.slice(0, start) + text + was.slice(start + count);
+    } else if (Array.isArray(holder)) return null; // a removal names an object's key, never an index
     else delete holder[last];
   }
   out.version = m.version;

@@ -108,3 +108,16 @@ def test_a_delta_for_another_version_is_refused_not_applied() -> None:
     with pytest.raises(Unusable):
         applied(full1, message)  # the client holds version 1, the delta is on version 2
     assert full1 == played[0][1]  # and what it held is left as it was
+
+
+def test_a_long_ascii_string_is_spliced_and_a_short_or_other_one_set_whole() -> None:
+    long_a = "1umfcbD1/8/4e3/7C/3MF3/4M3/4sB2/UFED1SMS dw w 2 11110022"
+    long_b = "1umfcbD1/8/4e3/7C/3MF3/4M3/4sB2/UFED1SMS db w 2 11010022"
+    assert changes({"p": long_a}, {"p": long_b}) == [[["p"], 42, 9, "b w 2 110"]]
+    assert changes({"p": "short a"}, {"p": "short b"}) == [[["p"], "short b"]]
+    accented = long_a.replace("w w", "w é")
+    assert changes({"p": long_a}, {"p": accented}) == [[["p"], accented]]  # not ASCII: whole
+    state = {"version": 1, "p": long_a, "players": {}}
+    message = {"type": "delta", "format": 1, "base": 1, "version": 2, "at": "t", "changes": changes(state, {"p": long_b}),
+               "clock": None, "connected": {}, "spectators": 0}
+    assert applied(state, message)["p"] == long_b
