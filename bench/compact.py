@@ -131,16 +131,16 @@ async def measure_bytes(url: str, matches: int, seed: int) -> tuple[dict[str, An
     compact: list[int] = []
     games: list[list[dict[str, Any]]] = []
     rng = random.Random(seed)
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench") as client:
-            for i in range(matches):
-                updates: list[dict[str, Any]] = []
-                f, c = await a_match(app, client, rng, VARIANTS[i % len(VARIANTS)], updates)
-                full += f
-                compact += c
-                games.append(updates)
-                print(f"  match {i + 1}/{matches} ({VARIANTS[i % len(VARIANTS)]}): {len(f)} versions, "
-                      f"full median {statistics.median(f):.0f} B, compact {statistics.median(c):.0f} B", flush=True)
+    async with app.router.lifespan_context(app), \
+            httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench") as client:
+        for i in range(matches):
+            updates: list[dict[str, Any]] = []
+            f, c = await a_match(app, client, rng, VARIANTS[i % len(VARIANTS)], updates)
+            full += f
+            compact += c
+            games.append(updates)
+            print(f"  match {i + 1}/{matches} ({VARIANTS[i % len(VARIANTS)]}): {len(f)} versions, "
+                  f"full median {statistics.median(f):.0f} B, compact {statistics.median(c):.0f} B", flush=True)
     return {"full": spread(full), "compact": spread(compact),
             "ratio_median": round(statistics.median(compact) / statistics.median(full), 3)}, games
 

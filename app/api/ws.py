@@ -5,9 +5,8 @@ update is shared by every socket of the match. A seat is proved by its token
 (`?token=`, or `Authorization: Bearer <token>` on the upgrade, as REST takes it),
 or by the account holding it: `Authorization: Bearer mgo_...` on the upgrade,
 or a signed-in browser's session cookie from the page's own origin. With
-`?legal=true` a seat's states carry its legal actions (legal_lines.py); with
-`?updates=compact` the socket is sent what changed where it can be trusted
-(app/realtime/changes.py). The
+`?legal=true` a seat's states carry its legal actions (legal_lines.py), with
+`?updates=compact` deltas (app/realtime/changes.py). The
 account's credential is checked again at each action it sends, so a closed
 account or a revoked token stops at once. It uses only the hub's face
 (app/realtime/hub.py); the socket's handle it holds is given back to the hub,
@@ -233,8 +232,7 @@ class MatchSocket:
             bearer = _bearer(dict(scope["headers"]))
             if bearer is not None and not bearer.startswith(PREFIX):
                 token = bearer
-        legal = query.get("legal", ["false"])[0]
-        updates = query.get("updates", ["full"])[0]
+        legal, updates = query.get("legal", ["false"])[0], query.get("updates", ["full"])[0]
         since: int | None = None
         refusal = None
         key = None

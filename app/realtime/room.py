@@ -12,8 +12,8 @@ the room asked for compact updates, the version's delta is made and encoded
 once more, for all of them (changes.py). A catch-up from the log, a snapshot
 and every FULL_EVERY-th version go out in the full form to every socket.
 
-`Subscriber` and `Room` are one path, tuned together against bench/ws.py (memory per socket,
-CPU per recipient), and read each other's state on it. They are the hub's insides:
+Over 400 lines because `Subscriber` and `Room` are one path, tuned together against
+bench/ws.py (memory per socket, CPU per recipient), and read each other's state on it. They are the hub's insides:
 app/api/ws.py holds a Subscriber only as a handle to give back to the hub, never reading it.
 """
 

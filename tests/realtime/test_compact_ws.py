@@ -17,7 +17,7 @@ from app.realtime.changes import applied
 from app.realtime.room import FULL_EVERY
 from tests.api.streams import Stream
 from tests.conftest import Api, Game
-from tests.realtime.conftest import Socket, ws_path
+from tests.realtime.conftest import RealtimeClock, Socket, ws_path
 
 
 class Holder:
@@ -65,7 +65,7 @@ def agree(full: Holder, compact: Holder, at_least: int) -> None:
 
 
 async def test_a_compact_watcher_holds_at_every_version_what_a_full_watcher_is_sent(
-        app: Any, api: Api, sockets: Any) -> None:
+        realtime_clock: RealtimeClock, app: Any, api: Api, sockets: Any) -> None:
     game = await api.start()
     full_sock = await sockets(game.id)
     compact_sock = await sockets(game.id, updates="compact")
@@ -75,7 +75,7 @@ async def test_a_compact_watcher_holds_at_every_version_what_a_full_watcher_is_s
     third = await sockets(game.id, client="10.0.0.9")  # one more spectator: the deltas say so
     await full.read(full_sock, game.version)
     await compact.read(compact_sock, game.version)
-    await play(api, game, rng, FULL_EVERY + 10)
+    await play(api, game, rng, FULL_EVERY + 10)  # the hub's clock stands still: no socket is pinged dead
     await third.close()
     await play(api, game, rng, 5)
     await full.read(full_sock, game.version)
@@ -88,7 +88,7 @@ async def test_a_compact_watcher_holds_at_every_version_what_a_full_watcher_is_s
     assert {s["spectators"] for s in compact.at.values()} >= {1, 2}
 
 
-async def test_across_a_gap_and_a_catch_up_from_the_database(app: Any, api: Api, sockets: Any) -> None:
+async def test_across_a_gap_and_a_catch_up_from_the_database(realtime_clock: RealtimeClock, app: Any, api: Api, sockets: Any) -> None:
     game = await api.start()
     full_sock = await sockets(game.id)
     compact_sock = await sockets(game.id, updates="compact")
@@ -138,7 +138,7 @@ class Stuck(Socket):
         await super()._app_send(message)
 
 
-async def test_after_a_resync_the_deltas_apply_to_the_fresh_snapshot(app: Any, api: Api, sockets: Any) -> None:
+async def test_after_a_resync_the_deltas_apply_to_the_fresh_snapshot(realtime_clock: RealtimeClock, app: Any, api: Api, sockets: Any) -> None:
     app.state.parts.hub.queue_limit = 4
     game = await api.start()
     full_sock = await sockets(game.id)
