@@ -186,6 +186,27 @@ class Settings(BaseSettings):
     # past it another process takes the turn over (its holder died).
     bot_lease_seconds: float = 30.0
 
+    # ---- computer analysis of finished matches (app/analysis/, docs/configuration.md) ----
+    # The search's depth in actions (3: about 0.1 s a position on one core, a
+    # 300-version match in well under a minute; bench/analysis.py), and the
+    # most one position may take however deep it goes.
+    analysis_depth: int = Field(3, ge=1, le=8)
+    analysis_position_seconds: float = Field(3.0, gt=0)
+    # Worker processes each server process searches analyses in (its own,
+    # beside BOT_WORKERS'), one analysis each at a time.
+    analysis_workers: int = Field(1, ge=0)
+    # Analyses waiting or running from one client address, and requested by one
+    # account (or one address without an account) in 24 hours (0: no bound).
+    # Over either: 429 too_many_analyses with Retry-After.
+    analysis_per_address: int = Field(3, ge=0)
+    analysis_per_day: int = Field(20, ge=0)
+    # A process's claim on an analysis lasts this long past its last written
+    # plies; past it another process takes the analysis over from there.
+    analysis_lease_seconds: float = Field(30.0, gt=0)
+    # How often each process looks for analyses waiting (a request wakes every
+    # process at once anyway) or left by a process that died.
+    analysis_poll_seconds: float = Field(10.0, gt=0)
+
     # ---- notifications' outbox (app/notify/, docs/configuration.md) ----
     # Each process's sender looks for due deliveries this often (and at once
     # after a pass that found a full batch), taking at most `notify_batch` a pass.

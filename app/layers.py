@@ -27,7 +27,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "app.pools",                          # quick pairing: a client of the gateway
      "app.tournaments",                    # arenas: pairing again as games end, a client of the gateway
      "app.push"),                          # web push: subscriptions, the VAPID key, the push channel
-    ("app.people",),                       # a person's live channel and events: their challenges, matches
+    ("app.people",                         # a person's live channel and events: their challenges, matches
+     "app.analysis"),                      # computer analysis of finished matches, in worker processes
     ("app.api", "app.web", "app.admin", "app.ops"),  # the wings, and operations
     ("app.wiring",),                       # makes every part, in order
     ("app.main",),                         # builds and wires every part

@@ -164,11 +164,13 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     digests = asyncio.create_task(digests_forever(parts.mail, parts.service.reads.get,
                                                   settings.mail_digest_tick_seconds, parts.outage))
     await parts.bots.start()
+    await parts.analyses.start()
     _freeze_startup_objects()
     try:
         yield
     finally:
         await parts.bots.close()
+        await parts.analyses.close()
         await parts.relay.close()
         for task in (sweeper, arena_ticks, swiss_ticks, notify_sender, alarms, digests):
             task.cancel()

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app import admin, bots
 from app.accounts import Accounts
 from app.accounts.profiles import Profiles
+from app.analysis import Analyses
 from app.api import ws, ws_chat
 from app.api.kept_states import Replays
 from app.api.match_stream import MatchStreams
@@ -90,6 +91,7 @@ class Parts:
     sender: Sender
     push: Push  # web push: the VAPID key, the push channel (app/push)
     mail: Mailer  # email: addresses, preferences, the email channel (app/mail)
+    analyses: Analyses  # computer analyses of finished matches, searched in worker processes (app/analysis)
 
 
 def build(settings: Settings) -> Parts:
@@ -169,6 +171,8 @@ def build(settings: Settings) -> Parts:
     if mail.enabled:
         channels.register(MailNotices(mail))
     socket = ws.MatchSocket(hub, gateway, settings, outage, accounts, ws_chat.SocketChat(chat, relay))
+    # Analyses tell a match's sockets and streams of their progress, on every process.
+    analyses = Analyses(engine, service.reads, hub.nudges, hub.tell, settings, watched=hub.watched)
     return Parts(
         settings=settings, engine=engine, outage=outage, metrics=metrics, service=service, gateway=gateway,
         hub=hub, bots=runner, accounts=accounts, chat=chat, relay=relay, pools=pools, arenas=arenas, swisses=swisses,
@@ -178,5 +182,5 @@ def build(settings: Settings) -> Parts:
         socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),
         admin=admin.Admin(engine, service, gateway, settings, accounts, chat=chat),
         channels=channels, inbox=Inbox(engine), sender=sender,
-        push=push, mail=mail,
+        push=push, mail=mail, analyses=analyses,
     )

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict
 
+from app.analysis import finished_analysis
 from app.kernel.errors import BadRequest
 
 from . import audit, csv_export, detail, figures, match_search
@@ -81,6 +82,7 @@ async def match_version(admin: AdminDep, match_id: str, version: int, _: ApiSess
 @router.get("/matches/{match_id}/export")
 async def match_export(admin: AdminDep, match_id: str, request: Request, session: ApiSession) -> dict[str, Any]:
     out = await detail.export(admin.engine, match_id)
+    out["analysis"] = await finished_analysis(admin.engine, match_id)  # a done computer analysis, or null
     await audit.record(admin.engine, "export_match", admin.now(), session.name, match_id, address(request))
     return out
 

@@ -12,6 +12,7 @@ from starlette.routing import WebSocketRoute
 from . import (
     account,
     account_email,
+    analysis,
     challenges,
     chat,
     events_stream,
@@ -31,7 +32,7 @@ from . import (
 
 router = APIRouter(prefix="/api/v1")
 # In this order: it is the order of the paths in /openapi.json.
-for resource in (matches, offers, match_stream_route, replays, vocabulary, account, account_email, notifications, users,
+for resource in (matches, offers, match_stream_route, replays, analysis, vocabulary, account, account_email, notifications, users,
                  challenges, events_stream, chat, pools, tournaments, tournament_live, push):
     router.include_router(resource.router)
 

@@ -113,7 +113,7 @@ def _channel(address: str, title: str, text: str, servers: list[str], sent: list
 def match_socket() -> tuple[dict[str, Any], dict[str, list[str]]]:
     return _channel(
         "/api/v1/matches/{match_id}/ws", "A match, live (websocket)", SOCKET_TEXT, ["socket"],
-        sent=["hello", "snapshot", "update", "delta", "presence", "ack", "error", "ping", "pong",
+        sent=["hello", "snapshot", "update", "delta", "presence", "ack", "error", "ping", "pong", "analysis",
               "chat_room", "chat_lines", "chat_hidden", "chat_ack", "chat_unfollowed"],
         read=["action", "ping", "pong", "chat_follow", "chat_unfollow", "chat_say"],
         parameters=MATCH_ID,

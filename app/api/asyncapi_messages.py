@@ -26,7 +26,7 @@ CLIENT_ID: dict[str, Any] = {"type": "string", "pattern": "^[!-~]{1,64}$",
 
 
 SCHEMAS = ("MatchState", "Players", "Legal", "Action", "ChatLine", "Challenge", "Challenges_", "Result",
-           "Notification")  # the OpenAPI's, by name
+           "Notification", "AnalysisPly", "Accuracy")  # the OpenAPI's, by name
 
 
 def ref(name: str) -> dict[str, Any]:
@@ -151,6 +151,19 @@ CLOSING = message("closing", "A stream's last line when the server process stops
                                  "reason": {"type": "string"}}),
                   {"type": "closing", "code": 1001, "reason": "server shutting down"})
 PONG = message("pong", "The answer to a `ping`", _object(_kind("pong")), {"type": "pong"})
+
+ANALYSIS = message(
+    "analysis", "A computer analysis of the (finished) match progressing: the plies written since this process "
+                "last told its sockets, and where it stands (as GET /matches/{id}/analysis answers)",
+    _object({**_kind("analysis"), "match_id": {"type": "string"},
+             "status": {"enum": ["queued", "running", "done"]},
+             "progress": {"type": "number", "minimum": 0, "maximum": 1},
+             "engine": {"type": "string"}, "accuracy": ref("Accuracy"),
+             "plies": {"type": "array", "items": ref("AnalysisPly")}}),
+    {"type": "analysis", "match_id": "Xb3kq9", "status": "running", "progress": 0.42, "engine": "strong depth 3",
+     "accuracy": {"white": 84.0, "black": 90.2},
+     "plies": [{"version": 40, "eval": 0.12, "best": {"type": "pass"}, "judgement": None, "drop": None,
+                "mover": "black"}]})
 
 # -- sent by the server: the chat on the websocket ------------------------------------
 
@@ -298,8 +311,9 @@ NOTIFICATION = message("notification", "A new notice in the account's inbox (GET
 
 # Keys of components/messages: a name unique in the document (two messages are "chat").
 MESSAGES: dict[str, dict[str, Any]] = {
-    "hello": HELLO, "snapshot": SNAPSHOT, "update": UPDATE, "delta": DELTA, "presence": PRESENCE, "ack": ACK, "error": ERROR,
-    "ping": PING, "closing": CLOSING, "pong": PONG, "chat_room": CHAT_ROOM, "chat_lines": CHAT_LINES, "chat_hidden": CHAT_HIDDEN,
+    "hello": HELLO, "snapshot": SNAPSHOT, "update": UPDATE, "delta": DELTA, "presence": PRESENCE, "ack": ACK,
+    "error": ERROR, "ping": PING, "closing": CLOSING, "pong": PONG, "analysis": ANALYSIS, "chat_room": CHAT_ROOM,
+    "chat_lines": CHAT_LINES, "chat_hidden": CHAT_HIDDEN,
     "chat_ack": CHAT_ACK, "chat_unfollowed": CHAT_UNFOLLOWED, "action": ACTION_MESSAGE,
     "chat_follow": CHAT_FOLLOW, "chat_unfollow": CHAT_UNFOLLOW, "chat_say": CHAT_SAY, "person": PERSON,
     "matchStart": MATCH_START, "matchFinish": MATCH_FINISH, "challenge": CHALLENGE,

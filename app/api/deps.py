@@ -16,6 +16,7 @@ from fastapi import Depends, Request
 
 from app.accounts import Accounts
 from app.accounts.profiles import Profiles
+from app.analysis import Analyses
 from app.challenges import Challenges
 from app.chat import Chat
 from app.matches import Gateway
@@ -100,6 +101,10 @@ def get_streams(request: Request) -> MatchStreams:
     return _parts(request).streams  # type: ignore[no-any-return]
 
 
+def get_analyses(request: Request) -> Analyses:
+    return _parts(request).analyses  # type: ignore[no-any-return]
+
+
 def get_replays(request: Request) -> Replays:
     return _parts(request).replays  # type: ignore[no-any-return]
 
@@ -120,3 +125,4 @@ SwissesDep = Annotated[Swisses, Depends(get_swisses)]
 ResendsDep = Annotated[Resends, Depends(get_resends)]
 StreamsDep = Annotated[MatchStreams, Depends(get_streams)]
 ReplaysDep = Annotated[Replays, Depends(get_replays)]
+AnalysesDep = Annotated[Analyses, Depends(get_analyses)]

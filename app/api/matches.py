@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
+from app.analysis import finished_analysis, record_notes
 from app.kernel import ids
 from app.kernel.cursor import CURSOR, CURSOR_MAX
 from app.matches import Caller
@@ -19,7 +20,7 @@ from app.rules import VARIANTS
 
 from .caller import AnyCaller, SeatCaller, SeatReader
 from .conditional import NOT_MODIFIED, validated
-from .deps import GatewayDep, ReadsDep, ResendsDep
+from .deps import AnalysesDep, GatewayDep, ReadsDep, ResendsDep
 from .errors import responses
 from .query_numbers import Digits
 from .resends import HEADER, KEY_MAX, KEY_MIN, KEY_PATTERN, Resends
@@ -223,11 +224,15 @@ async def action_log(
                304: NOT_MODIFIED, **responses(404)},
     summary="The match as a text game record",
 )
-async def game_record(match_id: str, request: Request, reads: ReadsDep) -> Response:
+async def game_record(match_id: str, request: Request, reads: ReadsDep, analyses: AnalysesDep) -> Response:
     """Headers (players, ratings if rated, variant, options, time control,
     result, the seed once public, the start position if not the standard
-    one) and the log, one entry a line, the actions in the notation's JSON."""
-    text, finished = await reads.record(match_id)
+    one) and the log, one entry a line, the actions in the notation's JSON.
+    Once a computer analysis of the match is done, its engine and accuracies
+    are headers too, and each version's eval, judgement and best action a
+    comment line (`# ...`) after its entry."""
+    done = await finished_analysis(analyses.engine, match_id)
+    text, finished = await reads.record(match_id, record_notes(done) if done is not None else None)
     answer = PlainTextResponse(text)
     return validated(request, bytes(answer.body), finished, answer)
 

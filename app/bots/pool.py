@@ -20,11 +20,13 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from . import choose
 
+T = TypeVar("T")
 WATCH_SECONDS = 1.0  # how often a worker looks whether its server is still there
 
 
@@ -48,19 +50,24 @@ def _die_with(parent: int) -> None:
 
 
 class SearchPool:
-    """`await pool.search(level, state, seed, think)`: `choose` in a worker process."""
+    """`await pool.search(level, state, seed, think)`: `choose` in a worker process
+    (`await pool.call(work, *args)`: any other search, e.g. an analysis's)."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
 
     async def search(self, level: str, state: dict[str, Any], seed: int, think: float) -> dict[str, Any]:
+        return await self.call(choose, level, state, seed, think)
+
+    async def call(self, work: Callable[..., T], *args: Any) -> T:
+        """`work(*args)` in a worker process (a top-level function of plain data)."""
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 self.workers, mp_context=multiprocessing.get_context("spawn"),
                 initializer=_die_with, initargs=(os.getpid(),))
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, choose, level, state, seed, think)
+        return await loop.run_in_executor(self._pool, work, *args)
 
     def close(self) -> None:
         """End the workers now: a search in a worker cannot be interrupted, so its

@@ -4,6 +4,7 @@ engine (engine.py), migrations (migrate.py)."""
 from . import (  # noqa: F401  (their tables join Base.metadata, as migrations see it)
     account_models,
     admin_models,
+    analysis_models,
     challenge_models,
     chat_models,
     fairplay_models,

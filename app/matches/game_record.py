@@ -76,8 +76,11 @@ def headers(rec: Record) -> list[tuple[str, str]]:
     return out
 
 
-def record_text(rec: Record, log_rows: Iterable[Any]) -> str:
+def record_text(rec: Record, log_rows: Iterable[Any],
+                notes: tuple[list[tuple[str, str]], dict[int, str]] | None = None) -> str:
     """The record of `rec`, from its log rows (version, player, action, automatic)
-    up to its version."""
+    up to its version; with `notes`, a computer analysis's headers (after the
+    match's) and comments by version."""
     log = [LogLine(r.version, r.player, r.action, r.automatic) for r in log_rows if r.version <= rec.version]
-    return write_record(headers(rec), log)
+    extra, comments = notes or ([], {})
+    return write_record([*headers(rec), *extra], log, comments)

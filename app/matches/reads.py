@@ -54,12 +54,14 @@ class Reads:
         return [{"version": r.version, "player": r.player, "action": r.action, "automatic": r.automatic,
                  "at": stamp(ms_of(r.at))} for r in rows]
 
-    async def record(self, match_id: str) -> tuple[str, bool]:
-        """The game record (`GET /matches/{id}/record`), and whether the match is
-        over (its record never changes again)."""
+    async def record(self, match_id: str,
+                     notes: tuple[list[tuple[str, str]], dict[int, str]] | None = None) -> tuple[str, bool]:
+        """The game record (`GET /matches/{id}/record`), with a computer
+        analysis's `notes` if given, and whether the match is over (its record
+        changes no more, but for an analysis made later)."""
         rec = await self.keeper.current(match_id)
         rows = await store.log(self.keeper.engine, match_id, 0)
-        return record_text(rec, rows or []), rec.status == "finished"
+        return record_text(rec, rows or [], notes), rec.status == "finished"
 
     async def log_and_end(self, match_id: str, since: int = 0) -> tuple[list[LogEntry], bool]:
         """The action log, and whether the match is known to be over (its ending

@@ -5,6 +5,7 @@ The face is all that the socket endpoint (app/api/ws.py) and the metrics
 
 - life: `start()`, `close_sockets()`, `close()`, `closed`;
 - commits: `publish(match_id, updates)` (the match service's publisher);
+- other news of a match: `tell(match_id, message)`, `watched(match_id)`;
 - sockets: `reserve(address)` / `release(address)` (the cap per address,
   `sockets_per_address`), `join(...)` (a handle back), `note_seat(handle)`,
   `heard_from(handle)`, `reply(handle, message)`, `close_socket(handle, ...)`,
@@ -134,6 +135,24 @@ class Hub:
             room.broadcast(updates)
         self.nudges.here(MATCH_CHANGED + match_id)  # its players' page channels (app/challenges)
         self.bus.send(Announcement(self.origin, match_id, updates[-1]["version"]))
+
+    def tell(self, match_id: str, message: dict[str, Any]) -> int:
+        """Send `message` to every socket and stream of the match on this process
+        (news of the match that is not one of its versions: its analysis);
+        answers how many."""
+        room = self.rooms.get(match_id)
+        if room is None:
+            return 0
+        told = frame(message)
+        subscribers = list(room.subscribers)
+        for sub in subscribers:
+            sub.offer(None, told)
+        return len(subscribers)
+
+    def watched(self, match_id: str) -> bool:
+        """Whether a socket or stream here watches the match."""
+        room = self.rooms.get(match_id)
+        return room is not None and bool(room.subscribers)
 
     # -- sockets ---------------------------------------------------------------
 

@@ -5,8 +5,9 @@ one entry a line: `version player kind action`, where `player` is `white`,
 `black` or `-` (the server's own doing), `kind` is `play` (applied) or `auto`
 (what the engine or the server did by itself: R11's passes, a flag's fall, a
 join timeout), and `action` is the action JSON of docs/notation.md on one line
-(or one of the log's other events, such as `{"type":"resign"}`). docs/notation.md
-("The game record") lists the headers.
+(or one of the log's other events, such as `{"type":"resign"}`). A line of the
+log beginning `#` is a comment (a computer analysis writes its evals so), which
+readers pass over. docs/notation.md ("The game record") lists the headers.
 
 `read_record` reads a record; `GameRecord.start` deals the match's start again
 (from its `Position` header, or its `Seed`, `Variant`, `NoProgressRounds`,
@@ -17,7 +18,7 @@ as the server replays its own log (`replay_log`).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,13 +118,21 @@ def _one_line(value: str, name: str) -> str:
     return value
 
 
-def write_record(headers: Sequence[tuple[str, str]], log: Iterable[LogLine]) -> str:
-    """The record's text: `headers` in the order given, a blank line, the log."""
+def write_record(headers: Sequence[tuple[str, str]], log: Iterable[LogLine],
+                 comments: Mapping[int, str] | None = None) -> str:
+    """The record's text: `headers` in the order given, a blank line, the log.
+    `comments` (a computer analysis's, by version) go each on a line of its own
+    beginning `# ` after its version's entry (version 0's before the first)."""
+    notes = comments or {}
     lines = [f"{name}: {_one_line(value, name)}" for name, value in headers]
     lines.append("")
+    if 0 in notes:
+        lines.append(f"# {_one_line(notes[0], 'comment')}")
     for entry in log:
         action = json.dumps(entry.action, ensure_ascii=False, separators=(",", ":"))
         lines.append(f"{entry.version} {entry.player or '-'} {_KINDS[entry.automatic]} {action}")
+        if entry.version in notes:
+            lines.append(f"# {_one_line(notes[entry.version], 'comment')}")
     return "\n".join(lines) + "\n"
 
 
@@ -178,7 +187,7 @@ def read_record(text: str) -> GameRecord:
         at += 1
     log: list[LogLine] = []
     for number, line in enumerate(lines[at + 1:], start=at + 2):
-        if line == "":
+        if line == "" or line.startswith("#"):  # a comment: an analysis's eval, a reader's note
             continue
         log.append(_log_line(number, line))
     return GameRecord(headers, log)

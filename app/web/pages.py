@@ -35,7 +35,8 @@ VARIANT_NAMES = {
 # fetches them side by side instead of one import after another.
 MATCH_MODULES = ["match.js", "api.js", "seat.js", "live.js", "board.js", "pieces.js", "mages.js", "panels.js",
                  "chooser.js", "controls.js", "timeline.js", "results.js", "focus.js",
-                 "guide.js", "explain.js", "rematch.js", "alerts.js", "session.js", "ratings.js"]
+                 "guide.js", "explain.js", "rematch.js", "alerts.js", "session.js", "ratings.js",
+                 "analysis.js", "analysis-words.js"]
 HOME_MODULES = ["home.js", "api.js", "seat.js", "fields.js", "results.js", "first-match.js", "guide.js", "mages.js",
                 "session.js", "ratings.js", "pools.js"]
 LEARN_MODULES = ["learn.js", "mages.js", "pieces.js", "first-match.js", "guide.js", "api.js", "seat.js", "session.js"]

@@ -53,11 +53,21 @@ async function start() {
     }
     if (shown.version !== current) return; // a later step overtook this one
     if (boardModule) {
-      // The last action's chamber and squares, marked as the game page marks them.
-      const highlights = boardModule.lastActionHighlights(shown.entry && shown.entry.action);
+      // The last action's chamber and squares, marked as the game page marks them, and
+      // the computer analysis's choice at this version, drawn as the game page draws it.
+      const last = boardModule.lastActionHighlights(shown.entry && shown.entry.action);
+      const best = analysis ? analysis.bestAt(current) : null;
+      const highlights = last;
+      if (best && words) {
+        const more = words.bestHighlights(best);
+        highlights.squares = words.mergeHighlights(last.squares, more.squares);
+        highlights.chambers = words.mergeHighlights(last.chambers, more.chambers);
+      }
       boardModule.draw(board, shown.match, { orientation, highlights });
+      words?.drawBestArrow(board.querySelector(".arena"), best);
     }
     status.textContent = describe(shown);
+    if (analysis) analysis.follow(current);
     if (graph) graph.mark(current);
     for (const near of [current - 1, current + 1]) if (near >= 0 && near <= last) frame(near).catch(() => {});
   }
@@ -72,6 +82,37 @@ async function start() {
       graph.mark(current);
     } catch {
       graph = null; // the replay works without it
+    }
+  }
+
+  // The computer analysis, when a player asked for one: read here, never asked for.
+  let analysis = null;
+  let words = null;
+  if (root.dataset.finished) {
+    try {
+      words = await import("/static/js/analysis-words.js");
+      const { Analysis } = await import("/static/js/analysis.js");
+      const $ = (name) => document.getElementById(name);
+      analysis = new Analysis({
+        matchId: id,
+        els: {
+          section: $("analysis"), state: $("analysis-state"), progress: $("analysis-progress"), accuracy: $("accuracy"),
+          counts: $("judgement-counts"), prev: $("prev-judgement"), next: $("next-judgement"), best: $("best-line"),
+          showBest: $("show-best"),
+        },
+        onPick: (v) => show(v),
+        onChange: () => {
+          $("analysis-none").hidden = Boolean(analysis.data);
+          if (graph) graph.analysed(analysis.evals(), analysis.judged.map((j) => ({ version: j.entry, judgement: j.judgement })));
+          show(current);
+        },
+        marksIn: document.querySelector("ol.timeline"),
+      });
+      analysis.follow(current);
+      await analysis.start();
+      $("analysis-none").hidden = Boolean(analysis.data);
+    } catch {
+      analysis = null; // the replay works without it
     }
   }
 

@@ -34,7 +34,10 @@ export class AdvantageGraph {
     this.movesUpTo = movesUpTo;
     this.matchId = matchId;
     this.onPick = onPick;
-    this.points = null;
+    this.points = null; // drawn: the judge's points, with the analysis's evaluations over them
+    this.base = null; // GET /advantage's points
+    this.evals = new Map(); // version -> White's advantage, from the computer analysis
+    this.marks = []; // [{version, judgement}]: the analysis's misjudged actions, dotted on the line
     this.asked = false;
     this.marker = null;
     this.readout = null;
@@ -45,12 +48,31 @@ export class AdvantageGraph {
     if (this.asked || match.status !== "finished") return;
     this.asked = true;
     try {
-      this.points = (await matches.advantage(this.matchId)).points;
+      this.base = (await matches.advantage(this.matchId)).points;
     } catch {
       this.asked = false; // a later refresh may try again
       return;
     }
+    this.compose();
+  }
+
+  /** The computer analysis's evaluations (deeper than the judge's) and its judged
+   * actions: drawn over the judge's line, version by version, as they come in. */
+  analysed(evals, marks) {
+    const key = JSON.stringify([evals.length, evals[evals.length - 1], marks.length]);
+    if (key === this.analysedKey) return;
+    this.analysedKey = key;
+    this.evals = new Map(evals.map((p) => [p.version, Math.max(-1, Math.min(1, p.white))]));
+    this.marks = marks;
+    this.compose();
+  }
+
+  compose() {
+    if (!this.base) return;
+    this.points = this.base.map((p) => (this.evals.has(p.version) ? { ...p, white: this.evals.get(p.version) } : p));
+    const shown = this.shown;
     this.draw();
+    if (shown !== undefined) this.mark(shown);
   }
 
   x(version) {
@@ -88,7 +110,13 @@ export class AdvantageGraph {
       ...[0.5, -0.5].map((v) => el("line", { x1: 0, y1: this.y(v), x2: W, y2: this.y(v), class: "adv-grid" })),
       ...[0.25, 0.5, 0.75].map((f) => el("line", { x1: f * W, y1: 0, x2: f * W, y2: H, class: "adv-grid" })),
       el("path", { d: `M${line}`, class: "adv-line", fill: "none" }),
+      // A round-capped line of no length is a dot that the stretched viewBox keeps round.
+      ...this.marks.filter((m) => pts[m.version]).map((m) => el("line", {
+        x1: this.x(m.version), y1: this.y(pts[m.version].white), x2: this.x(m.version), y2: this.y(pts[m.version].white),
+        class: `adv-judgement ${m.judgement}`,
+      })),
     );
+    svg.classList.toggle("analysed", this.evals.size > 0);
     this.marker = el("line", { x1: 0, y1: 0, x2: 0, y2: H, class: "adv-marker" });
     svg.append(this.marker);
     svg.addEventListener("click", (e) => {
@@ -103,6 +131,7 @@ export class AdvantageGraph {
     svg.setAttribute("aria-label", total === null
       ? `Advantage over ${pts.length - 1} versions; the largest before the end: ${advantageWords(best.white)} at version ${best.version}`
       : `Advantage over ${total} moves; the largest before the end: ${advantageWords(best.white)} after move ${this.movesUpTo(best.version)}`);
+    if (this.evals.size) svg.setAttribute("aria-label", `${svg.getAttribute("aria-label")}; with the computer analysis's evaluations`);
     this.readout = document.createElement("p");
     this.readout.className = "adv-readout";
     this.host.replaceChildren(this.axes(svg, pts[pts.length - 1].version), this.readout);
@@ -138,6 +167,7 @@ export class AdvantageGraph {
 
   /** Marks the version on the board and says how it stands. */
   mark(version) {
+    this.shown = version;
     if (!this.marker || !this.points) return;
     // One point per version from 0, so a version is its own index.
     const p = this.points[version] || this.points[this.points.length - 1];

@@ -150,7 +150,7 @@ function updateArena(view, state, hl) {
     if (o) b.append(minionPicture(o.owner, o.minion));
     const extra = [wards.has(name) ? "warded" : "", /\bpicked\b/.test(cls) ? "chosen" : "",
       /\bchoice\b/.test(cls) ? "can be chosen" : "", /\blast-to\b/.test(cls) ? "last action" : "",
-      /\bpremove\b/.test(cls) ? "your premove" : ""].filter(Boolean);
+      /\bpremove\b/.test(cls) ? "your premove" : "", /\bbest-(from|to)\b/.test(cls) ? "the computer's choice" : ""].filter(Boolean);
     b.setAttribute("aria-label", [`${name}, ${occupantWords(o)}`, ...extra].join(", "));
     // A minion's explanation is explain.js's tooltip (hover, focus, long press), not a title.
     b.draggable = Boolean(draggable);
@@ -229,7 +229,7 @@ function updateChamber(view, b, chamber, hl) {
   const row = b.parentElement;
   row.className = `chamber-row${CHAOS.has(chamber.mage) ? " chaos" : ""} ${cls}`.trim();
   const extra = [/\bpicked\b/.test(cls) ? "chosen" : "", /\bchoice\b/.test(cls) ? "can be chosen" : "",
-    /\bpremove\b/.test(cls) ? "your premove" : ""].filter(Boolean);
+    /\bpremove\b/.test(cls) ? "your premove" : "", /\bbest\b/.test(cls) ? "the computer's choice" : ""].filter(Boolean);
   b.setAttribute("aria-label", [mageName(chamber.mage), b.dataset.where, o ? `holds ${occupantWords(o)}` : "empty", ...extra].join(", "));
   const seat = row.querySelector(".seat");
   seat.replaceChildren();

@@ -3,6 +3,8 @@
 // lists (controls.js), and keeps the log and the replay (timeline.js).
 
 import { AdvantageGraph } from "./advantage.js";
+import { Analysis } from "./analysis.js";
+import { bestHighlights, drawBestArrow, mergeHighlights } from "./analysis-words.js";
 import { alertControls, Announcer } from "./alerts.js";
 import { ApiError, matches } from "./api.js";
 import { startChat } from "./chat.js";
@@ -72,6 +74,27 @@ const graph = new AdvantageGraph({
   host: $("advantage"), matchId: page.id, onPick: (v) => timeline.show(v), movesUpTo: (v) => timeline.movesUpTo(v),
 });
 const focus = new FocusKeeper([boardHost, $("turn")]);
+
+// The computer analysis of a finished match (analysis.js): asked for at the end by
+// a player (an account signed in, or a seat of this match), pushed as it fills in.
+const analysis = new Analysis({
+  matchId: page.id,
+  els: {
+    section: $("analysis"), state: $("analysis-state"), progress: $("analysis-progress"), accuracy: $("accuracy"),
+    counts: $("judgement-counts"), prev: $("prev-judgement"), next: $("next-judgement"), best: $("best-line"),
+    showBest: $("show-best"), request: $("request-analysis"), signIn: $("analysis-sign-in"), note: $("analysis-note"),
+  },
+  onPick: (v) => timeline.show(v),
+  onChange: () => refresh(),
+  isLive: () => Boolean(live.socket && live.socket.readyState === WebSocket.OPEN),
+  requester: () => {
+    if (page.seat && page.seat.token) return { token: page.seat.token };
+    if (accountName()) return { token: null }; // the session's cookie speaks
+    return null; // a link to sign in stands instead
+  },
+  movesUpTo: (v) => timeline.movesUpTo(v),
+  marksIn: $("log"),
+});
 
 // Sounds, a notification and toasts for what changed (alerts.js); playing again (rematch.js).
 const announcer = new Announcer(() => (page.seat ? page.seat.seat : null));
@@ -217,7 +240,11 @@ function orientation() {
 
 function drawBoard() {
   const showing = page.review ? page.review.match : controls.boardState(page.match);
-  const last = lastActionHighlights(page.review ? page.review.action : lastAction());
+  const lastOnly = lastActionHighlights(page.review ? page.review.action : lastAction());
+  // The analysis's best action at the version shown, beside the last action's marks.
+  const bestAction = analysis.bestAt(showing.version);
+  const best = bestHighlights(bestAction);
+  const last = { squares: mergeHighlights(lastOnly.squares, best.squares), chambers: mergeHighlights(lastOnly.chambers, best.chambers) };
   const none = { squares: {}, chambers: {}, reserve: {} };
   const mine = page.review ? none : controls.highlights();
   const planned = page.review ? none : premove.highlights();
@@ -235,6 +262,7 @@ function drawBoard() {
     onReserve: (type, e) => choice("reserve", type, e),
     onDrop: (from, to) => { controls.swap(from, to); controls.setupPick = null; refresh(); },
   });
+  drawBestArrow(boardHost.querySelector(".arena"), bestAction);
 }
 
 function choice(kind, value, event) {
@@ -282,13 +310,21 @@ function refresh() {
   setText($("watchers"), page.spectators === null ? "" : `${page.spectators} watching`);
   paintPlayers(page);
   paintClocks(page);
+  // Before the seat's panel, which hides itself when every part of it is hidden:
+  // the offers' part too, at the end, in the same frame as the end's panel appears.
+  offers.paint(m, page.seat);
   paintSeatPanel(page);
   paintEnd(page);
   paintTools(page);
   rematch.paint();
-  offers.paint(m, page.seat);
   // Once the log is read, so the graph is read in moves as the move list is.
-  if (m.status === "finished" && timeline.loaded) graph.load(m).then(() => graph.mark(timeline.shown ?? m.version));
+  if (m.status === "finished" && timeline.loaded) {
+    analysis.start();
+    analysis.follow(page.review ? page.review.match.version : m.version);
+    graph.analysed(analysis.evals(), analysis.judged.map((j) => ({ version: j.entry, judgement: j.judgement })));
+    graph.load(m).then(() => graph.mark(timeline.shown ?? m.version));
+  }
+  analysis.paint();
   const nameOf = (c) => (m.players[c] && m.players[c].name) || "…";
   const names = `${nameOf("white")} v ${nameOf("black")}`;
   document.title = myTurn(page) ? `Your turn · ${names} · Magery Online` : `${names} · Magery Online`;
@@ -299,8 +335,8 @@ function refresh() {
  * on: data-version (the match's version shown live), data-seat (this browser's
  * colour; absent for a spectator), data-legal-version (the version whose legal
  * actions the turn panel offers; absent when it offers none) and data-sending
- * (present while an action is on its way) and data-premove (present while a
- * premove waits for the turn). */
+ * (present while an action is on its way), data-premove (present while a
+ * premove waits for the turn) and data-analysis (the computer analysis's status, "none" once read and absent). */
 function markState() {
   const marks = document.documentElement.dataset;
   const set = (name, value) => {
@@ -312,6 +348,8 @@ function markState() {
   set("legalVersion", controls.legal ? controls.legal.version : null);
   set("sending", controls.busy ? "1" : null);
   set("premove", premove.planned ? "1" : null);
+  // The computer analysis: queued, running or done; none once the server said it has none.
+  set("analysis", analysis.data && analysis.data.status ? analysis.data.status : analysis.known ? "none" : null);
 }
 
 // ---- the seat's buttons -------------------------------------------------------------
@@ -415,6 +453,8 @@ setInterval(() => {
 refresh();
 refreshLegal();
 startChat(live, page.id, () => page.seat); // the chat rides the same socket (issue 20)
+live.addEventListener("message", (e) => analysis.heard(e.detail)); // the analysis's progress, pushed
+live.addEventListener("open", () => analysis.reconnected());
 live.start();
 timeline.load(page.match).then(() => refresh()); // the log knows the last action: mark it
 performance.mark("magery-interactive");

@@ -297,6 +297,14 @@ export class Timeline {
     return this.shown !== null && this.shown !== this.latest;
   }
 
+  /** Scrolls the list (not the window) so that `li` is in it. */
+  reveal(li) {
+    const list = this.list.getBoundingClientRect();
+    const item = li.getBoundingClientRect();
+    if (item.top < list.top) this.list.scrollTop -= list.top - item.top;
+    else if (item.bottom > list.bottom) this.list.scrollTop += item.bottom - list.bottom;
+  }
+
   paint() {
     const at = this.shown === null ? this.latest : this.shown;
     const done = this.movesUpTo(at);
@@ -312,7 +320,9 @@ export class Timeline {
     const li = this.list.querySelector(`li[data-version="${at}"]`);
     if (li) {
       li.classList.add("current");
-      if (this.shown !== null) li.scrollIntoView({ block: "nearest" });
+      // Within the list only: the window stays where the reader put it (a step from a
+      // button above the list, such as the analysis's next mistake, must not scroll the page).
+      if (this.shown !== null) this.reveal(li);
       // Stepping with ← → from inside the list: the focus follows the move shown.
       if (this.list.contains(document.activeElement) && document.activeElement !== li.firstChild) li.firstChild.focus();
     }

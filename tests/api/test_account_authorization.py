@@ -44,6 +44,9 @@ ACCOUNT_ONLY = {("POST", "/api/v1/account/bot"), ("GET", "/api/v1/stream/events"
                 # The account's email: tests/mail/test_email_flow.py refuses what it must.
                 ("GET", "/api/v1/account/email"), ("PUT", "/api/v1/account/email"),
                 ("DELETE", "/api/v1/account/email"), ("PUT", "/api/v1/account/email/preferences")}
+# Any account credential (a spectator's too, either scope), or a seat's token of
+# the match: the request of a computer analysis (test_an_analysis_is_asked_by_an_account_or_a_seat).
+ACCOUNT_OR_SEAT = {("POST", "/api/v1/matches/{match_id}/analysis")}
 BODIES = {"actions": {"action": {"type": "pass"}, "version": 0}, "draw": {"offer": True},
           "claim": {"result": "win"}, "takeback": {"do": "ask"}, "give-time": {}}
 
@@ -106,7 +109,7 @@ async def call(client: httpx.AsyncClient, method: str, path: str, match_id: str,
 
 async def test_the_routes_that_take_a_credential_are_the_ones_this_matrix_covers(client: httpx.AsyncClient) -> None:
     spec = (await client.get("/openapi.json")).json()
-    assert declared(spec) == SEAT_VERBS | {ACCOUNT} | SEAT_OR_WATCHER | ACCOUNT_ONLY
+    assert declared(spec) == SEAT_VERBS | {ACCOUNT} | SEAT_OR_WATCHER | ACCOUNT_ONLY | ACCOUNT_OR_SEAT
     for path in (BASE, f"{BASE}/{{match_id}}/join"):  # a guest needs nothing there: nothing declared
         assert not spec["paths"][path]["post"].get("security")
 
@@ -202,3 +205,24 @@ async def test_a_read_only_token_reads_its_legal_actions(world: World) -> None:
     assert (r.status_code, r.json()["error"]) == (403, "forbidden")  # another account's seat, whatever the scope
     r = await world.client.post(f"{BASE}/{match_id}/resign", headers=world.ada.token(world.ada.read))
     assert (r.status_code, r.json()["error"]) == (403, "insufficient_scope")
+
+
+async def test_an_analysis_is_asked_by_an_account_or_a_seat(world: World) -> None:
+    """Any live account may ask for a finished match's analysis, a spectator's
+    too and with either scope, or a seat's token of the match; nobody else."""
+    match_id = await world.match()
+    resigned = await world.client.post(f"{BASE}/{match_id}/resign", headers=world.ada.token())
+    assert resigned.status_code == 200, resigned.text
+    url = f"{BASE}/{match_id}/analysis"
+    for case, headers, _, _ in refusals(world):
+        r = await world.client.post(url, headers=headers)
+        if case in ("a read-only token", "another account's token", "another account's session"):
+            assert r.status_code in (200, 202), (case, r.text)
+            continue
+        assert (r.status_code, r.json()["error"]) == (401, "unauthorized"), (case, r.text)
+    for headers in (world.cid.session(csrf=False), {**world.cid.session(), "X-CSRF-Token": world.bea.csrf}):
+        r = await world.client.post(url, headers=headers)
+        assert (r.status_code, r.json()["error"]) == (403, "csrf_failed"), r.text
+    guest = await world.client.post(BASE, json={})
+    r = await world.client.post(url, headers={"Authorization": f"Bearer {guest.json()['token']}"})
+    assert (r.status_code, r.json()["error"]) == (401, "unauthorized"), r.text  # a seat of another match

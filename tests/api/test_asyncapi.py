@@ -20,6 +20,7 @@ import pytest
 
 from tests.conftest import ROW, Api, make_settings
 
+from ..analysis.helpers import Searcher
 from ..realtime import conftest as realtime
 from ..realtime.conftest import RealtimeClock, Socket, ws_path
 from ..waiting import DEADLINE
@@ -212,6 +213,12 @@ async def test_every_message_of_a_played_match_fits_the_document(
         while (await socket.socket_until(white, "update"))["match"]["status"] != "finished":
             pass
         while (await stream.stream_until(black, "update"))["match"]["status"] != "finished":
+            pass
+        # Its computer analysis, told to the sockets as it goes (searched here, not in a worker).
+        app.state.parts.analyses.search = Searcher()
+        r = await client.post(f"/api/v1/matches/{game.id}/analysis", headers=game.auth("black"))
+        assert r.status_code == 202, r.text
+        while (await socket.socket_until(white, "analysis"))["status"] != "done":
             pass
         for i in range(WRITES):  # a flood, until the write limit answers with its delay
             await white.send({"type": "action", "action": {"type": "pass"}, "version": 0, "id": f"f-{i}"})

@@ -20,6 +20,7 @@ USERS = ("app/api/ws.py", "app/ops/metrics.py")
 FACE = {
     "start", "close_sockets", "close", "closed",  # life
     "publish",  # the match service's publisher
+    "tell", "watched",  # other news of a match
     "reserve", "release", "sockets_per_address",  # the cap per address
     "join", "note_seat", "heard_from", "reply", "close_socket", "dropped", "leave",  # a socket
     "known_version", "counts",  # what it knows

@@ -1,0 +1,10 @@
+"""Computer analysis of finished matches: each position searched by the
+`strong` level's search to a fixed depth, each action judged by what it cost
+its player, an accuracy per player (judge.py says the thresholds and the
+formula), queued fairly and searched in worker processes (service.py)."""
+
+from .errors import NoAnalysis, TooManyAnalyses
+from .service import Analyses, finished_analysis, record_notes
+from .store import Asker
+
+__all__ = ["Analyses", "Asker", "NoAnalysis", "TooManyAnalyses", "finished_analysis", "record_notes"]

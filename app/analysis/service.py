@@ -1,0 +1,335 @@
+"""Computer analyses: requested through the API, searched in worker processes,
+pushed to the match's sockets as their plies are written.
+
+The queue is fair and bounded (store.py): one analysis of a requester (an
+account, or an address without one) is searched at a time whoever else
+waits, so one account never holds every worker; an address holds at most
+ANALYSIS_PER_ADDRESS waiting or running, a requester ANALYSIS_PER_DAY a day.
+
+Each process searches in ANALYSIS_WORKERS worker processes of its own, beside
+the bots' (a bot's turn never waits behind an analysis), in batches of a few
+positions: the event loop only awaits the worker, and each batch's plies are
+written with the lease renewed, so a process that dies leaves its analysis to
+another (or to itself restarted) from the last batch written, once the lease
+runs out. A request, and every batch written, is a nudge on the bus: every
+process looks for work at once, and tells the sockets and streams it holds on
+that match what is new (`{"type": "analysis", ...}`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.bots.pool import SearchPool
+from app.config import Settings
+from app.db.outage import database_unavailable
+from app.matches.reads import Reads
+from app.realtime.nudges import Nudges
+
+from . import plies as shaping
+from . import store
+from .engine import Found, Item, search_positions
+from .errors import NoAnalysis
+from .store import Asker, Bounds
+
+log = logging.getLogger(__name__)
+BATCH = 4  # positions searched per call to a worker: about half a second at the default depth
+QUEUE_KEY = "analysis:queue"  # a nudge: an analysis was requested or let go
+MATCH_KEY = "analysis:m:"  # a nudge: plies of this match's analysis were written
+
+Search = Callable[[list[Item], int, float], Awaitable[list[Found]]]
+Tell = Callable[[str, dict[str, Any]], int]  # a message to every socket of a match here; how many
+
+
+def engine_name(depth: int) -> str:
+    return f"strong depth {depth}"
+
+
+class Analyses:
+    def __init__(self, engine: AsyncEngine, reads: Reads, nudges: Nudges, tell: Tell, settings: Settings,
+                 watched: Callable[[str], bool] = lambda _: True) -> None:
+        self.engine, self.reads, self.nudges, self.tell, self.watched = engine, reads, nudges, tell, watched
+        self.depth = settings.analysis_depth
+        self.position_seconds = settings.analysis_position_seconds
+        self.workers = settings.analysis_workers
+        self.bounds = Bounds(settings.analysis_per_address, settings.analysis_per_day)
+        self.lease_ms = round(settings.analysis_lease_seconds * 1000)
+        self.poll_seconds = settings.analysis_poll_seconds
+        self.pool = SearchPool(max(1, self.workers))
+        # What searches a batch: a worker process; tests put a stand-in here.
+        self.search: Search = self._in_worker
+        # Milliseconds since the epoch (tests move it).
+        self.clock: Callable[[], float] = time.time
+        self.name = f"{socket.gethostname()[:32]}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._running: dict[int, asyncio.Task[None]] = {}
+        self._sent: dict[str, int] = {}  # per match, the last version pushed to its sockets here
+        self._telling: set[asyncio.Task[None]] = set()  # pushes under way (held: a task not referenced may vanish)
+        self._one_telling = asyncio.Lock()  # one push at a time: no older reading told after a newer one
+        self._wake = asyncio.Event()
+        self._looker: asyncio.Task[None] | None = None
+        self._closed = False
+        nudges.on("analysis:", self._heard)
+
+    def now_ms(self) -> int:
+        return round(self.clock() * 1000)
+
+    async def _in_worker(self, items: list[Item], depth: int, seconds: float) -> list[Found]:
+        return await self.pool.call(search_positions, items, depth, seconds)
+
+    # ---- the API's side ------------------------------------------------------
+
+    async def request(self, match_id: str, asker: Asker) -> tuple[dict[str, Any], bool]:
+        """(the match's analysis as `GET` shows it, whether it is waiting or
+        running). Raises NotFound, MatchRunning (only a finished match is
+        analysed: an opinion on a running one would help a player), TooManyAnalyses."""
+        found = await store.find(self.engine, match_id)
+        if found is None:
+            version, _, _ = await self.reads.finished_log(match_id)
+            found, made = await store.request(self.engine, match_id, asker, self.bounds, self.now_ms(),
+                                              self.depth, engine_name(self.depth), version + 1)
+            if made:
+                self.nudges.nudge(QUEUE_KEY)
+                self._wake.set()
+        return await self._answer(found), found.status != "done"
+
+    async def read(self, match_id: str) -> dict[str, Any]:
+        found = await store.find(self.engine, match_id)
+        if found is None:
+            raise NoAnalysis(f"match {match_id!r} has no analysis: POST to request one (once it is over)")
+        return await self._answer(found)
+
+    async def _answer(self, row: Any) -> dict[str, Any]:
+        return await answer(self.engine, row)
+
+    # ---- looking for work ----------------------------------------------------
+
+    async def start(self) -> None:
+        """Look for analyses now (left by a stopped process, or waiting), then on
+        every request and every ANALYSIS_POLL_SECONDS."""
+        if self.workers > 0:
+            self._looker = asyncio.get_running_loop().create_task(self._look_forever())
+
+    def _heard(self, rest: str | None) -> None:
+        if rest is None or rest == QUEUE_KEY.removeprefix("analysis:"):
+            self._wake.set()
+        if rest is None:
+            return
+        if rest.startswith(MATCH_KEY.removeprefix("analysis:")):
+            self._tell_soon(rest[len(MATCH_KEY.removeprefix("analysis:")):])
+
+    async def _look_forever(self) -> None:
+        while not self._closed:
+            try:
+                await self.look()
+            except Exception as exc:
+                if not database_unavailable(exc):
+                    log.exception("looking for analyses failed; trying again in %s s", self.poll_seconds)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
+            self._wake.clear()
+
+    async def look(self) -> int:
+        """Claim analyses while this process has a worker free; how many it took."""
+        taken = 0
+        while not self._closed and len(self._running) < self.workers:
+            now = self.now_ms()
+            for row in await store.claimable(self.engine, now):
+                if row.id not in self._running and await store.claim(
+                        self.engine, row.id, row.requester, self.name, now, now + self.lease_ms):
+                    self._running[row.id] = asyncio.get_running_loop().create_task(self._work(row.id, row.match_id))
+                    taken += 1
+                    break
+            else:
+                return taken
+        return taken
+
+    async def idle(self) -> None:
+        """Wait until this process searches nothing (for tests)."""
+        while self._running:
+            await asyncio.gather(*list(self._running.values()), return_exceptions=True)
+
+    async def close(self) -> None:
+        """Stop: the searches cancelled and their leases given up at once (the
+        plies written stay: another process, or this one restarted, goes on)."""
+        self._closed = True
+        tasks = [*self._running.values(), *self._telling, *([self._looker] if self._looker is not None else [])]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        try:
+            await store.release(self.engine, self.name)
+        except Exception as exc:  # the lease runs out by itself
+            log.warning("giving up the analyses of %s failed: %s", self.name, type(exc).__name__)
+        self.pool.close()
+
+    # ---- the work ------------------------------------------------------------
+
+    async def _work(self, analysis_id: int, match_id: str) -> None:
+        try:
+            if await self._search_all(analysis_id, match_id):
+                self.nudges.nudge(QUEUE_KEY)  # a requester's next one may go now, anywhere
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not database_unavailable(exc):
+                log.exception("the analysis of match %s failed", match_id)
+            with contextlib.suppress(Exception):
+                await store.release(self.engine, self.name)
+        finally:
+            self._running.pop(analysis_id, None)
+            self._wake.set()
+
+    async def _search_all(self, analysis_id: int, match_id: str) -> bool:
+        """Search every version not written yet, batch by batch; answers whether
+        it finished (False: the lease was lost to another process)."""
+        _, start, log_entries = await self.reads.finished_log(match_id)
+        planned = await asyncio.to_thread(shaping.plan, start, log_entries)
+        written = {r.version: r for r in await store.plies(self.engine, analysis_id)}
+        judged: dict[int, tuple[float, dict[str, Any] | None, int]] = {
+            v: (r.eval, r.best, r.choices) for v, r in written.items()}
+        todo = [i for i, p in enumerate(planned) if p.version not in written]
+        for batch in _batches(planned, todo):
+            wanted = [planned[i] for i in batch if planned[i].searched and not _same_as_before(planned, i)]
+            items = [(p.version, p.state.to_json(), shaping.seed_of(match_id, p.version)) for p in wanted]
+            found = {v: (e, best, n) for v, e, best, n in
+                     (await self.search(items, self.depth, self.position_seconds) if items else [])}
+            rows = []
+            for i in batch:
+                p = planned[i]
+                if not p.searched:
+                    judged[p.version] = (shaping.at_once(p.state), None, 0)
+                elif p.version in found:
+                    judged[p.version] = found[p.version]
+                else:  # the same position as the version before (a join, a draw offer...)
+                    judged[p.version] = judged[planned[i - 1].version]
+                value, best, choices = judged[p.version]
+                before = judged.get(p.version - 1)
+                as_best = None if p.played is None or before is None or before[1] is None \
+                    else p.played == before[1]
+                rows.append({"version": p.version, "eval": value, "best": best, "choices": choices,
+                             "mover": p.mover, "as_best": as_best})
+            if not await store.save(self.engine, analysis_id, self.name, rows, self.now_ms() + self.lease_ms):
+                return False
+            self._told(match_id)
+        shown = shaping.shown(await store.plies(self.engine, analysis_id))
+        accuracy = shaping.accuracies(shown)
+        finished = await store.finish(self.engine, analysis_id, self.name, self.now_ms(),
+                                      accuracy["white"], accuracy["black"])
+        if finished:
+            self._told(match_id)
+        return finished
+
+    # ---- pushing -------------------------------------------------------------
+
+    def _told(self, match_id: str) -> None:
+        """Plies written: every process's sockets on the match hear of them."""
+        self.nudges.nudge(MATCH_KEY + match_id)
+        self._tell_soon(match_id)
+
+    def _tell_soon(self, match_id: str) -> None:
+        if self._closed:
+            return
+        task = asyncio.get_running_loop().create_task(self._relay(match_id))
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
+
+    async def _relay(self, match_id: str) -> None:
+        async with self._one_telling:
+            await self._tell(match_id)
+
+    async def _tell(self, match_id: str) -> None:
+        """Tell this process's sockets on the match what is new since the last telling."""
+        if not self.watched(match_id):
+            self._sent.pop(match_id, None)
+            return
+        try:
+            body = await self.read(match_id)
+        except Exception as exc:
+            if not database_unavailable(exc):
+                log.exception("telling the analysis of match %s failed", match_id)
+            return
+        after = self._sent.get(match_id, -1)
+        new = [p for p in body["plies"] if p["version"] > after]
+        if new:
+            self._sent[match_id] = new[-1]["version"]
+        if body["status"] == "done":
+            self._sent.pop(match_id, None)
+        message = {"type": "analysis", "match_id": match_id, "status": body["status"],
+                   "progress": body["progress"], "engine": body["engine"], "plies": new,
+                   "accuracy": body["accuracy"]}
+        self.tell(match_id, message)
+
+
+async def answer(engine: AsyncEngine, row: Any) -> dict[str, Any]:
+    """An analysis as `GET /matches/{id}/analysis` shows it."""
+    shown = shaping.shown(await store.plies(engine, row.id))
+    body: dict[str, Any] = {
+        "status": row.status, "progress": _progress(row.done, row.total), "engine": row.engine,
+        "depth": row.depth, "plies": shown,
+        "accuracy": {"white": row.accuracy_white, "black": row.accuracy_black} if row.status == "done"
+        else shaping.accuracies(shown)}
+    if row.status == "queued":
+        body["position"] = await store.position(engine, row)
+    return body
+
+
+async def finished_analysis(engine: AsyncEngine, match_id: str) -> dict[str, Any] | None:
+    """The match's analysis once done (for the exports), else None."""
+    row = await store.find(engine, match_id)
+    return await answer(engine, row) if row is not None and row.status == "done" else None
+
+
+def record_notes(body: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[int, str]]:
+    """A done analysis as the game record carries it: its headers, and a
+    comment per version (docs/notation.md, "The game record")."""
+    accuracy = body["accuracy"]
+    headers = [("Analysis", body["engine"])]
+    for colour in ("white", "black"):
+        if accuracy[colour] is not None:
+            headers.append((f"Accuracy{colour.capitalize()}", f"{accuracy[colour]:.1f}"))
+    comments = {}
+    for ply in body["plies"]:
+        words = [f"eval {ply['eval']:+.3f}"]
+        if ply["judgement"] is not None:
+            words.append(f"{ply['judgement']} (drop {ply['drop']:.3f})")
+        if ply["best"] is not None:
+            words.append("best " + json.dumps(ply["best"], ensure_ascii=False, separators=(",", ":")))
+        comments[ply["version"]] = " ".join(words)
+    return headers, comments
+
+
+def _progress(done: int, total: int) -> float:
+    return round(done / total, 3) if total else 1.0
+
+
+def _same_as_before(planned: list[shaping.Position], i: int) -> bool:
+    return i > 0 and planned[i].state is planned[i - 1].state
+
+
+def _batches(planned: list[shaping.Position], todo: list[int]) -> list[list[int]]:
+    """`todo` cut into runs of at most BATCH positions to search (the positions
+    judged at once ride along with them)."""
+    out: list[list[int]] = []
+    run: list[int] = []
+    searched = 0
+    for i in todo:
+        run.append(i)
+        if planned[i].searched and not _same_as_before(planned, i):
+            searched += 1
+            if searched == BATCH:
+                out.append(run)
+                run, searched = [], 0
+    if run:
+        out.append(run)
+    return out
