@@ -124,7 +124,7 @@ def spread(sizes: list[int]) -> dict[str, float]:
 
 
 async def measure_bytes(url: str, matches: int, seed: int) -> tuple[dict[str, Any], list[list[dict[str, Any]]]]:
-    settings = Settings(_env_file=None, database_url=url, sweep_seconds=3600.0,  # type: ignore[call-arg]
+    settings = Settings(_env_file=None, database_url=url, sweep_seconds=3600.0,
                         rate_limit_writes=10**9, rate_limit_reads=10**9)
     app = create_app(settings)
     full: list[int] = []
@@ -172,7 +172,7 @@ async def fan_out(games: list[list[dict[str, Any]]], recipients: int, compact: i
     """Median CPU (us) per recipient of one version's broadcast, `compact` of the sockets compact."""
     per_recipient: list[float] = []
     for g, updates in enumerate(games):
-        hub = Hub(Source(), presence_delay=3600.0)  # type: ignore[arg-type]
+        hub = Hub(Source(), presence_delay=3600.0)
         subs = [hub.join(f"m{g}", _sink, None, 0, address=f"10.{i // 250}.{i % 250}.1", compact=i < compact)
                 for i in range(recipients)]
         for _ in range(3):  # each socket's catch-up finds nothing missed
