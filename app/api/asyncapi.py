@@ -85,6 +85,8 @@ def _query(**fields: dict[str, Any]) -> dict[str, Any]:
 SINCE = {"type": "integer", "minimum": 0, "description": "the last version you hold: resume after it"}
 LEGAL = {"type": "string", "enum": ["true", "false"], "default": "false",
          "description": "a seat only: each state after which it has something to play carries `legal`"}
+UPDATES = {"type": "string", "enum": ["full", "compact"], "default": "full",
+           "description": "compact: an update may come as a `delta` (what changed) instead of the whole state"}
 BEARER = {"type": "string", "pattern": "^Bearer .+$",
           "description": "a seat's token, or an account token (mgo_...) holding a seat of the match"}
 
@@ -111,14 +113,14 @@ def _channel(address: str, title: str, text: str, servers: list[str], sent: list
 def match_socket() -> tuple[dict[str, Any], dict[str, list[str]]]:
     return _channel(
         "/api/v1/matches/{match_id}/ws", "A match, live (websocket)", SOCKET_TEXT, ["socket"],
-        sent=["hello", "snapshot", "update", "presence", "ack", "error", "ping", "pong", "analysis",
+        sent=["hello", "snapshot", "update", "delta", "presence", "ack", "error", "ping", "pong", "analysis",
               "chat_room", "chat_lines", "chat_hidden", "chat_ack", "chat_unfollowed"],
         read=["action", "ping", "pong", "chat_follow", "chat_unfollow", "chat_say"],
         parameters=MATCH_ID,
         bindings={"ws": {"method": "GET", "bindingVersion": "0.1.0", "query": _query(
             token={"type": "string", "description": "a seat's token: the socket plays for that seat "
                                                      "(one that proves no seat is closed 1008, never a watcher)"},
-            since=SINCE, legal=LEGAL), "headers": {"type": "object", "properties": {
+            since=SINCE, legal=LEGAL, updates=UPDATES), "headers": {"type": "object", "properties": {
                 "Authorization": {**BEARER, "description": "instead of ?token=: a seat's token, or an "
                                                            "account token (mgo_...) holding a seat"}}}}})
 
@@ -126,7 +128,7 @@ def match_socket() -> tuple[dict[str, Any], dict[str, list[str]]]:
 def match_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
     return _channel(
         "/api/v1/matches/{match_id}/stream", "A match, live (ndjson stream)", STREAM_TEXT, ["http"],
-        sent=["snapshot", "update", "presence", "ping", "closing"], read=[], parameters=MATCH_ID)
+        sent=["snapshot", "update", "delta", "presence", "ping", "closing"], read=[], parameters=MATCH_ID)
 
 
 def person_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
@@ -164,7 +166,7 @@ CHANNELS: dict[str, Callable[[], tuple[dict[str, Any], dict[str, list[str]]]]] =
 }
 # The HTTP method and query of each stream (AsyncAPI's http binding sits on operations).
 STREAM_QUERIES: dict[str, dict[str, Any]] = {
-    "matchStream": {"method": "GET", "bindingVersion": "0.3.0", "query": _query(since=SINCE, legal=LEGAL)},
+    "matchStream": {"method": "GET", "bindingVersion": "0.3.0", "query": _query(since=SINCE, legal=LEGAL, updates=UPDATES)},
     "personStream": {"method": "GET", "bindingVersion": "0.3.0", "query": _query()},
     "eventsStream": {"method": "GET", "bindingVersion": "0.3.0", "query": _query()},
     "arenaStream": {"method": "GET", "bindingVersion": "0.3.0", "query": _query(page=arena.PAGE)},

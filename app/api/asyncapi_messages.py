@@ -83,6 +83,41 @@ UPDATE = message("update", "One version: the log entry that made it and the stat
                   "automatic": False, "words": "Black joins the match.", "at": MATCH_EXAMPLE["created_at"],
                   "match": {**MATCH_EXAMPLE, "spectators": 0}})
 
+_PATH = {"type": "array", "minItems": 1, "items": {"type": ["string", "integer"]},
+         "description": "object keys and array indices from the state's root"}
+DELTA = message(
+    "delta", "With `?updates=compact`: one version as what changed in the state since `base` (= version - 1); "
+             "apply `changes` in order to the state you hold, then set the live fields it says in full",
+    _object({
+        **_kind("delta"), "version": {"type": "integer", "minimum": 2}, "base": {"type": "integer", "minimum": 1},
+        "format": {"const": 1, "description": "the form of `changes`; another form gets another number"},
+        "action": UPDATE["payload"]["properties"]["action"], "player": SEAT, "automatic": {"type": "boolean"},
+        "at": STAMP,
+        "status": {"type": "string", "enum": ["waiting", "active", "finished"],
+                   "description": "the match's status after it (also among `changes` when it changed)"},
+        "changes": {"type": "array", "items": {"oneOf": [
+            {"type": "array", "prefixItems": [_PATH, {}], "minItems": 2, "maxItems": 2,
+             "description": "[path, value]: set (or add) the value there"},
+            {"type": "array", "prefixItems": [_PATH], "minItems": 1, "maxItems": 1,
+             "description": "[path]: remove the key there"},
+            {"type": "array", "prefixItems": [_PATH, {"type": "integer", "minimum": 0},
+                                              {"type": "integer", "minimum": 0}, {"type": "string"}],
+             "minItems": 4, "maxItems": 4,
+             "description": "[path, start, count, text]: in the (ASCII) string there, the `count` "
+                            "characters from `start` become `text`"}]}},
+        "clock": {"anyOf": [{"type": "object"}, {"type": "null"}], "description": "the state's `clock`, whole"},
+        "connected": {"type": "object", "properties": {c: {"type": "boolean"} for c in COLOURS},
+                      "description": "each seat's `players.<colour>.connected`"},
+        "spectators": {"type": "integer", "minimum": 0}},
+        {"words": UPDATE["payload"]["properties"]["words"],
+         "server_time": {**STAMP, "description": "the state's `server_time` when it is not `at` (absent: `at`)"},
+         "legal": {**ref("Legal"), "description": "with `?legal=true`, a seat's, as on an update"}}),
+    {"type": "delta", "version": 19, "base": 18, "format": 1, "action": {"type": "pass"}, "player": "black",
+     "automatic": False, "words": "Black passes.", "at": "2026-11-22T13:20:05.400Z", "status": "active",
+     "changes": [[["to_move"], "white"], [["passed", "black"], True]],
+     "clock": {"white": 287000, "black": 291400, "running": "white"},
+     "connected": {"white": True, "black": True}, "spectators": 3})
+
 PRESENCE = message("presence", "Who is connected and how many watch, as it changes", _object({
     **_kind("presence"), "players": ref("Players"), "spectators": {"type": "integer", "minimum": 0},
     "version": {"type": "integer", "minimum": 0}}),
@@ -276,8 +311,9 @@ NOTIFICATION = message("notification", "A new notice in the account's inbox (GET
 
 # Keys of components/messages: a name unique in the document (two messages are "chat").
 MESSAGES: dict[str, dict[str, Any]] = {
-    "hello": HELLO, "snapshot": SNAPSHOT, "update": UPDATE, "presence": PRESENCE, "ack": ACK, "error": ERROR,
-    "ping": PING, "closing": CLOSING, "pong": PONG, "analysis": ANALYSIS, "chat_room": CHAT_ROOM, "chat_lines": CHAT_LINES, "chat_hidden": CHAT_HIDDEN,
+    "hello": HELLO, "snapshot": SNAPSHOT, "update": UPDATE, "delta": DELTA, "presence": PRESENCE, "ack": ACK,
+    "error": ERROR, "ping": PING, "closing": CLOSING, "pong": PONG, "analysis": ANALYSIS, "chat_room": CHAT_ROOM,
+    "chat_lines": CHAT_LINES, "chat_hidden": CHAT_HIDDEN,
     "chat_ack": CHAT_ACK, "chat_unfollowed": CHAT_UNFOLLOWED, "action": ACTION_MESSAGE,
     "chat_follow": CHAT_FOLLOW, "chat_unfollow": CHAT_UNFOLLOW, "chat_say": CHAT_SAY, "person": PERSON,
     "matchStart": MATCH_START, "matchFinish": MATCH_FINISH, "challenge": CHALLENGE,

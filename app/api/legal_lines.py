@@ -1,4 +1,5 @@
-"""`?legal=true` on a match's socket or stream: each state a seat is sent carries
+"""`?legal=true` on a match's socket or stream: each state a seat is sent (a
+snapshot, an update, or a compact socket's delta) carries
 the seat's legal actions when it is the seat's turn, so that a
 client plays a turn with no `GET /legal` of its own.
 
@@ -22,7 +23,7 @@ log = logging.getLogger("magery.realtime")
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 LegalOf = Callable[[], Awaitable[dict[str, Any]]]
-STATES = ('{"type":"update"', '{"type":"snapshot"')  # what the hub encodes a state message as
+STATES = ('{"type":"update"', '{"type":"snapshot"', '{"type":"delta"')  # how the hub encodes a state message
 
 
 def with_legal(send: Send, legal_of: LegalOf) -> Send:
@@ -49,6 +50,8 @@ async def _added(text: str, legal_of: LegalOf) -> str | None:
     """The message with its `legal`, or None to send it as it was."""
     message = json.loads(text)
     state = message.get("match")
+    if message.get("type") == "delta":  # compact: no state, but its version and status are said
+        state = {"version": message.get("version"), "status": message.get("status")}
     if not isinstance(state, dict) or state.get("status") != "active":
         return None
     try:
@@ -59,3 +62,4 @@ async def _added(text: str, legal_of: LegalOf) -> str | None:
     if legal.get("version") != state.get("version") or not (legal.get("actions") or legal.get("setup")):
         return None
     return text[:-1] + ',"legal":' + dumps(legal) + "}"
+

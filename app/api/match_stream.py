@@ -53,7 +53,7 @@ class MatchStreams:
         self.hub, self.gateway, self.keepalive, self.clock = hub, gateway, keepalive, clock
 
     async def open(self, match_id: str, caller: Caller, since: int | None, legal: bool,
-                   address: str, head: bool = False) -> AsyncIterator[str]:
+                   address: str, head: bool = False, compact: bool = False) -> AsyncIterator[str]:
         """Admit the stream (raising the contract's errors before any line), then
         answer its lines. The place it holds among `address`'s sockets is kept
         until the lines end. `head`: asked as HEAD, the same checks and no line."""
@@ -76,10 +76,10 @@ class MatchStreams:
             return no_lines()
         if since is not None and (since > version or (finished and since >= version)):
             since = None  # from the future, or nothing left to follow: the state, once
-        return self._lines(match_id, seat, since, legal, address)
+        return self._lines(match_id, seat, since, legal, address, compact)
 
     async def _lines(self, match_id: str, seat: str | None, since: int | None, legal: bool,
-                     address: str) -> AsyncIterator[str]:
+                     address: str, compact: bool) -> AsyncIterator[str]:
         hub, lines = self.hub, asyncio.Queue[str | None](QUEUE)
         held: list[Subscriber] = []  # the stream's handle, once joined
         closed: list[dict[str, Any]] = []  # the hub's close, when it lets the stream go
@@ -105,7 +105,7 @@ class MatchStreams:
                 return await reads.legal(match_id, seat)
 
             send = with_legal(deliver, legal_of)
-        sub = hub.join(match_id, send, seat, since, address)
+        sub = hub.join(match_id, send, seat, since, address, compact=compact)
         held.append(sub)
         try:
             await hub.note_seat(sub)
@@ -150,6 +150,8 @@ def closing_line(code: int = 1001, reason: str = STOPPING) -> str:
 def _over(text: str) -> bool:
     """The line shows the match finished: the stream's last."""
     message = json.loads(text)
+    if message.get("type") == "delta":  # compact: its status is said beside its changes
+        return bool(message.get("status") == "finished")
     state = message.get("match")
     return message.get("type") in ("update", "snapshot") and isinstance(state, dict) \
         and state.get("status") == "finished"

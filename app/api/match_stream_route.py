@@ -5,7 +5,7 @@ No `from __future__ import annotations`: FastAPI reads the route's annotations
 as evaluated objects.
 """
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
@@ -36,6 +36,9 @@ async def stream_match(
     legal: Annotated[bool, Query(description=(
         "with a seat's credential: each state after which you have something to play "
         "carries `legal`, GET /legal's answer"))] = False,
+    updates: Annotated[Literal["full", "compact"], Query(description=(
+        "`compact`: an update may come as a `delta` message, what changed since the version "
+        "before, to apply to the state you hold (docs/api.md, \"Compact updates\")"))] = "full",
 ) -> StreamingResponse:
     """What the websocket sends, one JSON object a line: first the state (a
     `snapshot` message), then each update as it lands on any process, with no
@@ -44,6 +47,6 @@ async def stream_match(
     after the line that shows the match finished, or after a `closing` line
     when the server process stops (resume with `?since=`)."""
     lines = await streams.open(match_id, caller, since, legal, address_of(request) or "-",
-                               head=asked_head(request))
+                               head=asked_head(request), compact=updates == "compact")
     return StreamingResponse(lines, media_type="application/x-ndjson",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -5,7 +5,8 @@ update is shared by every socket of the match. A seat is proved by its token
 (`?token=`, or `Authorization: Bearer <token>` on the upgrade, as REST takes it),
 or by the account holding it: `Authorization: Bearer mgo_...` on the upgrade,
 or a signed-in browser's session cookie from the page's own origin. With
-`?legal=true` a seat's states carry its legal actions (legal_lines.py). The
+`?legal=true` a seat's states carry its legal actions (legal_lines.py), with
+`?updates=compact` deltas (app/realtime/changes.py). The
 account's credential is checked again at each action it sends, so a closed
 account or a revoked token stops at once. It uses only the hub's face
 (app/realtime/hub.py); the socket's handle it holds is given back to the hub,
@@ -231,7 +232,7 @@ class MatchSocket:
             bearer = _bearer(dict(scope["headers"]))
             if bearer is not None and not bearer.startswith(PREFIX):
                 token = bearer
-        legal = query.get("legal", ["false"])[0]
+        legal, updates = query.get("legal", ["false"])[0], query.get("updates", ["full"])[0]
         since: int | None = None
         refusal = None
         key = None
@@ -241,6 +242,8 @@ class MatchSocket:
             since = version_number(query["since"][0]) if "since" in query else None
             if legal not in ("true", "false"):
                 raise ValueError("bad_request: legal is true or false")
+            if updates not in ("full", "compact"):
+                raise ValueError("bad_request: updates is full or compact")
             if token is None:  # ?token= is a seat's, whatever else comes with it
                 key = await self._account(dict(scope["headers"]))
             known = hub.known_version(match_id) if token is None and key is None else None
@@ -273,7 +276,8 @@ class MatchSocket:
             send = with_legal(send, self._legal_of(match_id, seat))
         # A watcher keeps its account: it writes in the spectators' chat as itself.
         # `hello` first, always: even a ?since= at the match's version hears the socket is live.
-        return (hub.join(match_id, send, seat, since, address, asyncio.current_task(), hello=version),
+        return (hub.join(match_id, send, seat, since, address, asyncio.current_task(), hello=version,
+                         compact=updates == "compact"),
                 seat, token, key)
 
     def _legal_of(self, match_id: str, seat: str) -> LegalOf:

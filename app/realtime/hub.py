@@ -168,7 +168,7 @@ class Hub:
 
     def join(self, match_id: str, send: Send, seat: str | None, since: int | None,
              address: str | None = None, receiver: asyncio.Task[Any] | None = None,
-             hello: int | None = None) -> Subscriber:
+             hello: int | None = None, compact: bool = False) -> Subscriber:
         """Register a socket; it is sent a snapshot (or, with `since`, what it missed)
         before anything new. Registering before reading the database means no update
         can fall between the two. `address`: the client's, for spectators (counted
@@ -176,12 +176,13 @@ class Hub:
         of its own. `receiver`: the socket's receive loop, which the heartbeat ends
         when the socket's close frame never leaves (a peer that stopped reading).
         `hello`: the match's version at opening; a `hello` message then goes
-        first, whatever follows (`greeting`)."""
+        first, whatever follows (`greeting`). `compact`: the socket takes `delta`
+        messages where they can be trusted (room.py, changes.py)."""
         room = self.rooms.get(match_id)
         if room is None:
             room = self.rooms[match_id] = Room(self, match_id)
             self.bus.follow(match_id)  # a bus in lanes hears the match from now on
-        sub = Subscriber(room, send, seat, address, receiver)
+        sub = Subscriber(room, send, seat, address, receiver, compact)
         room.add(sub)
         if hello is not None:
             sub.offer(None, frame(greeting(room, hello, seat)))

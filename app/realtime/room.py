@@ -7,10 +7,13 @@ slow reader only ever delays itself. A socket is handed updates in version
 order with no gap and no duplicate: it remembers the last version it was sent,
 skips what it already has and fills any hole from the database (the log is the
 truth), or gets a fresh snapshot when the hole is too old or its queue
-overflowed. A broadcast encodes its JSON once for the room.
+overflowed. A broadcast encodes its JSON once for the room; when a socket of
+the room asked for compact updates, the version's delta is made and encoded
+once more, for all of them (changes.py). A catch-up from the log, a snapshot
+and every FULL_EVERY-th version go out in the full form to every socket.
 
-`Subscriber` and `Room` are one path, tuned together against bench/ws.py (memory per socket,
-CPU per recipient), and read each other's state on it. They are the hub's insides:
+Over 400 lines because `Subscriber` and `Room` are one path, tuned together against
+bench/ws.py (memory per socket, CPU per recipient), and read each other's state on it. They are the hub's insides:
 app/api/ws.py holds a Subscriber only as a handle to give back to the hub, never reading it.
 """
 
@@ -29,6 +32,7 @@ from app.kernel.moments import now_stamp
 from app.rules import COLOURS
 
 from .bus import Bus, Presence
+from .changes import delta
 from .presence import NOBODY, Headcount
 from .service import MatchSource
 
@@ -58,6 +62,10 @@ def frame(message: dict[str, Any]) -> dict[str, Any]:
 
 
 LIVE = ("players", "spectators", "clock", "server_time")  # what a snapshot says as of the moment it is sent
+# A compact socket is sent the full update of every FULL_EVERY-th version even when a delta
+# would do: whatever a client got wrong applying deltas lasts at most this many versions.
+# At ~3.1 KB a full state, it adds ~60 B a move on average and leaves the median alone.
+FULL_EVERY = 50
 RESYNC = object()  # queue marker: send a fresh snapshot
 CATCH_UP = object()  # queue marker: send what the log holds after the last version sent
 
@@ -96,11 +104,12 @@ class Subscriber:
     """One socket of a match, as the hub sees it."""
 
     __slots__ = ("room", "send", "seat", "watcher", "queue", "sent", "writer", "last_heard",
-                 "last_pinged", "closing", "receiver")
+                 "last_pinged", "closing", "receiver", "compact")
 
     def __init__(self, room: Room, send: Send, seat: str | None, watcher: Any = None,
-                 receiver: asyncio.Task[Any] | None = None) -> None:
+                 receiver: asyncio.Task[Any] | None = None, compact: bool = False) -> None:
         self.room, self.send, self.seat = room, send, seat
+        self.compact = compact  # sent `delta` messages where they can be trusted (changes.py)
         # Who watches (a spectator's address): the room counts distinct watchers.
         self.watcher = watcher if watcher is not None else self
         self.queue: deque[Any] | None = None  # made when something has to wait
@@ -235,11 +244,13 @@ class Room:
         self.said: tuple[int, int, int] | None = None  # what this process holds, as last said on the bus
         self.presence_timer: asyncio.TimerHandle | None = None
         self.hello = True  # the next word on the bus asks the others to say what they hold
+        self.compact = 0  # sockets here that asked for compact updates: only then is a delta made
 
     # -- who is here ------------------------------------------------------------
 
     def add(self, sub: Subscriber) -> None:
         self.subscribers.add(sub)
+        self.compact += sub.compact
         if self.headcount.add(sub.seat, sub.watcher):
             self.presence_changed(seats=sub.seat is not None)
 
@@ -248,6 +259,7 @@ class Room:
         if sub not in self.subscribers:
             return False
         self.subscribers.discard(sub)
+        self.compact -= sub.compact
         if self.headcount.remove(sub.seat, sub.watcher):
             self.presence_changed(seats=sub.seat is not None)
         return True
@@ -366,10 +378,22 @@ class Room:
             if self.version is not None and version <= self.version:
                 continue
             self.version = version
+            before = self.state
             self.remember(update["match"])
-            event = frame(self.wire(update))
+            wired = self.wire(update)
+            event = frame(wired)
+            if not self.compact:
+                for sub in self.subscribers:
+                    sub.offer(version, event)
+                continue
+            # One delta for the room, against the committed state of the version before,
+            # when this process holds it; otherwise (a fill from the database after the bus
+            # was away, a state another socket's catch-up moved past) the full form for all.
+            small = event
+            if before is not None and before["version"] == version - 1 and version % FULL_EVERY:
+                small = frame(delta(update, before, wired["match"]))
             for sub in self.subscribers:
-                sub.offer(version, event)
+                sub.offer(version, small if sub.compact else event)
 
     def committed_elsewhere(self, version: int) -> None:
         """Another process committed `version`: fetch what this room lacks."""

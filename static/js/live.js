@@ -3,7 +3,11 @@
 // version applied>, so nothing is missed and nothing is applied twice.
 // Other modules share the socket: it is an EventTarget ("open" at each
 // connection, "message" with every message as its detail) and `send` writes
-// on it (the chat, chat.js).
+// on it (the chat, chat.js). It asks for compact updates (compact.js): a
+// `delta` is turned into the usual update before anyone sees it; one that does
+// not apply reopens the socket asking for full updates from the last version.
+
+import { CompactState } from "./compact.js";
 
 const NO_RETRY = new Set([1000, 1008, 1009]);
 
@@ -22,6 +26,8 @@ export class Live extends EventTarget {
     this.retries = 0;
     this.closed = false;
     this.timer = null;
+    this.compact = new CompactState();
+    this.wantsCompact = true;
   }
 
   url() {
@@ -29,6 +35,7 @@ export class Live extends EventTarget {
     const query = new URLSearchParams();
     if (this.token) query.set("token", this.token);
     if (this.version !== null) query.set("since", String(this.version));
+    if (this.wantsCompact) query.set("updates", "compact");
     const q = query.toString();
     return `${scheme}://${window.location.host}/api/v1/matches/${encodeURIComponent(this.matchId)}/ws${q ? `?${q}` : ""}`;
   }
@@ -70,19 +77,40 @@ export class Live extends EventTarget {
     } catch {
       return;
     }
+    if (m.type === "delta") {
+      if (this.version !== null && m.version <= this.version) return; // seen already
+      const update = this.compact.update(m);
+      if (update === null) {
+        this.fullFromNowOn(ws);
+        return;
+      }
+      m = update;
+    }
     this.dispatchEvent(new CustomEvent("message", { detail: m }));
     if (m.type === "snapshot") {
       this.version = m.match.version;
+      this.compact.hold(m.match);
       this.handlers.onSnapshot?.(m.match, m.match.spectators);
     } else if (m.type === "update") {
       if (this.version !== null && m.version <= this.version) return; // seen already
       this.version = m.version;
+      this.compact.hold(m.match);
       this.handlers.onUpdate?.(m);
     } else if (m.type === "presence") {
       this.handlers.onPresence?.(m);
     } else if (m.type === "ping") {
       ws.send('{"type":"pong"}');
     }
+  }
+
+  /** A delta that does not apply to what is held: open again, asking for full updates after `version`. */
+  fullFromNowOn(ws) {
+    if (this.socket !== ws) return;
+    this.wantsCompact = false;
+    this.compact.forget();
+    this.socket = null;
+    ws.close(1000);
+    this.open();
   }
 
   /** Send `message` (an object) on the open socket; false when there is none. */

@@ -167,7 +167,8 @@ async def test_every_message_of_a_played_match_fits_the_document(
     seated = Stream(app, "GET", f"/api/v1/matches/{game.id}/stream?legal=true", game.auth("black"))
     page = Stream(app, "POST", "/api/v1/stream/person", body={"seats": [{"match": game.id,
                                                                          "token": game.tokens["white"]}]})
-    async with seated as black, page as channel:
+    compact_stream = Stream(app, "GET", f"/api/v1/matches/{game.id}/stream?updates=compact")
+    async with seated as black, page as channel, compact_stream as compact_lines:
         await socket.socket_until(white, "hello")
         version = (await socket.socket_until(white, "snapshot"))["match"]["version"]
         await stream.stream_until(black, "snapshot")
@@ -180,9 +181,14 @@ async def test_every_message_of_a_played_match_fits_the_document(
                                      "version": version, "id": "w-1"})
         await socket.socket_until(white, "ack")
         await api.state(game)
+        compact = await Socket.open(app, ws_path(game.id, updates="compact"), client="10.1.1.2")
+        await socket.socket_until(compact, "snapshot")
         rng = random.Random(21)
         for _ in range(4):
             await api.step(game, rng)
+        await socket.socket_until(compact, "delta")  # what changed, to a socket that asked for it
+        await stream.stream_until(compact_lines, "delta")  # and to a stream
+        await compact.close()
         await stream.stream_until(black, "ping")  # a quiet moment on the stream
         await send(white, "ping", {"type": "ping"})
         await socket.socket_until(white, "pong")
