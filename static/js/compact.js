@@ -4,6 +4,8 @@
 // an update of the usual shape, so nothing else on the page knows the difference.
 // The server's twin is app/realtime/changes.py.
 
+const DELTA_ONLY = ["changes", "base", "format", "clock", "connected", "spectators", "server_time", "status"];
+
 const FORMAT = 1;
 
 /** The state after delta `m`, from `state` (its `base`); null when it does not apply. */
@@ -60,7 +62,10 @@ export class CompactState {
     const next = applyDelta(this.state, m);
     if (next === null) return null;
     this.state = next;
-    const { changes, base, format, clock, connected, spectators, server_time, status, ...rest } = m;
+    // The update's own fields, without what only the delta carries (its changes and
+    // the live fields, which are in the state now).
+    const rest = { ...m };
+    for (const key of DELTA_ONLY) delete rest[key];
     return { ...rest, type: "update", match: structuredClone(next) };
   }
 }

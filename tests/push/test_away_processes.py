@@ -27,7 +27,7 @@ from app.push.outcomes import Delivered
 from app.push.payload import PushItem
 from app.push.sending import PushChannel, PushSettings
 from tests.conftest import make_settings
-from tests.realtime.test_processes import Server
+from tests.realtime.test_processes import Server, two_servers
 from tests.waiting import DEADLINE, until
 
 from .conftest import HOSTS
@@ -40,15 +40,8 @@ TTL_MS = 30_000  # WS_DEAD_AFTER_SECONDS's default, as the servers run
 def servers(postgres_url: str) -> Iterator[tuple[Server, Server]]:
     hosts = json.dumps(HOSTS)
     # The servers' own senders off: the test drives the push channel itself.
-    a, b = (Server(postgres_url, push_endpoint_hosts=hosts, notify_sender="false"),
-            Server(postgres_url, push_endpoint_hosts=hosts, notify_sender="false"))
-    try:
-        a.wait_ready()
-        b.wait_ready()
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
+    with two_servers(postgres_url, push_endpoint_hosts=hosts, notify_sender="false") as both:
+        yield both
 
 
 @pytest.fixture

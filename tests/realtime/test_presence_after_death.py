@@ -20,21 +20,15 @@ import pytest
 from websockets.asyncio.client import connect
 
 from ..waiting import DEADLINE, until
-from .test_processes import Server
+from .test_processes import Server, two_servers
 
 FAST = {"ws_ping_seconds": "0.3", "ws_dead_after_seconds": "1.5", "touch_seconds": "0.1"}
 
 
 @pytest.fixture
 def two(postgres_url: str) -> Iterator[tuple[Server, Server]]:
-    a, b = Server(postgres_url, **FAST), Server(postgres_url, **FAST)
-    try:
-        a.wait_ready()
-        b.wait_ready()
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
+    with two_servers(postgres_url, **FAST) as both:
+        yield both
 
 
 async def _presence(ws: Any, colour: str, connected: bool) -> None:

@@ -80,9 +80,17 @@ class Server:
                 self.proc.wait(5)
 
 
-@pytest.fixture(scope="module")
-def servers(postgres_url: str) -> Iterator[tuple[Server, Server]]:
-    a, b = Server(postgres_url), Server(postgres_url)
+@contextlib.contextmanager
+def two_servers(database_url: str, **settings: str) -> Iterator[tuple[Server, Server]]:
+    """Two server processes on one database with the same settings, both answering;
+    both stopped after, whatever happened (the second is started before the first
+    is waited for, so their starts overlap)."""
+    a = Server(database_url, **settings)
+    try:
+        b = Server(database_url, **settings)
+    except BaseException:
+        a.stop()
+        raise
     try:
         a.wait_ready()
         b.wait_ready()
@@ -90,6 +98,12 @@ def servers(postgres_url: str) -> Iterator[tuple[Server, Server]]:
     finally:
         a.stop()
         b.stop()
+
+
+@pytest.fixture(scope="module")
+def servers(postgres_url: str) -> Iterator[tuple[Server, Server]]:
+    with two_servers(postgres_url) as both:
+        yield both
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ import redis
 from websockets.asyncio.client import connect
 
 from app.realtime.redis_bus import lane_of
-from tests.realtime.test_processes import Match, Server, updates_until, versions
+from tests.realtime.test_processes import Match, Server, two_servers, updates_until, versions
 from tests.waiting import until, until_sync
 
 PREFIX = "magery-two"
@@ -87,14 +87,8 @@ def redis_process() -> Iterator[RedisProcess]:
 @pytest.fixture(scope="module")
 def servers(postgres_url: str, redis_process: RedisProcess) -> Iterator[tuple[Server, Server]]:
     bus = {"realtime_bus": "redis", "redis_url": redis_process.url, "redis_prefix": PREFIX}
-    a, b = Server(postgres_url, **bus), Server(postgres_url, **bus)
-    try:
-        a.wait_ready()
-        b.wait_ready()
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
+    with two_servers(postgres_url, **bus) as both:
+        yield both
 
 
 @pytest.fixture

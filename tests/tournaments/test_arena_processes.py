@@ -27,7 +27,7 @@ from app.db.tournament_models import tournament_games as games
 from app.db.tournament_models import tournament_players as players
 from app.tournaments import store
 from app.tournaments.service import recomputed
-from tests.realtime.test_processes import Server, account_tokens
+from tests.realtime.test_processes import Server, account_tokens, two_servers
 from tests.waiting import until
 
 BASE = "/api/v1/tournaments"
@@ -37,14 +37,8 @@ STEPS = 15  # five of each ending
 
 @pytest.fixture(scope="module")
 def servers(postgres_url: str) -> Iterator[tuple[Server, Server]]:
-    a, b = Server(postgres_url), Server(postgres_url)
-    try:
-        a.wait_ready()
-        b.wait_ready()
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
+    with two_servers(postgres_url) as both:
+        yield both
 
 
 @pytest.fixture
