@@ -22,6 +22,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.waiting import STARTING
+
 from .conftest import (
     ROOT,
     Contexts,
@@ -69,7 +71,9 @@ def shot(page: Any, name: str) -> None:
 
 
 def wait_done(page: Any) -> None:
-    page.wait_for_function("() => document.documentElement.dataset.analysis === 'done'")
+    # A whole match searched in the server's worker process: on a loaded machine that
+    # took over the minute Playwright waits by default. Only a stuck analysis reaches this.
+    page.wait_for_function("() => document.documentElement.dataset.analysis === 'done'", timeout=STARTING * 1000)
 
 
 def judged(analysis: dict[str, Any]) -> list[dict[str, Any]]:
