@@ -18,6 +18,13 @@ class Settings(BaseSettings):
     # the pool is sized for 32 busy clients; two processes stay under Postgres's 100).
     db_pool_size: int = 32
     db_max_overflow: int = 8
+    # What stands between the server and PostgreSQL: "none" (it connects to
+    # PostgreSQL itself) or "pgbouncer" (PgBouncer in pool_mode=transaction, or
+    # any pooler that lends a server connection per transaction). "pgbouncer"
+    # keeps no statement prepared past its transaction and needs a bus other
+    # than LISTEN/NOTIFY (REALTIME_BUS=redis; "auto" becomes redis when REDIS_URL
+    # is set): the start stops otherwise (docs/operations.md, "Behind PgBouncer").
+    database_pooler: Literal["none", "pgbouncer"] = "none"
     # Origin allow-list: pages of other sites listed here may open sockets and
     # call the REST API by CORS (app/api/cors.py) ("*" allows any). Same-host
     # pages and non-browser clients (which send no Origin) always pass.
@@ -94,6 +101,11 @@ class Settings(BaseSettings):
     # What this deployment's channels start with: two deployments sharing one
     # Redis (staging beside production) must each have their own.
     redis_prefix: str = Field("magery", pattern=r"^[A-Za-z0-9_.-]{1,40}$")
+    # With REDIS_URL, the per-address caps on sockets and streams (WS_SOCKETS_PER_ADDRESS,
+    # PERSON_CHANNELS_PER_ADDRESS) are counted in Redis over every process; a
+    # process renews its claim on what it holds every third of this, and what a
+    # process that died held is free again this long after its last renewal.
+    socket_claim_seconds: float = Field(30.0, gt=0)
     # POST …/actions answered by app/api/fast.py ahead of FastAPI's routing
     # (bench/api.py measures the server both ways).
     fast_path: bool = True
@@ -130,6 +142,9 @@ class Settings(BaseSettings):
     # Accounts one address may try to make in each window (counted by every process).
     account_signups_per_address: int = 3
     account_signup_window_seconds: float = 3600.0
+    # OAuth token requests (POST /api/v1/oauth/token) one address may make a
+    # minute, right or wrong (counted by every process on PostgreSQL); over it: 429.
+    oauth_exchanges_per_minute: int = Field(20, ge=1)
     # Failed sign-ins, at /login and /admin/login alike, locked out per address
     # after ACCOUNT_LOCK_AFTER, per name after ACCOUNT_NAME_LOCK_AFTER from any
     # addresses (above ACCOUNT_LOCK_AFTER, so one address cannot do it alone; an
@@ -208,12 +223,13 @@ class Settings(BaseSettings):
     # Over either: 429 too_many_analyses with Retry-After.
     analysis_per_address: int = Field(3, ge=0)
     analysis_per_day: int = Field(20, ge=0)
-    # A process's claim on an analysis lasts this long past its last written
-    # plies; past it another process takes the analysis over from there.
+    # A claim on an analysis lasts this long past its last written plies; then another process takes it over.
     analysis_lease_seconds: float = Field(30.0, gt=0)
+    analysis_tries: int = Field(3, ge=1)  # takings-up of an analysis before it is `failed`
     # How often each process looks for analyses waiting (a request wakes every
     # process at once anyway) or left by a process that died.
     analysis_poll_seconds: float = Field(10.0, gt=0)
+    analysis_puzzles: bool = True  # each analysed match mined for puzzles after, in its worker
 
     # ---- notifications' outbox (app/notify/, docs/configuration.md) ----
     # Each process's sender looks for due deliveries this often (and at once
@@ -252,11 +268,18 @@ class Settings(BaseSettings):
     # every second uses a fraction of it. Writes are counted against
     # `rate_limit_writes` whether their body is well-formed or not.
     rate_limit_reads: int = 600
+    # The most finished matches one answer of a player's export streams; a
+    # client goes on with `?after=` (a smaller `max` asks for fewer).
+    export_max_matches: int = Field(10_000, ge=1)
+    # An account is online while a page of the site or an event stream of it
+    # was open within this long (app/people/presence.py), on any process.
+    online_seconds: float = Field(30.0, gt=0)
     # A request's body must arrive whole within this long, or 408 and the
     # connection is closed (a client trickling a byte a second holds nothing).
     body_timeout_seconds: float = 10.0
-    # Sockets one address may hold open at once, per process; one more is
-    # closed 1008 "too_many_sockets". Spectators are counted by distinct address.
+    # Sockets one address may hold open at once (over every process with
+    # REDIS_URL, per process without); one more is closed 1008
+    # "too_many_sockets". Spectators are counted by distinct address.
     ws_sockets_per_address: int = 64
     # A warning is logged when this process's open files reach this share of
     # its limit (RLIMIT_NOFILE), once per crossing.
@@ -266,7 +289,8 @@ class Settings(BaseSettings):
     challenge_expire_seconds: float = 600.0
     challenges_pending_max: int = 5
     # A person's live channel (every page's one stream): streams one
-    # address may hold open at once per process (one more: 429
+    # address may hold open at once (over every process with REDIS_URL, per
+    # process without; one more: 429
     # "too_many_channels"); how long it waits for a nudge before it reads the
     # database again all the same; a keep-alive line at least this often.
     person_channels_per_address: int = 16
@@ -338,7 +362,24 @@ class Settings(BaseSettings):
             raise ValueError("REALTIME_BUS=redis needs REDIS_URL (e.g. redis://127.0.0.1:6379/0)")
         if self.redis_url is not None and not self.redis_url.startswith(("redis://", "rediss://", "unix://")):
             raise ValueError("REDIS_URL is a redis://, rediss:// or unix:// address, e.g. redis://127.0.0.1:6379/0")
+        if self.database_pooler != "none":
+            self._fits_the_pooler()
         return self
+
+    def _fits_the_pooler(self) -> None:
+        """A pooler lends a server connection per transaction: LISTEN would hear
+        nothing once its transaction ended, so two processes would stop hearing
+        each other without a word. Refused here, at start."""
+        if not self.database_url.startswith("postgres"):
+            raise ValueError(f"DATABASE_POOLER={self.database_pooler} is for PostgreSQL; this DATABASE_URL is not")
+        if self.realtime_bus == "postgres":
+            raise ValueError(f"REALTIME_BUS=postgres (LISTEN/NOTIFY) cannot pass through DATABASE_POOLER="
+                             f"{self.database_pooler}: use REALTIME_BUS=redis with REDIS_URL")
+        if self.realtime_bus == "auto":
+            if not self.redis_url:
+                raise ValueError(f"DATABASE_POOLER={self.database_pooler} needs REALTIME_BUS=redis (with REDIS_URL), "
+                                 "or memory for one process: LISTEN/NOTIFY cannot pass through a pooler")
+            self.realtime_bus = "redis"
 
     @property
     def password_costs(self) -> tuple[int, int, int]:

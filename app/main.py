@@ -42,6 +42,7 @@ from app.api.fast import FastPlay
 from app.api.head import HeadAsGet
 from app.api.operation_ids import operation_id
 from app.api.response_docs import install as install_response_docs
+from app.api.stream_lines import install as install_stream_lines
 from app.auth import use_password_costs
 from app.auth.tries_in_front import SignInsInFront
 from app.config import Settings, get_settings
@@ -150,6 +151,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
              make_url(settings.database_url).render_as_string(hide_password=True),
              await revision(parts.engine), head())
     await parts.puzzles.load(read_seed())  # the shipped puzzles, those not held yet
+    if parts.claims is not None:
+        await parts.claims.start()  # alive in Redis before the first socket is counted there
     await parts.hub.start()
     restore_signals = close_sockets_on_signal(parts.hub)
     sweeper = asyncio.create_task(sweep_forever(parts.service.finisher, settings.sweep_seconds, parts.outage))
@@ -182,8 +185,11 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await parts.swisses.close()
         await parts.push.channel.close()
         await parts.hub.close(1001)
+        if parts.claims is not None:
+            await parts.claims.close()  # this process's places free at once
         restore_signals()
         await parts.gateway.limiter.close()  # its last flush needs the engine
+        await parts.oauth.limiter.close()
         await parts.reads.close()
         await parts.engine.dispose()
 
@@ -202,6 +208,8 @@ def create_app(settings: Settings | None = None) -> MageryApp:
     app.serve(parts)
     install_errors(app)
     install_response_docs(app)  # headers and the middlewares' refusals, in /openapi.json
+    api.oauth.declare_flow(app)  # the OAuth flow beside the Bearer token, in /openapi.json
+    install_stream_lines(app)  # what each line of an ndjson stream is, in /openapi.json
     install_docs_page(app)  # /docs and /redoc from local files: they work offline
     install_asyncapi(app)  # /asyncapi.json: the websocket and the streams
     app.include_router(api.router)

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app import admin, bots
 from app.accounts import Accounts
+from app.accounts.oauth import OAuth
 from app.accounts.profiles import Profiles
 from app.analysis import Analyses
 from app.api import ws, ws_chat
@@ -42,12 +43,15 @@ from app.notify import Channels, Inbox, Sender
 from app.ops import MeteredGateway, Metrics, Ops, metered_bus
 from app.people import Person, PersonChannel
 from app.people.events import OneEach
+from app.people.presence import Presence
 from app.pools import Pools
 from app.pools.catalogue import CONTROLS
 from app.push.notices import PushNotices
 from app.push.parts import Push, make_push
 from app.puzzles.service import Puzzles
 from app.realtime import Hub, ServiceSource, make_bus, make_hub
+from app.realtime.bus import MemoryBus
+from app.realtime.held_in_redis import Claims
 from app.realtime.service import share_claims, share_closings
 from app.rules import VARIANTS
 from app.tournaments import Arenas
@@ -69,6 +73,7 @@ class Parts:
     hub: Hub
     bots: BotRunner
     accounts: Accounts  # the players' accounts, sessions, tokens (app/accounts)
+    oauth: OAuth  # apps' OAuth codes traded for account tokens (app/accounts/oauth.py)
     chat: Chat  # the match chat (app/chat)
     relay: Relay  # the chat's lines to the sockets
     pools: Pools  # quick pairing (app/pools)
@@ -95,10 +100,13 @@ class Parts:
     analyses: Analyses  # computer analyses of finished matches, searched in worker processes (app/analysis)
     puzzles: Puzzles  # puzzles and the players' puzzle ratings (app/puzzles)
     reads: SlidingWindow | RedisWindow  # the read budget per address (app/api/budget.py)
+    # With Redis: the caps on sockets and streams per address, counted over every process.
+    claims: Claims | None = None
 
 
 def build(settings: Settings) -> Parts:
-    engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_max_overflow)
+    engine = make_engine(settings.database_url, settings.db_pool_size, settings.db_max_overflow,
+                         settings.database_pooler)
     outage = OutageLog()  # one for the app: one line when the database goes, one when it is back
     listeners = Fanout()  # who hears each commit: the hub, then the bot runner
     # The ways a notice leaves besides the inbox: each registers here, by name
@@ -113,9 +121,13 @@ def build(settings: Settings) -> Parts:
     metrics = Metrics() if settings.metrics else None
     gateway = (Gateway(service, limiter, settings.rate_limit_hold_seconds) if metrics is None
                else MeteredGateway(service, limiter, settings.rate_limit_hold_seconds, metrics=metrics))
-    bus = metered_bus(make_bus(settings.database_url, settings.realtime_bus, outage, settings.redis_url,
-                               settings.redis_prefix), metrics)
-    hub = make_hub(ServiceSource(service), settings, bus, outage)
+    carrier = make_bus(settings.database_url, settings.realtime_bus, outage, settings.redis_url,
+                       settings.redis_prefix)
+    bus = metered_bus(carrier, metrics)
+    claims = Claims(settings.redis_url, settings.redis_prefix, settings.socket_claim_seconds, outage) \
+        if settings.redis_url else None
+    hub = make_hub(ServiceSource(service), settings, bus, outage,
+                   claims.counter("sockets", settings.ws_sockets_per_address) if claims else None)
     runner = (BotRunner(gateway, service, settings, outage) if metrics is None
               else BotRunner(gateway, service, settings, outage,
                              metered=metrics.bot_searched, dropped=metrics.bot_dropped))
@@ -128,6 +140,12 @@ def build(settings: Settings) -> Parts:
     service.seats.on_return(runner.seen)  # a person back: a bot turn dropped while away is taken up
     share_claims(service, hub.nudges)  # a claimed seat seen as the account's on every process
     share_closings(service, hub.nudges)  # a closed account's seat tokens refused on every process
+    # A match its sockets hold at the newest version is answered from the cache, but
+    # only where no other process writes: across processes a lost bus message (a
+    # Redis restart) would leave the held record behind until the next one came.
+    if isinstance(carrier, MemoryBus) and carrier.alone:
+        service.keeper.vouch = hub.vouched
+    service.seats.held_here = hub.holds_seat  # a seat whose socket is here is written seen by the heartbeat
     # Passwords are checked in small argon2 pools (app/auth/checks.py): the players' and the admins'.
     accounts = Accounts(engine, settings, PasswordChecks(settings.password_workers, settings.password_waiting),
                         admin_checks=PasswordChecks(settings.admin_password_workers, settings.admin_password_waiting))
@@ -159,7 +177,10 @@ def build(settings: Settings) -> Parts:
     arenas.nudges = hub.nudges  # a join, a pairing, an arena's start and end wake the players' channels
     channel = PersonChannel(Person(engine, challenges, service.reads.get, arenas), hub.nudges,
                             settings.person_channels_per_address, settings.person_recheck_seconds,
-                            settings.person_keepalive_seconds, closing=lambda: hub.closed)
+                            settings.person_keepalive_seconds, closing=lambda: hub.closed,
+                            by_address=claims.counter("channels", settings.person_channels_per_address)
+                            if claims else None,
+                            presence=Presence(engine, settings.online_seconds, lambda: accounts.clock()))
     sender = Sender(engine, channels, poll_seconds=settings.notify_poll_seconds,
                     lease_seconds=settings.notify_lease_seconds,
                     first_retry_seconds=settings.notify_first_retry_seconds,
@@ -176,17 +197,22 @@ def build(settings: Settings) -> Parts:
         channels.register(MailNotices(mail))
     socket = ws.MatchSocket(hub, gateway, settings, outage, accounts, ws_chat.SocketChat(chat, relay))
     # Analyses tell a match's sockets and streams of their progress, on every process.
-    analyses = Analyses(engine, service.reads, hub.nudges, hub.tell, settings, watched=hub.watched)
+    puzzles = Puzzles(engine, lambda: accounts.clock())
+    analyses = Analyses(engine, service.reads, hub.nudges, hub.tell, settings, watched=hub.watched,
+                        puzzles=puzzles if settings.analysis_puzzles else None)
     return Parts(
         settings=settings, engine=engine, outage=outage, metrics=metrics, service=service, gateway=gateway,
-        hub=hub, bots=runner, accounts=accounts, chat=chat, relay=relay, pools=pools, arenas=arenas, swisses=swisses,
+        hub=hub, bots=runner, accounts=accounts, chat=chat,
+        oauth=OAuth(engine, lambda: accounts.now(),
+                    make_limiter(engine, settings.oauth_exchanges_per_minute, 60.0, outage)), relay=relay, pools=pools, arenas=arenas, swisses=swisses,
         arena_live=arena_live, profiles=profiles,
         challenges=challenges, channel=channel, event_streams=OneEach(hub.nudges), resends=Resends(engine, settings.idempotency_wait_seconds),
-        streams=MatchStreams(hub, gateway, settings.match_stream_keepalive_seconds), replays=Replays(),
+        streams=MatchStreams(hub, gateway, settings.match_stream_keepalive_seconds, chat=chat, relay=relay), replays=Replays(),
         socket=socket, ops=Ops(engine, hub, head(), metrics, settings.ready_timeout_seconds),
         admin=admin.Admin(engine, service, gateway, settings, accounts, chat=chat),
         channels=channels, inbox=Inbox(engine), sender=sender,
-        push=push, mail=mail, analyses=analyses, puzzles=Puzzles(engine, lambda: accounts.clock()),
+        push=push, mail=mail, analyses=analyses, puzzles=puzzles,
         reads=make_read_limiter(settings.rate_limit_reads, settings.rate_window_seconds, settings.redis_url,
                                 settings.redis_prefix, outage),
+        claims=claims,
     )

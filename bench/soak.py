@@ -25,6 +25,15 @@ quarter's, per process; the least-squares slope (MiB per hour) is printed too.
 The state cache is set small (`--state-cache`, default 64 matches) so that it
 fills during the warm-up: a bounded cache filling up is not a leak, and with
 the default of 4096 it would still be filling after an hour.
+
+`--people N` puts bench/capacity.py's simulated people on one server process
+instead (N live matches, each two players and two watchers holding compact
+websockets, a player acting every `--interval` seconds; run it at half of the
+capacity that bench/capacity.py measured). Each sample then also counts the
+database's connections (pg_stat_activity) and the sockets the load holds; when
+the load has stopped, the leak check: the server's open sockets back to 0, its
+open files and the database's connections back to what they were before the
+load (a few over for what a pool keeps), judged beside the memory.
 """
 
 from __future__ import annotations
@@ -49,6 +58,7 @@ sys.path.insert(0, str(ROOT))
 
 from websockets.asyncio.client import connect  # noqa: E402
 
+from bench import capacity  # noqa: E402
 from bench.api import PG, PYTHON, _pg, cpu_seconds, free_port, stop_server, wait_ready  # noqa: E402
 from bench.wire import Connection  # noqa: E402
 
@@ -284,6 +294,72 @@ async def drive(args: argparse.Namespace, servers: list[Any], ports: list[int]) 
     return samples
 
 
+# ---- capacity's people on one process ------------------------------------------------
+
+LEAK_SLACK = 4  # open files or connections over the pre-load figure that a pool may keep
+
+
+def _files_back(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """The server's open files back to the pre-load figure, but for one per database
+    connection its pool took on and keeps (each is a socket; the connections have
+    their own check): an hour's soak ended with 23 -> 32 files and 9 -> 19
+    connections, the pool filled, nothing leaked."""
+    kept = max(0, after["db_connections"] - before["db_connections"])
+    return after["fds"] <= before["fds"] + kept + LEAK_SLACK
+
+
+def server_figures(proc: Any, port: int, db: str) -> dict[str, Any]:
+    return {"pid": proc.pid, "rss_mib": round(rss_mib(proc.pid), 1), "fds": len(os.listdir(f"/proc/{proc.pid}/fd")),
+            "cpu_s": round(cpu_seconds(proc.pid), 2), "open_sockets": capacity.metric_sockets(port),
+            "db_connections": int(asyncio.run(capacity.database_figures(f"{PG}/{db}", db))["connections"])}
+
+
+def drive_people(args: argparse.Namespace, server: Any, port: int, db: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """`--people` matches held for `--duration`, sampled every `--sample` seconds;
+    then the load stops and what the server still holds is compared with before."""
+    before = server_figures(server, port, db)
+    samples: list[dict[str, Any]] = []
+    load = capacity.LoadGenerator(port, args.procs, args.interval)
+    try:
+        started = time.time()
+        deadline = started + args.duration
+        more, over = args.people, max(1.0, args.people / 50)
+        actions = 0
+        while time.time() < deadline:
+            _, end = load.order(more, over, 0.0, max(1.0, min(args.sample, deadline - time.time())))
+            more = 0
+            time.sleep(max(0.0, end - time.time()))
+            got = load.results()
+            actions += got["actions"]
+            sample = {"t": round(time.time() - started, 1), "actions": actions,
+                      "actions_in_period": got["actions"], "errors": got["errors"],
+                      "p50_ms": round(1000 * statistics.median(got["latencies"]), 2) if got["latencies"] else None,
+                      "p99_ms": capacity.percentile(got["latencies"], 0.99), "sockets_held": got["sockets"],
+                      "load_average": round(os.getloadavg()[0], 2),
+                      "servers": [server_figures(server, port, db)]}
+            samples.append(sample)
+            s0 = sample["servers"][0]
+            print(f"  t={sample['t']:7.0f}s  actions {actions:7d} (+{got['actions']})  p99 {sample['p99_ms']} ms  "
+                  f"rss {s0['rss_mib']:.0f} MiB  fds {s0['fds']}  sockets {s0['open_sockets']}  "
+                  f"db connections {s0['db_connections']}  load {sample['load_average']}  errors {got['errors'] or 0}",
+                  flush=True)
+            write(args, samples, None)
+    finally:
+        load.close()
+    # The people are gone: what the server holds now should be what it held before them.
+    after = server_figures(server, port, db)
+    for _ in range(30):
+        if after["open_sockets"] == 0 and _files_back(before, after):
+            break
+        time.sleep(1.0)
+        after = server_figures(server, port, db)
+    leaks = {"before": before, "after": after,
+             "sockets_pass": after["open_sockets"] == 0,
+             "fds_pass": _files_back(before, after),
+             "connections_pass": after["db_connections"] <= max(before["db_connections"], 16 + 4) + LEAK_SLACK}
+    return samples, leaks
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--duration", type=float, default=3600.0, help="seconds of load (default 3600)")
@@ -296,8 +372,13 @@ def main() -> int:
     ap.add_argument("--warmup", type=float, default=None,
                     help="seconds left out of the verdict (default: a tenth of the run, at least 30)")
     ap.add_argument("--state-cache", type=int, default=64, help="STATE_CACHE_SIZE of the servers")
+    ap.add_argument("--people", type=int, help="bench/capacity.py's people on one process: this many live matches")
+    ap.add_argument("--interval", type=float, default=10.0, help="with --people: seconds between one player's actions")
+    ap.add_argument("--procs", type=int, default=3, help="with --people: load-generator processes")
     ap.add_argument("--output", default=str(RESULTS))
     args = ap.parse_args()
+    if args.people:
+        args.replicas = 1
     if args.warmup is None:
         args.warmup = max(30.0, args.duration / 10)
     db = f"magery_soak_{os.getpid()}"
@@ -308,25 +389,37 @@ def main() -> int:
            "DB_POOL_SIZE": "16", "DB_MAX_OVERFLOW": "4", "LOG_LEVEL": "WARNING"}
     asyncio.run(_pg(f'CREATE DATABASE "{db}"'))
     servers: list[Any] = []
+    leaks: dict[str, Any] | None = None
     try:
         ports = [free_port() for _ in range(args.replicas)]
         logs = [Path(args.output).with_name(f"{Path(args.output).stem}-server{i}.log") for i in range(len(ports))]
         logs[0].parent.mkdir(parents=True, exist_ok=True)
         servers = [start_server(port, env, log) for port, log in zip(ports, logs, strict=True)]
         for proc, port in zip(servers, ports, strict=True):
-            wait_ready(f"http://127.0.0.1:{port}/readyz", proc)
-        print(f"soak: {args.duration:g} s at {args.rate:g} actions/s, {args.matches} matches "
-              f"({args.bots} against a bot), {args.watchers} watchers each, {args.replicas} replica(s); "
-              f"samples every {args.sample:g} s to {args.output}", flush=True)
-        signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError("soak over budget")))
-        signal.alarm(int(args.duration + 120))
-        samples = asyncio.run(drive(args, servers, ports))
+            wait_ready(f"http://127.0.0.1:{port}/readyz", proc, timeout=180)  # a loaded machine starts slowly
+        if args.people:
+            print(f"soak: {args.duration:g} s of {args.people} live matches (2 players + 2 watchers, an action every "
+                  f"{args.interval:g} s each) on one process; samples every {args.sample:g} s to {args.output}",
+                  flush=True)
+            signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError("soak over budget")))
+            signal.alarm(int(args.duration + 600))
+            samples, leaks = drive_people(args, servers[0], ports[0], db)
+            signal.alarm(0)
+        else:
+            print(f"soak: {args.duration:g} s at {args.rate:g} actions/s, {args.matches} matches "
+                  f"({args.bots} against a bot), {args.watchers} watchers each, {args.replicas} replica(s); "
+                  f"samples every {args.sample:g} s to {args.output}", flush=True)
+            signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError("soak over budget")))
+            signal.alarm(int(args.duration + 120))
+            samples = asyncio.run(drive(args, servers, ports))
         signal.alarm(0)
     finally:
         for proc in servers:
             stop_server(proc)
         asyncio.run(_pg(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)'))
     summary = verdict(samples, args.warmup)
+    if leaks is not None:
+        summary["leaks"] = leaks
     last = samples[-1] if samples else {}
     summary.update({"actions": last.get("actions"), "errors": last.get("errors"),
                     "matches_finished": last.get("matches_finished"),
@@ -342,6 +435,12 @@ def main() -> int:
         print("memory: " + ("PASS" if summary["pass"] else "MISS"))
     else:
         print(f"memory: not judged ({summary['why']})")
+    if leaks is not None:
+        b, a = leaks["before"], leaks["after"]
+        print(f"after the load: open sockets {a['open_sockets']} ({'PASS' if leaks['sockets_pass'] else 'MISS'}), "
+              f"open files {b['fds']} -> {a['fds']} ({'PASS' if leaks['fds_pass'] else 'MISS'}), "
+              f"database connections {b['db_connections']} -> {a['db_connections']} "
+              f"({'PASS' if leaks['connections_pass'] else 'MISS'})")
     print(f"written {args.output}")
     return 0
 

@@ -29,8 +29,10 @@ async def _online() -> None:
     from app.config import Settings
     from app.db.engine import make_engine
 
-    url = config.get_main_option("sqlalchemy.url") or Settings().database_url
-    engine = make_engine(url)
+    settings = Settings()
+    url = config.get_main_option("sqlalchemy.url") or settings.database_url
+    # The whole run is one transaction (below): it passes through a pooler too.
+    engine = make_engine(url, pooler=settings.database_pooler)
     async with engine.begin() as conn:
         await conn.run_sync(_migrate)
     await engine.dispose()

@@ -46,6 +46,11 @@ BUILD_NAME = "magery-engine"  # the build's directory, in the venv (sys.prefix)
 # __file__, which mypyc derives from its place, name the right files.
 GROUP = "magery_engine"
 PURE_ENV = "MAGERY_PURE_PYTHON"
+# A build made once is kept in a cache shared by every checkout of the machine
+# (git worktrees, a fresh clone), keyed by everything the build depends on but
+# the checkout's own path: compiling takes minutes of both cores, copying a
+# build a second. "off" builds afresh and keeps nothing (the image's build).
+CACHE_ENV = "MAGERY_ENGINE_CACHE"
 # Production must run the engine that was measured: the image's build sets it.
 REQUIRE_ENV = "MAGERY_REQUIRE_COMPILED"
 # The strong level's modules that run per node searched; the rest of app/bots
@@ -130,6 +135,32 @@ def _wanted(root: str) -> dict[str, Any]:
             "sources": {rel: _sha256(os.path.join(root, rel)) for rel in sources}}
 
 
+def _cached(wanted: dict[str, Any]) -> str | None:
+    """Where a build of exactly `wanted` is kept in the machine's cache, or None (off)."""
+    base = os.environ.get(CACHE_ENV, "")
+    if base == "off":
+        return None
+    if not base:
+        base = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), BUILD_NAME)
+    same = json.dumps({k: v for k, v in wanted.items() if k != "root"}, sort_keys=True)
+    return os.path.join(base, hashlib.sha256(same.encode()).hexdigest()[:32])
+
+
+def _keep(build: str, cached: str | None) -> None:
+    """Copies a fresh build that loads into the cache (a failure only costs the next
+    checkout a build)."""
+    import shutil
+
+    if cached is None or os.path.isdir(cached):
+        return
+    part = f"{cached}.{os.getpid()}.part"
+    try:
+        shutil.copytree(build, part)
+        os.replace(part, cached)  # whole or not at all, even with two installs at once
+    except OSError:
+        shutil.rmtree(part, ignore_errors=True)
+
+
 def _compiler_missing() -> str | None:
     import shutil
 
@@ -177,6 +208,21 @@ def build(root: str) -> str:
         _install_loader()  # this file may have changed
         return "the compiled engine is up to date"
     shutil.rmtree(target, ignore_errors=True)
+    cached = _cached(wanted)
+    if cached is not None and os.path.isfile(os.path.join(cached, "manifest.json")):
+        staging = target + ".new"
+        shutil.rmtree(staging, ignore_errors=True)
+        shutil.copytree(cached, staging)
+        with open(os.path.join(staging, "manifest.json")) as f:
+            modules = json.load(f)["modules"]
+        with open(os.path.join(staging, "manifest.json"), "w") as f:
+            json.dump({**wanted, "modules": modules}, f, indent=1)  # this checkout's root
+        os.replace(staging, target)
+        _install_loader()
+        if loads_compiled(root) is None:
+            return f"the compiled engine came from the cache ({cached}, {len(modules)} modules)"
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.rmtree(cached, ignore_errors=True)  # a cached build that does not load is built again
     missing = _compiler_missing()
     if missing:
         return f"{missing}: the engine runs as pure Python"
@@ -221,6 +267,7 @@ def build(root: str) -> str:
     if loads_compiled(root) is not None:
         shutil.rmtree(target, ignore_errors=True)
         return "the compiled engine did not load (above): the engine runs as pure Python"
+    _keep(target, cached)
     return f"compiled the engine with mypyc ({len(modules)} modules)"
 
 

@@ -1,4 +1,5 @@
-"""The linters hold: ruff everywhere and mypy on app/ (strict on the core: the rules, ratings, matches and realtime), as
+"""The linters hold: ruff everywhere and mypy on app/ (strict on the core: the rules, ratings, matches and realtime,
+and on the client package, packages/client), as
 pyproject.toml configures them, and ESLint on the pages' scripts; and FastAPI is
 used through its public API alone. A finding fails the suite like any other test."""
 
@@ -18,7 +19,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_finds_nothing() -> None:
-    done = _run("ruff", "check", "app", "tests", "bench", "migrations", "examples")
+    done = _run("ruff", "check", "app", "tests", "bench", "migrations", "examples", "packages")
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -28,7 +29,7 @@ def test_mypy_finds_nothing_and_is_strict_on_the_core() -> None:
     # A cache of its own: with other options it would void the plain run's cache
     # (and the plain run its), so each run of the suite would type-check cold.
     strict = _run("mypy", "--strict", "--cache-dir", ".mypy_cache/strict",
-                  "app/rules", "app/ratings", "app/matches", "app/realtime")
+                  "app/rules", "app/ratings", "app/matches", "app/realtime", "packages/client/magery_client")
     assert strict.returncode == 0, strict.stdout + strict.stderr
 
 

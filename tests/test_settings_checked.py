@@ -73,3 +73,41 @@ def test_a_server_with_the_redis_bus_and_no_redis_url_does_not_start(tmp_path: P
                           env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode != 0
     assert "REALTIME_BUS=redis needs REDIS_URL" in done.stderr, done.stderr[-2000:]
+
+
+PG = "postgresql+asyncpg://postgres@127.0.0.1:6432/test"
+
+
+def test_an_unknown_pooler_is_refused_naming_the_poolers() -> None:
+    with pytest.raises(ValidationError) as refused:
+        Settings(database_pooler="pgbouncr", database_url=PG)
+    assert "database_pooler" in str(refused.value) and "'none'" in str(refused.value) \
+        and "'pgbouncer'" in str(refused.value)
+
+
+def test_listen_notify_behind_a_pooler_is_refused() -> None:
+    """LISTEN would hear nothing once its transaction's server connection went
+    back to the pool: the processes would stop hearing each other in silence."""
+    with pytest.raises(ValidationError, match="REALTIME_BUS=postgres .* cannot pass through DATABASE_POOLER"):
+        Settings(database_pooler="pgbouncer", realtime_bus="postgres", database_url=PG,
+                 redis_url="redis://127.0.0.1:6379/0")
+    with pytest.raises(ValidationError, match="DATABASE_POOLER=pgbouncer needs REALTIME_BUS=redis"):
+        Settings(database_pooler="pgbouncer", database_url=PG, _env_file=None)  # type: ignore[call-arg]
+    with pytest.raises(ValidationError, match="DATABASE_POOLER=pgbouncer is for PostgreSQL"):
+        Settings(database_pooler="pgbouncer", realtime_bus="memory", database_url="sqlite+aiosqlite:///./x.sqlite3")
+
+
+def test_behind_a_pooler_auto_is_the_redis_bus() -> None:
+    taken = Settings(database_pooler="pgbouncer", database_url=PG, redis_url="redis://127.0.0.1:6379/0")
+    assert taken.realtime_bus == "redis"
+    assert Settings(database_pooler="pgbouncer", database_url=PG, realtime_bus="memory").realtime_bus == "memory"
+    assert Settings(database_url=PG).realtime_bus == "auto"  # no pooler: LISTEN/NOTIFY as ever
+
+
+def test_a_server_behind_a_pooler_with_the_postgres_bus_does_not_start() -> None:
+    env = {**os.environ, "REALTIME_BUS": "postgres", "DATABASE_POOLER": "pgbouncer", "DATABASE_URL": PG,
+           "REDIS_URL": "redis://127.0.0.1:6379/0"}
+    done = subprocess.run([sys.executable, "-c", "from app.main import create_app; create_app()"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode != 0
+    assert "cannot pass through DATABASE_POOLER=pgbouncer" in done.stderr, done.stderr[-2000:]

@@ -13,6 +13,7 @@ password pool and session store serve the players' pages and the dashboard.
     names.py, passwords.py   the rules of a name and of a password (everyone's)
     limits.py                failed sign-ins locked out, sign-ups per address
     sessions.py, tokens.py   signed-in browsers (a player's, an admin's); API tokens
+    oauth.py                 an app's OAuth code (PKCE) traded for an API token
     admins.py                the admin role: made, listed, unmade (the command line)
     computers.py             the computer levels' accounts (rated players)
     rated.py                 the change of ratings a rated ending makes

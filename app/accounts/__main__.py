@@ -52,7 +52,7 @@ def _password() -> str:
 async def _run(args: argparse.Namespace) -> int:
     settings = get_settings()
     use_password_costs(*settings.password_costs)  # as the server hashes
-    engine = make_engine(settings.database_url, pool_size=1, max_overflow=0)
+    engine = make_engine(settings.database_url, pool_size=1, max_overflow=0, pooler=settings.database_pooler)
     try:
         await upgrade(engine)
         accounts = Accounts(engine, settings, PasswordChecks(1, 0))

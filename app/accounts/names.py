@@ -26,7 +26,7 @@ RESERVED = frozenset({
     "null", "none", "undefined", "nan", "true", "false",
     "closed", "deleted", "removed", "unknown",
     "api", "www", "static", "login", "logout", "signin", "sign-in", "signup", "sign-up", "account",
-    "accounts", "settings", "profile", "leaderboard", "matches", "match", "new", "learn", "docs",
+    "accounts", "settings", "profile", "status", "online", "open", "leaderboard", "matches", "match", "new", "learn", "docs",
 })
 
 

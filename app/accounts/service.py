@@ -239,6 +239,10 @@ class Accounts:
     async def revoke_token(self, account: Account, token_id: int) -> bool:
         return await tokens.revoke(self.engine, account.id, token_id, self.now())
 
+    async def revoke_token_id(self, account_id: int, token_id: int) -> bool:
+        """Revoke a token its holder calls with (DELETE /api/v1/oauth/token)."""
+        return await tokens.revoke(self.engine, account_id, token_id, self.now())
+
     # ---- closing, reopening, resetting -------------------------------------------------
 
     async def close(self, name: str, reason: str | None = None, admin: str | None = None,

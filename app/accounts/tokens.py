@@ -38,6 +38,7 @@ class Token:
     created_at: datetime
     last_used_at: datetime | None
     revoked_at: datetime | None
+    app: str | None = None  # the OAuth app it was approved for (its client_id); None: made on /account
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,24 +65,31 @@ def check_token_name(name: object) -> str:
 
 
 def _token(r: Any) -> Token:
-    return Token(r.id, r.account_id, r.name, tuple(r.scopes.split()), r.created_at, r.last_used_at, r.revoked_at)
+    return Token(r.id, r.account_id, r.name, tuple(r.scopes.split()), r.created_at, r.last_used_at, r.revoked_at,
+                 r.client_id)
 
 
 async def create(engine: AsyncEngine, account_id: int, name: str, scopes: object,
-                 now: datetime) -> tuple[str, Token]:
+                 now: datetime, app: str | None = None) -> tuple[str, Token]:
     """A new token: (its plain text, shown this once; the token)."""
+    async with engine.begin() as conn:
+        return await create_in(conn, account_id, name, scopes, now, app)
+
+
+async def create_in(conn: AsyncConnection, account_id: int, name: str, scopes: object,
+                    now: datetime, app: str | None = None) -> tuple[str, Token]:
+    """`create`, in the caller's transaction (an OAuth code is spent in the same one)."""
     check_token_name(name)
     chosen = check_scopes(scopes)
     plain = PREFIX + new_token()
-    async with engine.begin() as conn:
-        live = (await conn.execute(select(account_tokens.c.id).where(
-            account_tokens.c.account_id == account_id, account_tokens.c.revoked_at.is_(None)))).all()
-        if len(live) >= MAX_LIVE:
-            raise AccountError(f"an account holds at most {MAX_LIVE} tokens: revoke one first", "name")
-        token_id = (await conn.execute(account_tokens.insert().values(
-            account_id=account_id, name=name, scopes=" ".join(chosen), token_hash=digest(plain),
-            created_at=now).returning(account_tokens.c.id))).scalar_one()
-    return plain, Token(token_id, account_id, name, chosen, now, None, None)
+    live = (await conn.execute(select(account_tokens.c.id).where(
+        account_tokens.c.account_id == account_id, account_tokens.c.revoked_at.is_(None)))).all()
+    if len(live) >= MAX_LIVE:
+        raise AccountError(f"an account holds at most {MAX_LIVE} tokens: revoke one first", "name")
+    token_id = (await conn.execute(account_tokens.insert().values(
+        account_id=account_id, name=name, scopes=" ".join(chosen), token_hash=digest(plain),
+        created_at=now, client_id=app).returning(account_tokens.c.id))).scalar_one()
+    return plain, Token(token_id, account_id, name, chosen, now, None, None, app)
 
 
 async def verify(engine: AsyncEngine, plain: str | None, now: datetime) -> Holder | None:

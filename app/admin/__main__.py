@@ -30,7 +30,8 @@ SAME_AS = {"add-user": "add-admin", "remove-user": "remove-admin", "list-users":
 
 
 async def _rebuild() -> int:
-    engine = make_engine(get_settings().database_url, pool_size=1, max_overflow=0)
+    settings = get_settings()
+    engine = make_engine(settings.database_url, pool_size=1, max_overflow=0, pooler=settings.database_pooler)
     try:
         await upgrade(engine)
         print(f"counted {await figures.rebuild(engine)} finished matches")

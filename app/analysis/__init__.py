@@ -4,7 +4,8 @@ its player, an accuracy per player (judge.py says the thresholds and the
 formula), queued fairly and searched in worker processes (service.py)."""
 
 from .errors import NoAnalysis, TooManyAnalyses
-from .service import Analyses, finished_analysis, record_notes
+from .notes import record_notes
+from .service import Analyses, finished_analysis
 from .store import Asker
 
 __all__ = ["Analyses", "Asker", "NoAnalysis", "TooManyAnalyses", "finished_analysis", "record_notes"]

@@ -11,16 +11,21 @@ the bots' (a bot's turn never waits behind an analysis), in batches of a few
 positions: the event loop only awaits the worker, and each batch's plies are
 written with the lease renewed, so a process that dies leaves its analysis to
 another (or to itself restarted) from the last batch written, once the lease
-runs out. A request, and every batch written, is a nudge on the bus: every
+runs out. An analysis is taken up at most ANALYSIS_TRIES times (store.py
+says what counts as a try), then given up as `failed` with a short reason:
+a search that raises on some position is not run for ever; requesting it
+again gives it fresh tries. A request, and every batch written, is a nudge on the bus: every
 process looks for work at once, and tells the sockets and streams it holds on
 that match what is new (`{"type": "analysis", ...}`).
+
+A finished analysis hands the match to the puzzle miner (app/puzzles), in
+the same worker processes: its puzzles join the server's set.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import secrets
@@ -35,6 +40,8 @@ from app.bots.pool import SearchPool
 from app.config import Settings
 from app.db.outage import database_unavailable
 from app.matches.reads import Reads
+from app.puzzles.mining import mine_positions
+from app.puzzles.service import Puzzles
 from app.realtime.nudges import Nudges
 
 from . import plies as shaping
@@ -50,6 +57,7 @@ MATCH_KEY = "analysis:m:"  # a nudge: plies of this match's analysis were writte
 
 Search = Callable[[list[Item], int, float], Awaitable[list[Found]]]
 Tell = Callable[[str, dict[str, Any]], int]  # a message to every socket of a match here; how many
+Mine = Callable[[list[tuple[int, dict[str, Any]]], str], Awaitable[list[dict[str, Any]]]]
 
 
 def engine_name(depth: int) -> str:
@@ -58,23 +66,28 @@ def engine_name(depth: int) -> str:
 
 class Analyses:
     def __init__(self, engine: AsyncEngine, reads: Reads, nudges: Nudges, tell: Tell, settings: Settings,
-                 watched: Callable[[str], bool] = lambda _: True) -> None:
+                 watched: Callable[[str], bool] = lambda _: True, puzzles: Puzzles | None = None) -> None:
         self.engine, self.reads, self.nudges, self.tell, self.watched = engine, reads, nudges, tell, watched
+        self.puzzles = puzzles  # where a finished analysis's puzzles go (None: not mined)
         self.depth = settings.analysis_depth
         self.position_seconds = settings.analysis_position_seconds
         self.workers = settings.analysis_workers
         self.bounds = Bounds(settings.analysis_per_address, settings.analysis_per_day)
         self.lease_ms = round(settings.analysis_lease_seconds * 1000)
         self.poll_seconds = settings.analysis_poll_seconds
+        self.tries = settings.analysis_tries
         self.pool = SearchPool(max(1, self.workers))
         # What searches a batch: a worker process; tests put a stand-in here.
         self.search: Search = self._in_worker
+        # What mines a finished match for puzzles: a worker process; tests put a stand-in here.
+        self.mine: Mine = self._mine_in_worker
         # Milliseconds since the epoch (tests move it).
         self.clock: Callable[[], float] = time.time
         self.name = f"{socket.gethostname()[:32]}:{os.getpid()}:{secrets.token_hex(4)}"
         self._running: dict[int, asyncio.Task[None]] = {}
         self._sent: dict[str, int] = {}  # per match, the last version pushed to its sockets here
         self._telling: set[asyncio.Task[None]] = set()  # pushes under way (held: a task not referenced may vanish)
+        self._mining: set[asyncio.Task[None]] = set()  # finished matches being mined for puzzles
         self._one_telling = asyncio.Lock()  # one push at a time: no older reading told after a newer one
         self._wake = asyncio.Event()
         self._looker: asyncio.Task[None] | None = None
@@ -87,21 +100,28 @@ class Analyses:
     async def _in_worker(self, items: list[Item], depth: int, seconds: float) -> list[Found]:
         return await self.pool.call(search_positions, items, depth, seconds)
 
+    async def _mine_in_worker(self, items: list[tuple[int, dict[str, Any]]], match_id: str) -> list[dict[str, Any]]:
+        return await self.pool.call(mine_positions, items, match_id)
+
     # ---- the API's side ------------------------------------------------------
 
     async def request(self, match_id: str, asker: Asker) -> tuple[dict[str, Any], bool]:
         """(the match's analysis as `GET` shows it, whether it is waiting or
-        running). Raises NotFound, MatchRunning (only a finished match is
-        analysed: an opinion on a running one would help a player), TooManyAnalyses."""
+        running). A failed analysis waits again, with fresh tries. Raises
+        NotFound, MatchRunning (only a finished match is analysed: an opinion
+        on a running one would help a player), TooManyAnalyses."""
         found = await store.find(self.engine, match_id)
-        if found is None:
+        if found is None or found.status == "failed":
+            again = found is not None
             version, _, _ = await self.reads.finished_log(match_id)
             found, made = await store.request(self.engine, match_id, asker, self.bounds, self.now_ms(),
                                               self.depth, engine_name(self.depth), version + 1)
             if made:
                 self.nudges.nudge(QUEUE_KEY)
                 self._wake.set()
-        return await self._answer(found), found.status != "done"
+                if again:  # the match's other pages showed it failed
+                    self._told(match_id)
+        return await self._answer(found), found.status in store.PENDING
 
     async def read(self, match_id: str) -> dict[str, Any]:
         found = await store.find(self.engine, match_id)
@@ -144,9 +164,12 @@ class Analyses:
         taken = 0
         while not self._closed and len(self._running) < self.workers:
             now = self.now_ms()
-            for row in await store.claimable(self.engine, now):
+            for match_id in await store.give_up(self.engine, now, self.tries):
+                log.warning("the analysis of match %s is given up: its search stopped %d times", match_id, self.tries)
+                self._given_up(match_id)
+            for row in await store.claimable(self.engine, now, self.tries):
                 if row.id not in self._running and await store.claim(
-                        self.engine, row.id, row.requester, self.name, now, now + self.lease_ms):
+                        self.engine, row.id, row.requester, self.name, now, now + self.lease_ms, self.tries):
                     self._running[row.id] = asyncio.get_running_loop().create_task(self._work(row.id, row.match_id))
                     taken += 1
                     break
@@ -163,7 +186,8 @@ class Analyses:
         """Stop: the searches cancelled and their leases given up at once (the
         plies written stay: another process, or this one restarted, goes on)."""
         self._closed = True
-        tasks = [*self._running.values(), *self._telling, *([self._looker] if self._looker is not None else [])]
+        tasks = [*self._running.values(), *self._telling, *self._mining,
+                 *([self._looker] if self._looker is not None else [])]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -182,10 +206,15 @@ class Analyses:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            if not database_unavailable(exc):
+            if database_unavailable(exc):  # not the analysis's fault: its try given back
+                with contextlib.suppress(Exception):
+                    await store.release(self.engine, self.name, analysis_id)
+            else:
                 log.exception("the analysis of match %s failed", match_id)
-            with contextlib.suppress(Exception):
-                await store.release(self.engine, self.name)
+                reason = f"given up after {self.tries} tries (the last one's search raised {type(exc).__name__})"
+                with contextlib.suppress(Exception):
+                    if await store.failed_try(self.engine, analysis_id, self.name, self.tries, reason, self.now_ms()):
+                        self._given_up(match_id)
         finally:
             self._running.pop(analysis_id, None)
             self._wake.set()
@@ -228,7 +257,44 @@ class Analyses:
                                       accuracy["white"], accuracy["black"])
         if finished:
             self._told(match_id)
+            self._mine_soon(match_id, planned)
         return finished
+
+    def _given_up(self, match_id: str) -> None:
+        """An analysis failed: its sockets hear it, and its requester's next one may go."""
+        self._told(match_id)
+        self.nudges.nudge(QUEUE_KEY)
+
+    # ---- puzzles ---------------------------------------------------------------
+
+    def _mine_soon(self, match_id: str, planned: list[shaping.Position]) -> None:
+        """The finished match's puzzles looked for, after the analysis (whose
+        worker is free again): the process that finished it, once. A process
+        stopped meanwhile loses only these puzzles, never the analysis."""
+        if self.puzzles is None or self._closed:
+            return
+        items = [(p.version, p.state.to_json()) for i, p in enumerate(planned) if not _same_as_before(planned, i)]
+        task = asyncio.get_running_loop().create_task(self._mine_match(match_id, items))
+        self._mining.add(task)
+        task.add_done_callback(self._mining.discard)
+
+    async def _mine_match(self, match_id: str, items: list[tuple[int, dict[str, Any]]]) -> None:
+        assert self.puzzles is not None
+        try:
+            found = await self.mine(items, match_id)
+            added = await self.puzzles.load(found, source="analysis")
+            if added:
+                log.info("match %s gave %d new puzzles", match_id, added)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not database_unavailable(exc):
+                log.exception("mining match %s for puzzles failed", match_id)
+
+    async def mined(self) -> None:
+        """Wait until the matches being mined are (for tests)."""
+        while self._mining:
+            await asyncio.gather(*list(self._mining), return_exceptions=True)
 
     # ---- pushing -------------------------------------------------------------
 
@@ -263,11 +329,13 @@ class Analyses:
         new = [p for p in body["plies"] if p["version"] > after]
         if new:
             self._sent[match_id] = new[-1]["version"]
-        if body["status"] == "done":
+        if body["status"] not in store.PENDING:
             self._sent.pop(match_id, None)
         message = {"type": "analysis", "match_id": match_id, "status": body["status"],
                    "progress": body["progress"], "engine": body["engine"], "plies": new,
                    "accuracy": body["accuracy"]}
+        if "failure" in body:
+            message["failure"] = body["failure"]
         self.tell(match_id, message)
 
 
@@ -281,6 +349,8 @@ async def answer(engine: AsyncEngine, row: Any) -> dict[str, Any]:
         else shaping.accuracies(shown)}
     if row.status == "queued":
         body["position"] = await store.position(engine, row)
+    if row.status == "failed":
+        body["failure"] = row.failure or "its search did not finish"
     return body
 
 
@@ -288,25 +358,6 @@ async def finished_analysis(engine: AsyncEngine, match_id: str) -> dict[str, Any
     """The match's analysis once done (for the exports), else None."""
     row = await store.find(engine, match_id)
     return await answer(engine, row) if row is not None and row.status == "done" else None
-
-
-def record_notes(body: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[int, str]]:
-    """A done analysis as the game record carries it: its headers, and a
-    comment per version (docs/notation.md, "The game record")."""
-    accuracy = body["accuracy"]
-    headers = [("Analysis", body["engine"])]
-    for colour in ("white", "black"):
-        if accuracy[colour] is not None:
-            headers.append((f"Accuracy{colour.capitalize()}", f"{accuracy[colour]:.1f}"))
-    comments = {}
-    for ply in body["plies"]:
-        words = [f"eval {ply['eval']:+.3f}"]
-        if ply["judgement"] is not None:
-            words.append(f"{ply['judgement']} (drop {ply['drop']:.3f})")
-        if ply["best"] is not None:
-            words.append("best " + json.dumps(ply["best"], ensure_ascii=False, separators=(",", ":")))
-        comments[ply["version"]] = " ".join(words)
-    return headers, comments
 
 
 def _progress(done: int, total: int) -> float:

@@ -19,6 +19,7 @@ from . import (
     match_stream_route,
     matches,
     notifications,
+    oauth,
     offers,
     pools,
     push,
@@ -26,6 +27,8 @@ from . import (
     replays,
     tournament_live,
     tournaments,
+    user_export,
+    user_status,
     users,
     vocabulary,
     ws,
@@ -33,7 +36,7 @@ from . import (
 
 router = APIRouter(prefix="/api/v1")
 # In this order: it is the order of the paths in /openapi.json.
-for resource in (matches, offers, match_stream_route, replays, analysis, vocabulary, account, account_email, notifications, users,
+for resource in (matches, offers, match_stream_route, replays, analysis, vocabulary, account, account_email, oauth, notifications, user_status, user_export, users,
                  challenges, events_stream, chat, pools, tournaments, tournament_live, push, puzzles):
     router.include_router(resource.router)
 

@@ -35,10 +35,25 @@ def absent(description: str, **bounds: Any) -> Any:
     return Field(None, description=description, **bounds)
 
 
+def tag_required(schema: dict[str, Any]) -> None:
+    """Keeps a union form's `type` required while it also has a default.
+
+    The `type` that tells a union's forms apart is written `Literal["x"] = "x"`:
+    its schema is then `{"const": "x", "default": "x"}`, so that a client
+    generated from the description (openapi-python-client) fills it in by itself
+    instead of making every caller pass it. pydantic drops a field with a
+    default from `required`; the server still needs it on the wire (the
+    discriminated unions find the form by it, and refuse a body without it), so
+    the description says so."""
+    kind = schema.get("properties", {}).get("type", {})
+    if "const" in kind and "type" not in schema.setdefault("required", []):
+        schema["required"].insert(0, "type")
+
+
 class Exactly(BaseModel):
     """An object with exactly its fields (`additionalProperties: false`)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=tag_required)
 
 
 # ---- a mage's power, by the mages that use them (docs/notation.md) --------------
@@ -97,23 +112,23 @@ class Power(RootModel[MovePower | SummonPower | TargetPower | PlayerPower | Squa
 # ---- the four game actions ------------------------------------------------------
 
 class SetupAction(Exactly):
-    type: Literal["setup"]
+    type: Literal["setup"] = "setup"
     backrow: list[MinionType] = Field(min_length=8, max_length=8,
                                       description="files a to h; any order of the eight types")
 
 
 class PlaceAction(Exactly):
-    type: Literal["place"]
+    type: Literal["place"] = "place"
     mage: Mage
     minion: MinionType
 
 
 class PassAction(Exactly):
-    type: Literal["pass"]
+    type: Literal["pass"] = "pass"
 
 
 class RemoveAction(Exactly):
-    type: Literal["remove"]
+    type: Literal["remove"] = "remove"
     mage: Mage
     power: Power | None = Field(description="the power's payload, by mage; null declines the power")
 
@@ -128,101 +143,101 @@ class Action(RootModel[GameAction]):
 # ---- the match's other events, in the log ---------------------------------------
 
 class JoinEvent(Exactly):
-    type: Literal["join"]
+    type: Literal["join"] = "join"
 
 
 class DrawOfferEvent(Exactly):
-    type: Literal["draw_offer"]
+    type: Literal["draw_offer"] = "draw_offer"
 
 
 class DrawDeclineEvent(Exactly):
-    type: Literal["draw_decline"]
+    type: Literal["draw_decline"] = "draw_decline"
 
 
 class DrawWithdrawEvent(Exactly):
-    type: Literal["draw_withdraw"]
+    type: Literal["draw_withdraw"] = "draw_withdraw"
 
 
 class DrawAcceptEvent(Exactly):
-    type: Literal["draw_accept"]
+    type: Literal["draw_accept"] = "draw_accept"
 
 
 class TakebackOfferEvent(Exactly):
-    type: Literal["takeback_offer"]
+    type: Literal["takeback_offer"] = "takeback_offer"
 
 
 class TakebackDeclineEvent(Exactly):
-    type: Literal["takeback_decline"]
+    type: Literal["takeback_decline"] = "takeback_decline"
 
 
 class TakebackWithdrawEvent(Exactly):
-    type: Literal["takeback_withdraw"]
+    type: Literal["takeback_withdraw"] = "takeback_withdraw"
 
 
 class TakebackAcceptEvent(Exactly):
     """The match goes back to the state after version `to`: the one just before
     the asker's last choice."""
 
-    type: Literal["takeback_accept"]
+    type: Literal["takeback_accept"] = "takeback_accept"
     to: int = Field(ge=0, description="the version whose state the match goes back to")
 
 
 class GiveTimeEvent(Exactly):
     """The player gives their opponent `seconds` more on the clock."""
 
-    type: Literal["give_time"]
+    type: Literal["give_time"] = "give_time"
     seconds: int = Field(gt=0)
 
 
 class BerserkEvent(Exactly):
     """The player went berserk in an arena game: their own clock halved, for a point more if they win."""
 
-    type: Literal["berserk"]
+    type: Literal["berserk"] = "berserk"
 
 
 class ResignEvent(Exactly):
-    type: Literal["resign"]
+    type: Literal["resign"] = "resign"
 
 
 class TimeoutEvent(Exactly):
-    type: Literal["timeout"]
+    type: Literal["timeout"] = "timeout"
 
 
 class AbortEvent(Exactly):
     """A seat's abort, the server's (a join timeout; `late`: the side that did not
     set up in time) or a server admin's (`by`, `note`)."""
 
-    type: Literal["abort"]
+    type: Literal["abort"] = "abort"
     late: Colour = absent(description="only when a side did not set up in time")
     by: Literal["admin"] = absent(description="only on a server admin's abort")
     note: str = absent(description="only on a server admin's abort: the reason")
 
 
 class ClaimEvent(Exactly):
-    type: Literal["claim"]
+    type: Literal["claim"] = "claim"
     result: Literal["win", "draw"]
 
 
 class AdjudicateEvent(Exactly):
-    type: Literal["adjudicate"]
+    type: Literal["adjudicate"] = "adjudicate"
     winner: Colour | None
     note: str = Field(description="the server admin's reason")
 
 
 class RematchOfferEvent(Exactly):
-    type: Literal["rematch_offer"]
+    type: Literal["rematch_offer"] = "rematch_offer"
 
 
 class RematchWithdrawEvent(Exactly):
-    type: Literal["rematch_withdraw"]
+    type: Literal["rematch_withdraw"] = "rematch_withdraw"
 
 
 class RematchDeclineEvent(Exactly):
-    type: Literal["rematch_decline"]
+    type: Literal["rematch_decline"] = "rematch_decline"
 
 
 class RematchEvent(Exactly):
-    type: Literal["rematch"]
+    type: Literal["rematch"] = "rematch"
     match_id: str = Field(description="the rematch's id")
 
 

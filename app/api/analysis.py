@@ -51,7 +51,8 @@ class Accuracy(BaseModel):
 
 class AnalysisBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    status: Literal["queued", "running", "done"]
+    status: Literal["queued", "running", "done", "failed"] = Field(
+        description="failed: given up after ANALYSIS_TRIES tries (POST asks for it again)")
     progress: float = Field(ge=0, le=1, description="the share of the plies written")
     position: int | None = Field(None, ge=1, description="while queued: the place in the queue (1: next)")
     engine: str = Field(description="what searched: the strong level's search and its depth",
@@ -59,6 +60,8 @@ class AnalysisBody(BaseModel):
     depth: int = Field(ge=1, description="the search's depth in actions")
     plies: list[AnalysisPly] = Field(description="one per version written so far, in order")
     accuracy: Accuracy
+    failure: str | None = Field(None, description="while failed: why, in a few words",
+                                examples=["given up after 3 tries (the last one's search raised RuntimeError)"])
 
 
 router = APIRouter(prefix="/matches", tags=["matches"])
@@ -77,7 +80,8 @@ async def _asker(match_id: str, request: Request, credentials: Credentials,
 
 @router.post(
     "/{match_id}/analysis", response_model=None, status_code=202,
-    responses={202: {"model": AnalysisBody, "description": "queued or running: the analysis as it stands"},
+    responses={202: {"model": AnalysisBody, "description": "queued or running (a failed one queued again, with "
+                                                           "fresh tries): the analysis as it stands"},
                200: {"model": AnalysisBody, "description": "done already: the whole analysis"},
                **responses(401, 403, 404, 409, 429, codes=("csrf_failed", "insufficient_scope", "forbidden",
                                                              "match_running"),
@@ -92,7 +96,9 @@ async def request_analysis(match_id: str, asker: Annotated[Asker, Depends(_asker
     address without one, searched at a time) and bounded: ANALYSIS_PER_ADDRESS
     waiting or running from one address, ANALYSIS_PER_DAY a day per account
     (or address); over either, 429 `too_many_analyses` with `Retry-After`.
-    Only a finished match: a running one answers 409 `match_running`."""
+    Only a finished match: a running one answers 409 `match_running`. A
+    failed analysis (given up after ANALYSIS_TRIES tries) is queued again, with
+    fresh tries and the plies it has, counted as a new request."""
     body, pending = await analyses.request(match_id, asker)
     return JSONResponse(body, status_code=202 if pending else 200)
 
@@ -103,7 +109,7 @@ async def request_analysis(match_id: str, asker: Annotated[Asker, Depends(_asker
     summary="A match's computer analysis, as far as it has gone",
 )
 async def get_analysis(match_id: str, analyses: AnalysesDep) -> JSONResponse:
-    """`{"status", "progress", "position" (while queued), "engine", "depth",
+    """`{"status", "progress", "position" (while queued), "failure" (while failed), "engine", "depth",
     "plies": [{"version", "eval", "best", "judgement", "drop", "mover"}],
     "accuracy": {"white", "black"}}`; 404 `no_analysis` before one is requested.
     docs/api.md ("Computer analysis") says how each figure is made."""

@@ -27,7 +27,8 @@ MATCH_ID = {"match_id": {"description": "the match's id (as GET /api/v1/matches/
 
 SOCKET_TEXT = """\
 One match, live: a `hello`, then a `snapshot` (or, with `?since=`, the updates
-missed), then every `update` in version order with no gap and none twice, on
+missed, and a seat's `legal` when it has something to play), then every
+`update` in version order with no gap and none twice, on
 whichever server process holds the socket. One JSON object per text frame; a
 client ignores a `type` it does not know. The server sends `ping` after
 WS_PING_SECONDS (10) of silence: answer `pong` (any message counts) or the
@@ -43,8 +44,10 @@ reach at opening (reconnect after a pause). A refused `Origin` is answered HTTP
 
 STREAM_TEXT = """\
 The websocket's feed as one long HTTP answer (`application/x-ndjson`), one JSON
-object a line: the match's state (`snapshot`), then each `update` and
-`presence`, and a `ping` line (no answer needed) after
+object a line: the match's state (`snapshot`; with `?since=`, the updates
+missed, and a seat's `legal` when it has something to play), then each
+`update` and `presence`, a `chatLine` for each chat line said in the caller's
+room, and a `ping` line (no answer needed) after
 MATCH_STREAM_KEEPALIVE_SECONDS (7) of quiet. No `hello`: the 200 says it is
 live. It ends after the line showing the match finished, or after a `closing`
 line when the server process stops (resume with `since`). A seat's token or
@@ -113,7 +116,7 @@ def _channel(address: str, title: str, text: str, servers: list[str], sent: list
 def match_socket() -> tuple[dict[str, Any], dict[str, list[str]]]:
     return _channel(
         "/api/v1/matches/{match_id}/ws", "A match, live (websocket)", SOCKET_TEXT, ["socket"],
-        sent=["hello", "snapshot", "update", "delta", "presence", "ack", "error", "ping", "pong", "analysis",
+        sent=["hello", "snapshot", "update", "delta", "legal", "presence", "ack", "error", "ping", "pong", "analysis",
               "chat_room", "chat_lines", "chat_hidden", "chat_ack", "chat_unfollowed"],
         read=["action", "ping", "pong", "chat_follow", "chat_unfollow", "chat_say"],
         parameters=MATCH_ID,
@@ -128,7 +131,8 @@ def match_socket() -> tuple[dict[str, Any], dict[str, list[str]]]:
 def match_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:
     return _channel(
         "/api/v1/matches/{match_id}/stream", "A match, live (ndjson stream)", STREAM_TEXT, ["http"],
-        sent=["snapshot", "update", "delta", "presence", "ping", "closing"], read=[], parameters=MATCH_ID)
+        sent=["snapshot", "update", "delta", "legal", "presence", "chatLine", "ping", "closing"], read=[],
+        parameters=MATCH_ID)
 
 
 def person_stream() -> tuple[dict[str, Any], dict[str, list[str]]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .asyncapi_messages import _kind, _object, message
+from .asyncapi_messages import STAMP, _kind, _object, message
 
 ARENA_TEXT = """\
 An arena, live: a `hello`, then `arena` (the standings' page, the newest
@@ -41,7 +41,7 @@ SUMMARY = {"id": "Tq3b0aZc1mBx", "kind": "arena", "name": "Hourly Blitz", "statu
            "ends_at": "2026-11-29T10:00:00.000Z", "players": 23}
 
 ARENA_HELLO = message("arena_hello", "The first message: live; `server_time` sets the client's clock", _object({
-    **_kind("hello"), "tournament": {"type": "string"}, "server_time": {"type": "string"}}),
+    **_kind("hello"), "tournament": {"type": "string"}, "server_time": STAMP}),
     {"type": "hello", "tournament": "Tq3b0aZc1mBx", "server_time": "2026-11-29T09:12:00.250Z"})
 ARENA = message("arena", "The arena now: its summary, one page of the standings, the newest pairings, the podium "
                          "once finished (sent again when it changes; every watcher of a page gets the same)", _object({

@@ -126,8 +126,22 @@ PRESENCE = message("presence", "Who is connected and how many watch, as it chang
      "spectators": 4, "version": 18})
 
 ACK = message("ack", "The socket's own action landed, at `version` (after its update)", _object({
-    **_kind("ack"), "id": {"anyOf": [CLIENT_ID, {"type": "null"}]}, "version": {"type": "integer", "minimum": 1}}),
+    **_kind("ack"), "id": {"anyOf": [CLIENT_ID, {"type": "null"}]}, "version": {"type": "integer", "minimum": 1}},
+    {"replayed": {"const": True, "description": "a resend of an action that landed before (the same `id`, action "
+                                                "and version): its first answer again, nothing applied twice; "
+                                                "absent otherwise"}}),
     {"type": "ack", "id": "c-42", "version": 18})
+
+LEGAL = message("legal", "A seat resumed with `?since=`: what it may play at the version it now holds, once "
+                         "what it missed went out (right after `hello` when it missed nothing); only when it has "
+                         "something to play, and not when a state it was just sent carried `legal`", _object({
+                             **_kind("legal"), "version": {"type": "integer", "minimum": 0},
+                             "actions": {"type": "array", "items": ref("Action")},
+                             "setup": {"type": "array", "items": {"type": "string"},
+                                       "description": "in the setup phase: any order of these is a legal backrow"}}),
+                {"type": "legal", "version": 17, "actions": [{"type": "pass"},
+                                                             {"type": "place", "mage": "oracle", "minion": "fey"}],
+                 "setup": []})
 
 ERROR = message("error", "What the server will not do, and why; to that socket alone", _object({
     **_kind("error"), "id": {"anyOf": [CLIENT_ID, {"type": "null"}],
@@ -137,7 +151,9 @@ ERROR = message("error", "What the server will not do, and why; to that socket a
     "detail": {"type": "string", "description": "a sentence for a person"},
     "version": {"type": ["integer", "null"], "description": "the match's version now"}},
     {"retry_after": {"type": "integer", "minimum": 0,
-                     "description": "with `rate_limited`: the seconds to wait, as REST's Retry-After"}}),
+                     "description": "with `rate_limited`: the seconds to wait, as REST's Retry-After"},
+     "used_on": {"type": "integer", "minimum": 0,
+                 "description": "with `id_taken`: the version the action id was first used on"}}),
     {"type": "error", "id": "c-44", "error": "rate_limited", "detail": "too many writes; try again in 7 s",
      "version": 18, "retry_after": 7})
 
@@ -156,10 +172,11 @@ ANALYSIS = message(
     "analysis", "A computer analysis of the (finished) match progressing: the plies written since this process "
                 "last told its sockets, and where it stands (as GET /matches/{id}/analysis answers)",
     _object({**_kind("analysis"), "match_id": {"type": "string"},
-             "status": {"enum": ["queued", "running", "done"]},
+             "status": {"enum": ["queued", "running", "done", "failed"]},
              "progress": {"type": "number", "minimum": 0, "maximum": 1},
              "engine": {"type": "string"}, "accuracy": ref("Accuracy"),
-             "plies": {"type": "array", "items": ref("AnalysisPly")}}),
+             "plies": {"type": "array", "items": ref("AnalysisPly")}},
+            {"failure": {"type": "string", "description": "while failed: why, in a few words"}}),
     {"type": "analysis", "match_id": "Xb3kq9", "status": "running", "progress": 0.42, "engine": "strong depth 2",
      "accuracy": {"white": 84.0, "black": 90.2},
      "plies": [{"version": 40, "eval": 0.12, "best": {"type": "pass"}, "judgement": None, "drop": None,
@@ -182,6 +199,16 @@ CHAT_LINES = message("chat", "Lines said in the followed room (the backlog first
 CHAT_HIDDEN = message("chat_hidden", "Lines an admin hid: take them down", _object({
     **_kind("chat_hidden"), "room": ROOM, "ids": {"type": "array", "items": {"type": "integer"}}}),
     {"type": "chat_hidden", "room": "spectators", "ids": [13]})
+CHAT_LINE = message("chatLine", "On a match's stream: a line said while it is open, in the room the caller "
+                                 "reads (the players' for a seat, the spectators' for a watcher)", _object({
+                                     **_kind("chatLine"), "room": ROOM,
+                                     "username": {"type": "string", "description": "the writer's shown name: an "
+                                                  "account's, a guest seat's, or \"Guest\""},
+                                     "text": {"type": "string", "description": "plain text, never markup"},
+                                     "id": {"type": "integer", "description": "the line's number (as GET /chat's)"},
+                                     "seat": SEAT, "at": STAMP}),
+                    {"type": "chatLine", "room": "players", "username": "Ada", "text": "Good luck", "id": 14,
+                     "seat": "white", "at": "2026-11-27T01:02:06.000Z"})
 CHAT_ACK = message("chat_ack", "The socket's own line was said", _object({
     **_kind("chat_ack"), "id": {"anyOf": [CLIENT_ID, {"type": "null"}]}, "line": ref("ChatLine")}),
     {"type": "chat_ack", "id": "c-45", "line": {"id": 14, "room": "players", "author": "Ada", "seat": "white",
@@ -268,11 +295,13 @@ MATCH_FINISH = message("matchFinish", "A match told by `matchStart` is over",
                            "opponent_title": None, "variant": "standard", "status": "finished",
                            "result": {"winner": "black", "reason": "resigned"}, "version": 9}})
 CHALLENGE_EXAMPLE: dict[str, Any] = {
-    "id": "q3VtX0aZc1mB", "challenger": "Ada", "challenged": "Grace", "computer": False, "variant": "standard",
+    "id": "q3VtX0aZc1mB", "challenger": "Ada", "challenged": "Grace", "open": False,
+    "url": "/challenges/q3VtX0aZc1mB", "computer": False, "variant": "standard",
     "time_control": {"type": "realtime", "minutes": 10, "increment": 5}, "colour": "random", "rated": True,
-    "status": "pending", "reason": None, "reason_text": None, "match_id": None,
+    "no_progress_rounds": 10, "status": "pending", "reason": None, "reason_text": None, "match_id": None,
     "created_at": "2026-11-27T01:00:00.000Z", "expires_at": "2026-11-27T01:10:00.000Z"}
-CHALLENGE = message("challenge", "A challenge to you or by you awaits its answer; on opening, one per pending challenge",
+CHALLENGE = message("challenge", "A challenge to you or by you awaits its answer; on opening, one per pending "
+                    "challenge. An open challenge (to nobody) is told to its challenger alone",
                     _object({**_kind("challenge"), "challenge": ref("Challenge")}),
                     {"type": "challenge", "challenge": CHALLENGE_EXAMPLE})
 CHALLENGE_DECLINED = message("challengeDeclined", "A pending challenge was declined (with its reason)",
@@ -312,7 +341,7 @@ NOTIFICATION = message("notification", "A new notice in the account's inbox (GET
 # Keys of components/messages: a name unique in the document (two messages are "chat").
 MESSAGES: dict[str, dict[str, Any]] = {
     "hello": HELLO, "snapshot": SNAPSHOT, "update": UPDATE, "delta": DELTA, "presence": PRESENCE, "ack": ACK,
-    "error": ERROR, "ping": PING, "closing": CLOSING, "pong": PONG, "analysis": ANALYSIS, "chat_room": CHAT_ROOM,
+    "legal": LEGAL, "chatLine": CHAT_LINE, "error": ERROR, "ping": PING, "closing": CLOSING, "pong": PONG, "analysis": ANALYSIS, "chat_room": CHAT_ROOM,
     "chat_lines": CHAT_LINES, "chat_hidden": CHAT_HIDDEN,
     "chat_ack": CHAT_ACK, "chat_unfollowed": CHAT_UNFOLLOWED, "action": ACTION_MESSAGE,
     "chat_follow": CHAT_FOLLOW, "chat_unfollow": CHAT_UNFOLLOW, "chat_say": CHAT_SAY, "person": PERSON,

@@ -9,10 +9,11 @@ as one sending actions; over the budget it is answered 429 with Retry-After
 without its body being read. The gateway then knows the request is counted
 (`Caller.counted`) and does not count it twice.
 
-Reads (GET and HEAD under /api/v1/matches): a budget per address of their own,
+Reads (GET and HEAD under /api/v1/matches, and a player's export): a budget per address of their own,
 generous (a page never comes near it), counted in this process's memory, or in
 Redis when REDIS_URL is set (then the budget holds across processes); a
-call of `/states` (up to 100 states) counts as HEAVY reads. Over it: 429 with
+call of `/states` (up to 100 states) counts as HEAVY reads, and so does an
+export's start (each further page of it is charged by user_export.py). Over it: 429 with
 Retry-After, before any database read, held RATE_LIMIT_HOLD_SECONDS first as a
 refused write is.
 """
@@ -29,6 +30,8 @@ from app.matches import Caller, Gateway
 from .errors import error_response, service_error_response
 
 PREFIX = "/api/v1/matches"
+USERS = "/api/v1/users/"
+EXPORT = "/matches/export"  # a player's whole history in one stream: a read of the match API
 COUNTED = "magery.counted"  # in the scope: this request's write is counted already
 # A /states call answers up to 100 states (some 300 KB of JSON): it counts as
 # this many reads (eight such readers slowed every match).
@@ -63,14 +66,15 @@ class Budgets:
 
     def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         # A plain function handing back the coroutine to await: no frame of its own.
-        if scope["type"] == "http" and scope["path"].startswith(PREFIX):
+        path = scope["path"] if scope["type"] == "http" else ""
+        if path.startswith(PREFIX) or (path.startswith(USERS) and path.endswith(EXPORT)):
             method = scope["method"]
             if method == "POST":
                 return self._write(scope, receive, send)
             if method in ("GET", "HEAD"):
                 client = scope.get("client")
                 key = f"addr:{network_of(client[0]) if client else '-'}"
-                weight = HEAVY if scope["path"].endswith("/states") else 1
+                weight = HEAVY if path.endswith(("/states", EXPORT)) else 1
                 if isinstance(self.reads, RedisWindow):  # shared: a round trip near the budget
                     return self._read_shared(key, weight, scope, receive, send)
                 try:

@@ -28,14 +28,14 @@ from app.kernel.errors import Unauthorized
 from app.matches import Caller
 from app.people import PersonChannel
 from app.people.person import Who
-from app.rules import VARIANTS
+from app.rules import DEFAULT_NO_PROGRESS_ROUNDS, VARIANTS
 
 from .caller import AnyCaller, bearer_of, still_holds
 from .deps import AccountsDep, ChallengesDep, ChannelDep, address_of
 from .errors import responses
 from .head import asked_head, no_lines
 from .match_stream import closing_line
-from .schemas import Strict, TimeControl, Timestamp
+from .schemas import Strict, TimeControl, Timestamp, whole
 
 CHALLENGE_ID = r"^[A-Za-z0-9_-]{1,16}$"
 MATCH_ID = r"^[A-Za-z0-9_-]{1,24}$"
@@ -49,6 +49,8 @@ class ChallengeOptions(Strict):
     time_control: TimeControl | None = None
     colour: Literal["white", "black", "random"] = Field("random", description="the challenger's side")
     rated: bool = Field(False, description="the match moves both players' ratings")
+    no_progress_rounds: whole(0, 1000) = Field(  # type: ignore[valid-type]
+        DEFAULT_NO_PROGRESS_ROUNDS, description="R16, as in a match's options; 0 turns the rule off")
 
     model_config = ConfigDict(json_schema_extra={"examples": [{
         "variant": "standard", "time_control": {"type": "realtime", "minutes": 10, "increment": 5},
@@ -65,12 +67,18 @@ class Challenge(BaseModel):
 
     id: str = Field(examples=["q3VtX0aZc1mB"])
     challenger: str = Field(examples=["Ada"])
-    challenged: str = Field(examples=["Grace"])
+    challenged: str | None = Field(examples=["Grace"], description=(
+        "who is challenged; null for an open challenge until someone accepts it"))
+    open: bool = Field(False, description="an open challenge: made to nobody, anyone signed in but the "
+                                          "challenger may accept it by its link")
+    url: str = Field(examples=["/challenges/q3VtX0aZc1mB"], description=(
+        "the challenge's page on this server: the link an open challenge is given by"))
     computer: bool = Field(description="the challenged is a computer level: it accepts at once")
     variant: str = Field(examples=["standard"])
     time_control: dict[str, Any] | None = Field(examples=[{"type": "realtime", "minutes": 10, "increment": 5}])
     colour: Literal["white", "black", "random"] = Field(description="the challenger's side")
     rated: bool
+    no_progress_rounds: int = Field(10, description="R16's count for the match")
     status: Literal["pending", "accepted", "declined", "canceled", "expired"]
     reason: str | None = Field(description="a decline's reason code, else null", examples=[None])
     reason_text: str | None = Field(description="the reason as the challenger reads it after the name",
@@ -120,6 +128,26 @@ MINE = _examples(403, not_your_challenge="only the challenged player accepts a c
                  csrf_failed="a change made with the session cookie needs the header X-CSRF-Token")
 
 
+def _options(body: "ChallengeOptions") -> dict[str, Any]:
+    options: dict[str, Any] = {"variant": body.variant, "no_progress_rounds": body.no_progress_rounds}
+    if body.time_control is not None:
+        options["time_control"] = body.time_control.model_dump()
+    return options
+
+
+@router.post("/challenges/open", status_code=201, response_model=Challenge,
+             responses={**ERRORS, **_examples(429, too_many_challenges="you have 5 challenges waiting")},
+             summary="Make an open challenge: a link anyone may accept")
+async def open_challenge(caller: AnyCaller, challenges: ChallengesDep,
+                         body: ChallengeOptions | None = None) -> JSONResponse:
+    """A challenge to nobody: its `url` is the link to give. The first account
+    (not yours) to accept it plays it; it expires as any challenge does, and
+    nobody but you is told of it."""
+    body = body or ChallengeOptions()
+    made = await challenges.open(_account(caller), _options(body), body.colour, body.rated)
+    return JSONResponse(made, status_code=201, headers={"Location": f"/api/v1/challenges/{made['id']}/show"})
+
+
 @router.post("/challenges/{name}", status_code=201, response_model=Challenge,
              responses={**ERRORS, **_examples(404, no_such_player="there is no player named 'nobody'"),
                         **_examples(403, account_closed="Bo's account is closed"),
@@ -132,10 +160,7 @@ async def challenge(caller: AnyCaller, challenges: ChallengesDep,
     """The challenged player sees it at once on any page; a computer level
     (Random, Greedy, Strong) accepts at once: the answer carries its `match_id`."""
     body = body or ChallengeOptions()
-    options = {"variant": body.variant}
-    if body.time_control is not None:
-        options["time_control"] = body.time_control.model_dump()
-    made = await challenges.challenge(_account(caller), name, options, body.colour, body.rated)
+    made = await challenges.challenge(_account(caller), name, _options(body), body.colour, body.rated)
     # No route reads one challenge: the list of the caller's challenges holds it.
     return JSONResponse(made, status_code=201, headers={"Location": "/api/v1/challenges"})
 
@@ -146,6 +171,15 @@ async def list_challenges(caller: AnyCaller, challenges: ChallengesDep) -> JSONR
     return JSONResponse(await challenges.of(_account(caller).account_id or 0))
 
 Id = Annotated[str, Path(pattern=CHALLENGE_ID)]
+
+
+@router.get("/challenges/{challenge_id}/show", response_model=Challenge, responses={**responses(400), **UNKNOWN},
+            summary="One challenge")
+async def one_challenge(challenge_id: Id, challenges: ChallengesDep) -> JSONResponse:
+    """Anyone may read a challenge by its id (nothing in it is secret): what an
+    open challenge's link shows before it is accepted. Under `/show` because
+    `/challenges/{name}` already takes a POST: one path shape, one method."""
+    return JSONResponse(await challenges.get(challenge_id))
 
 
 @router.post("/challenges/{challenge_id}/accept", response_model=Challenge,
@@ -177,7 +211,7 @@ async def opened(request: Request, who: Who, channel: PersonChannel, accounts: A
     if not who.anyone:
         raise Unauthorized("sign in, or name the seats this browser holds (POST with `seats`)")
     address = address_of(request) or "-"
-    channel.reserve(address)  # TooManyChannels: answered 429 before anything streams
+    await channel.reserve(address)  # TooManyChannels: answered 429 before anything streams
     if asked_head(request):  # the headers alone (head.py)
         channel.release(address)
         return StreamingResponse(no_lines(), media_type="application/x-ndjson", headers=STREAM_HEADERS)

@@ -15,10 +15,12 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 
 from app.accounts import Accounts
+from app.accounts.oauth import OAuth
 from app.accounts.profiles import Profiles
 from app.analysis import Analyses
 from app.challenges import Challenges
 from app.chat import Chat
+from app.config import Settings
 from app.matches import Gateway
 from app.matches.reads import Reads
 from app.notify import Channels, Inbox
@@ -51,6 +53,10 @@ def get_reads(request: Request) -> Reads:
 
 def get_accounts(request: Request) -> Accounts:
     return _parts(request).accounts  # type: ignore[no-any-return]
+
+
+def get_oauth(request: Request) -> OAuth:
+    return _parts(request).oauth  # type: ignore[no-any-return]
 
 
 def get_profiles(request: Request) -> Profiles:
@@ -105,13 +111,25 @@ def get_analyses(request: Request) -> Analyses:
     return _parts(request).analyses  # type: ignore[no-any-return]
 
 
+def get_read_budget(request: Request) -> Any:
+    """The read budget per address (app/api/budget.py), for a route that reads in steps."""
+    return _parts(request).reads
+
+
+def get_settings(request: Request) -> Settings:
+    return _parts(request).settings  # type: ignore[no-any-return]
+
+
 def get_replays(request: Request) -> Replays:
     return _parts(request).replays  # type: ignore[no-any-return]
 
 
 GatewayDep = Annotated[Gateway, Depends(get_gateway)]
+ReadBudgetDep = Annotated[Any, Depends(get_read_budget)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
 ReadsDep = Annotated[Reads, Depends(get_reads)]
 AccountsDep = Annotated[Accounts, Depends(get_accounts)]
+OAuthDep = Annotated[OAuth, Depends(get_oauth)]
 ProfilesDep = Annotated[Profiles, Depends(get_profiles)]
 ChallengesDep = Annotated[Challenges, Depends(get_challenges)]
 ChannelDep = Annotated[PersonChannel, Depends(get_channel)]

@@ -47,8 +47,9 @@ _EXAMPLES: dict[int, dict[str, dict[str, Any]]] = {
           "name_taken": {"error": "name_taken", "detail": (
               "name 'ADA' looks like the account 'Ada''s …: sign in as Ada, or choose another name")},
           "match_over": {"error": "match_over", "detail": "the match is over"},
-          "id_taken": {"error": "id_taken",
-                       "detail": "the action id 'c-1' is used by another action of this match"},
+          "id_taken": {"error": "id_taken", "used_on": 4, "detail": (
+              "the action id 'c-1' was used on version 4 for another action of this match: an id names "
+              "one action; give a new action a new id")},
           "no_takeback": {"error": "no_takeback", "detail": "no takeback is asked in this match"},
           "match_running": {"error": "match_running",
                             "detail": "the match is still running: its positions are judged only once it is over"},
@@ -98,7 +99,8 @@ _MEANINGS = {
     "seat_taken": "both seats are taken",
     "name_taken": "a guest's name alike to an account's",
     "match_over": "the match is over",
-    "id_taken": "the action id is used by another action of this match",
+    "id_taken": "the action id was used before for another action, or for the same action on another "
+                "version (`used_on`: the version it was used on)",
     "match_running": "the match is still running",
     "no_takeback": "no takeback is asked (any more): answered, withdrawn, or lapsed at a choice played",
     "request_in_flight": "a request with this Idempotency-Key is still being answered",

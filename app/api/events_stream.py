@@ -49,7 +49,7 @@ async def event_stream(request: Request, who: AccountCaller, accounts: AccountsD
     `ping` line (nothing to answer) when nothing else went out for 7 s. One stream
     per token (or session): opening another ends this one."""
     address = address_of(request) or "-"
-    channel.reserve(address)  # TooManyChannels: answered 429 before anything streams
+    await channel.reserve(address)  # TooManyChannels: answered 429 before anything streams
     if asked_head(request):  # the headers alone: no stream opened, so none of the token's ended
         channel.release(address)
         return StreamingResponse(no_lines(), media_type="application/x-ndjson", headers=HEADERS)

@@ -1,8 +1,8 @@
-"""The hot route, `POST /api/v1/matches/{id}/actions`, answered without FastAPI's
-routing, dependency solving and response validation when the request is an
-ordinary one.
+"""The hot routes, `POST /api/v1/matches/{id}/actions` and the `GET …/legal` a page
+asks before each action, answered without FastAPI's routing, dependency solving
+and response validation when the request is an ordinary one.
 
-Every move of every match comes through this route, and FastAPI's per-request
+Every move of every match comes through these routes, and FastAPI's per-request
 machinery costs more CPU than the match service does. This is a plain ASGI
 middleware placed innermost, so every other middleware (headers, request ids,
 metrics, limits) wraps it like any route. It only reads HTTP: an ordinary
@@ -14,6 +14,12 @@ account's token `mgo_...`) goes on to the router with its body intact, so every
 other refusal is the route's own, and an account's call is the declared route's
 (app/api/caller.py: its scopes, its closing, the session's CSRF check). tests/api/test_fast_path.py plays each case both ways and compares.
 bench/api.py measures the server with and without it (`FAST_PATH=false`).
+
+`GET …/legal` likewise: with a seat's Bearer token and no query string it is one
+call of `Gateway.legal`, answered as the route's JSONResponse would be; anything
+else (an account's token, a cookie, no token, a query) goes on to the route.
+In bench/capacity.py's profile FastAPI's part of that route (routing, the
+dependencies, two of them run in the thread pool) was a tenth of the server's CPU.
 """
 
 from __future__ import annotations
@@ -34,7 +40,9 @@ from .errors import service_error_response, unexpected_error_response
 from .schemas import Play
 
 PATH = re.compile(r"/api/v1/matches/([^/]+)/actions")
+LEGAL = re.compile(r"/api/v1/matches/([^/]+)/legal")
 _JSON = (b"content-type", b"application/json")
+_REPLAYED = (b"idempotency-replayed", b"true")
 
 
 class FastPlay:
@@ -43,11 +51,34 @@ class FastPlay:
 
     def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         # A plain function handing back the coroutine to await: no frame of its own.
-        if scope["type"] == "http" and scope["method"] == "POST" and not scope.get("root_path"):
-            found = PATH.fullmatch(scope["path"])
-            if found is not None:
-                return self._play(found.group(1), scope, receive, send)
+        if scope["type"] == "http" and not scope.get("root_path"):
+            method = scope["method"]
+            if method == "POST":
+                found = PATH.fullmatch(scope["path"])
+                if found is not None:
+                    return self._play(found.group(1), scope, receive, send)
+            elif method == "GET" and not scope.get("query_string"):
+                found = LEGAL.fullmatch(scope["path"])
+                if found is not None:
+                    token = _bearer(_headers(scope)[1])
+                    if token is not None and not token.startswith(PREFIX):
+                        return self._legal(found.group(1), token, scope, receive, send)
         return self.app(scope, receive, send)
+
+    async def _legal(self, match_id: str, token: str, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """A seat asks what it may play: the route's answer (app/api/matches.py), without the route."""
+        client = scope.get("client")
+        caller = Caller(token, client[0] if client else None, counted=COUNTED in scope)
+        try:
+            legal = await self.gateway.legal(match_id, caller)
+        except ServiceError as exc:
+            return await service_error_response(exc)(scope, receive, send)
+        except Exception as exc:
+            return await unexpected_error_response(exc, f"GET {scope['path']}", self.outage)(scope, receive, send)
+        text = json.dumps(legal, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-length", str(len(text)).encode()), _JSON]})
+        await send({"type": "http.response.body", "body": text})
 
     async def _play(self, match_id: str, scope: dict[str, Any], receive: Any, send: Any) -> None:
         chunks: list[bytes] = []
@@ -82,8 +113,10 @@ class FastPlay:
         else:
             text = json.dumps({"match": acted.match}, ensure_ascii=False, allow_nan=False,
                               separators=(",", ":")).encode()
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-length", str(len(text)).encode()), _JSON]})
+        headers = [(b"content-length", str(len(text)).encode()), _JSON]
+        if acted.duplicate:  # as the route says it (matches.py)
+            headers.append(_REPLAYED)
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": text})
 
     async def _hand_on(self, scope: dict[str, Any], receive: Any, send: Any, body: bytes,

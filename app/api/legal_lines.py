@@ -8,6 +8,10 @@ encoding each update once for the whole room, and only a seat that asked pays
 for a read of its legal actions, at the moment its state goes out. The hub
 sends to one socket in version order, one message at a time, so the order of
 what the seat is sent is unchanged.
+
+A seat that resumes (`?since=`) is told what to do even when it missed
+nothing: once its catch-up went out, a `legal` message (`resumed`), unless a
+state it was just sent carried `legal` already.
 """
 
 from __future__ import annotations
@@ -15,9 +19,9 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
-from app.realtime.room import dumps
+from app.realtime.room import After, dumps
 
 log = logging.getLogger("magery.realtime")
 
@@ -63,3 +67,56 @@ async def _added(text: str, legal_of: LegalOf) -> str | None:
         return None
     return text[:-1] + ',"legal":' + dumps(legal) + "}"
 
+
+
+def resumed(send: Send, legal_of: LegalOf, states_carry: bool) -> tuple[Send, After]:
+    """(`send` watched, what follows a seat's catch-up): after a `?since=` at the
+    match's version, or after the updates missed, `{"type": "legal", version,
+    actions, setup}` when the seat has something to play at the version it holds.
+    With `states_carry` (`?legal=true`) a state sent in the catch-up carried it
+    already, if due: then nothing more."""
+    stated = False
+
+    async def sending(event: dict[str, Any]) -> None:
+        nonlocal stated
+        text = event.get("text")
+        if states_carry and not stated and isinstance(text, str) and text.startswith(STATES):
+            stated = True
+        await send(event)
+
+    async def after(version: int) -> dict[str, Any] | None:
+        if stated:
+            return None
+        try:
+            legal = await legal_of()
+        except Exception:
+            log.warning("legal actions for a resumed seat could not be read; not sent", exc_info=True)
+            return None
+        # Read at a newer version: that version's update follows, and the client does not hold it yet.
+        if legal.get("version") != version or not (legal.get("actions") or legal.get("setup")):
+            return None
+        return {"type": "legal", **legal}
+
+    return sending, after
+
+
+class Reads(Protocol):
+    """What a seat's legal actions are read from (the match service's reads)."""
+
+    async def legal(self, match_id: str, colour: str) -> dict[str, Any]: ...
+
+
+def for_seat(send: Send, reads: Reads, match_id: str, seat: str, legal: bool,
+             resuming: bool) -> tuple[Send, After | None]:
+    """A seat's `send`, and what follows its catch-up: with `legal`, each state
+    carries its legal actions; `resuming` (`?since=`), a `legal` message after
+    the catch-up (`resumed`)."""
+
+    async def legal_of() -> dict[str, Any]:
+        return await reads.legal(match_id, seat)
+
+    if legal:
+        send = with_legal(send, legal_of)
+    if not resuming:
+        return send, None
+    return resumed(send, legal_of, legal)

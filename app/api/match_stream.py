@@ -9,6 +9,10 @@ same promise: the match's state first (or, with `?since=`, what came after that
 version), then every update once, with no gap, on whichever process serves it
 (the hub hears the others' commits on the bus). What differs:
 
+- the chat lines said while it is open, in the room the caller reads (the
+  players' for a seat, the spectators' for a watcher: app/chat's rule), each a
+  `chatLine` line, carried by the chat's relay (app/chat/relay.py), which hears
+  every process's lines;
 - no `hello` (the response's status says the stream is live) and no `ping` to
   answer: a stream cannot answer, so the hub's pings are answered here, and a
   `ping` line that needs no answer goes out when nothing else has for
@@ -27,12 +31,13 @@ import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from app.chat import Chat, Relay
 from app.kernel.errors import BadRequest, ServiceError
 from app.matches import Caller, Gateway
 from app.realtime.hub import Hub, Subscriber
 
 from .head import no_lines
-from .legal_lines import Send, with_legal
+from .legal_lines import Send, for_seat
 
 PING = '{"type":"ping"}'  # the hub's ping, and the stream's keep-alive line alike
 STOPPING = "server shutting down"  # the hub's reason for a close it makes on shutdown
@@ -49,8 +54,11 @@ class Stopping(ServiceError):
 
 class MatchStreams:
     def __init__(self, hub: Hub, gateway: Gateway, keepalive: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, chat: Chat | None = None,
+                 relay: Relay | None = None) -> None:
         self.hub, self.gateway, self.keepalive, self.clock = hub, gateway, keepalive, clock
+        # The chat lines said while the stream is open, in the caller's room; None: none.
+        self.chat, self.relay = chat, relay
 
     async def open(self, match_id: str, caller: Caller, since: int | None, legal: bool,
                    address: str, head: bool = False, compact: bool = False) -> AsyncIterator[str]:
@@ -63,7 +71,7 @@ class MatchStreams:
         seat, version = await self.gateway.watch(match_id, caller.token, caller.account_id)
         if legal and seat is None:
             raise BadRequest("legal=true needs a seat: send its token (Authorization: Bearer)")
-        if not hub.reserve(address):
+        if not await hub.reserve(address):
             raise TooManyStreams(f"at most {hub.sockets_per_address} sockets and streams from one address; "
                                  "close one first")
         try:
@@ -76,10 +84,16 @@ class MatchStreams:
             return no_lines()
         if since is not None and (since > version or (finished and since >= version)):
             since = None  # from the future, or nothing left to follow: the state, once
-        return self._lines(match_id, seat, since, legal, address, compact)
+        try:
+            # Read before the stream follows the chat: a line said in between is after it, and sent.
+            chat_after = await self.chat.newest_line(match_id) if self.chat is not None and not finished else None
+        except BaseException:
+            hub.release(address)
+            raise
+        return self._lines(match_id, seat, since, legal, address, compact, chat_after)
 
     async def _lines(self, match_id: str, seat: str | None, since: int | None, legal: bool,
-                     address: str, compact: bool) -> AsyncIterator[str]:
+                     address: str, compact: bool, chat_after: int | None = None) -> AsyncIterator[str]:
         hub, lines = self.hub, asyncio.Queue[str | None](QUEUE)
         held: list[Subscriber] = []  # the stream's handle, once joined
         closed: list[dict[str, Any]] = []  # the hub's close, when it lets the stream go
@@ -98,16 +112,15 @@ class MatchStreams:
                 await lines.put(event["text"])
 
         send: Send = deliver
-        if legal and seat is not None:
-            reads = self.gateway.service.reads
-
-            async def legal_of() -> dict[str, Any]:
-                return await reads.legal(match_id, seat)
-
-            send = with_legal(deliver, legal_of)
-        sub = hub.join(match_id, send, seat, since, address, compact=compact)
+        after = None
+        if seat is not None:  # its legal actions on its states (?legal=true), and after a resume's catch-up
+            send, after = for_seat(deliver, self.gateway.service.reads, match_id, seat, legal, since is not None)
+        sub = hub.join(match_id, send, seat, since, address, compact=compact, after=after)
         held.append(sub)
+        relay = self.relay if chat_after is not None else None
         try:
+            if relay is not None:  # the room the chat lets the caller read: the players' for a seat
+                relay.follow(match_id, sub, "players" if seat is not None else "spectators", after=chat_after)
             await hub.note_seat(sub)
             said = self.clock()
             while True:
@@ -127,6 +140,8 @@ class MatchStreams:
                     return
         finally:
             gone = True
+            if relay is not None:
+                relay.leave(match_id, sub)
             while not lines.empty():  # a send blocked on a full queue goes on, and finds `gone`
                 lines.get_nowait()
             hub.release(address)

@@ -19,9 +19,10 @@ from .query_numbers import Digits
 router = APIRouter(prefix="/matches", tags=["matches"])
 # A seat's token or the account holding the seat (either scope) reads the
 # seat's view, as GET /legal does; no credential at all: a watcher.
-DOC = {200: {"description": "newline-delimited JSON: the match's state, then each update, `presence` "
-                            "and a `ping` when quiet; the last line shows the match finished, or is `closing` "
-                            "(the server stopping: resume with `?since=`)",
+DOC = {200: {"description": "newline-delimited JSON: the match's state (with `?since=`, the updates missed "
+                            "and a seat's `legal`), then each update, `presence`, a `chatLine` for each chat "
+                            "line in the caller's room, and a `ping` when quiet; the last line shows the match "
+                            "finished, or is `closing` (the server stopping: resume with `?since=`)",
              "content": {"application/x-ndjson": {"schema": {"type": "string"}}}},
        **responses(400, 401, 403, 404, 429, codes=("insufficient_scope", "forbidden", "rate_limited"))}
 
@@ -43,7 +44,10 @@ async def stream_match(
     """What the websocket sends, one JSON object a line: first the state (a
     `snapshot` message), then each update as it lands on any process, with no
     gap and none twice; a `ping` line (nothing to answer) when nothing else
-    went out for 7 s. With `?since=`, it resumes after that version. It ends
+    went out for 7 s; a `chatLine` for each chat line said in the caller's
+    room (the players' for a seat, the spectators' otherwise). With `?since=`,
+    it resumes after that version, and a seat with something to play is then
+    sent a `legal` line (its first, when it missed nothing). It ends
     after the line that shows the match finished, or after a `closing` line
     when the server process stops (resume with `?since=`)."""
     lines = await streams.open(match_id, caller, since, legal, address_of(request) or "-",

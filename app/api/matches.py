@@ -61,9 +61,12 @@ ENDING = (*SEAT, "match_over", "rate_limited")
 AFTER_END = (*SEAT, "match_running", "rate_limited")
 
 
+REPLAYED = {"Idempotency-Replayed": "true"}  # the answer kept from the first request, nothing done again
+
+
 def _seated(status: int, raw: bytes, replayed: bool) -> Response:
     """A create's, a join's or a rematch's answer, with the match's address on a 201 (`Location`)."""
-    headers = {"Idempotency-Replayed": "true"} if replayed else {}
+    headers = dict(REPLAYED) if replayed else {}
     if status == 201:
         headers["Location"] = f"{PATH}/{json.loads(raw)['match']['id']}"
     return Response(raw, status_code=status, media_type="application/json", headers=headers)
@@ -187,19 +190,28 @@ async def legal_actions(match_id: str, caller: SeatReader, gateway: GatewayDep) 
 
 @router.post(
     "/{match_id}/actions", response_model=None,
-    responses={200: {"model": MatchBody}, **responses(400, 401, 403, 404, 409, 422, 429, codes=(
-        *SEAT, "not_your_turn", "stale_version", "id_taken", "match_over", "illegal_action",
-        "rate_limited"))},
+    responses={200: {"model": MatchBody, "headers": {"Idempotency-Replayed": {
+        "description": "`true`: a resend of an action that landed before (the same `id`, or the same action, "
+                       "on the same version); the answer is the first one's, and nothing was applied again",
+        "schema": {"type": "string", "enum": ["true"]}}}},
+        **responses(400, 401, 403, 404, 409, 422, 429, codes=(
+            *SEAT, "not_your_turn", "stale_version", "id_taken", "match_over", "illegal_action",
+            "rate_limited"))},
     summary="Play an action",
 )
 async def play(match_id: str, body: Play, caller: SeatCaller, gateway: GatewayDep) -> Response:
     """Plays `action` on state `version`. A resend of an action that landed (same
-    `id`, or the same action on the same version) answers 200 again and applies
-    nothing twice; an action on an older version answers 409 `stale_version`."""
+    `id`, same action, same version; or without an id the same action on the
+    same version) answers 200 again with `Idempotency-Replayed: true` and applies
+    nothing twice; an `id` used before for another action or on another version
+    answers 409 `id_taken` (with `used_on`); an action on an older version
+    answers 409 `stale_version`."""
     acted = await gateway.play(match_id, caller, body.action, body.version, body.id)
+    headers = REPLAYED if acted.duplicate else None
     if acted.match_json is not None:  # encoded once already, for the log
-        return Response(b'{"match":' + acted.match_json.encode() + b"}", media_type="application/json")
-    return JSONResponse({"match": acted.match})
+        return Response(b'{"match":' + acted.match_json.encode() + b"}", media_type="application/json",
+                        headers=headers)
+    return JSONResponse({"match": acted.match}, headers=headers)
 
 
 @router.get(

@@ -70,7 +70,7 @@ PreferenceChanges = create_model(  # type: ignore[call-overload]
     "PreferenceChanges", __base__=Strict, **{k: (ChannelChoices | None, None) for k in KINDS})
 
 
-class Preferences(BaseModel):
+class NotificationPreferences(BaseModel):
     preferences: dict[Kind, dict[Channel, bool]] = Field(
         description="each kind, each channel: on or off",
         examples=[{"your_turn": {"inbox": True, "push": True, "email": False}}])
@@ -107,7 +107,7 @@ async def _choices(account_id: int, inbox: Any, channels: Any) -> JSONResponse:
                          "delivered_by": ["inbox", *channels.names]})
 
 
-@router.get("/notification-preferences", response_model=Preferences, responses=responses(401),
+@router.get("/notification-preferences", response_model=NotificationPreferences, responses=responses(401),
             summary="Which notifications reach you, by which channel")
 async def read_preferences(who: AccountCaller, inbox: InboxDep, channels: NotifyChannelsDep) -> JSONResponse:
     """Every kind and channel, the defaults where you chose nothing: the inbox
@@ -115,7 +115,7 @@ async def read_preferences(who: AccountCaller, inbox: InboxDep, channels: Notify
     return await _choices(who.account_id, inbox, channels)
 
 
-@router.put("/notification-preferences", response_model=Preferences, responses=CHANGES,
+@router.put("/notification-preferences", response_model=NotificationPreferences, responses=CHANGES,
             summary="Change which notifications reach you")
 async def change_preferences(who: AccountCaller, inbox: InboxDep, channels: NotifyChannelsDep,
                              body: Annotated[PreferenceChanges, Body(examples=[{"your_turn": {"push": False}}])],

@@ -34,6 +34,8 @@ CHOSEN = {
     "report_line": "reportChatLine",
     "wait": "waitForPairing",
     "leave_all": "leaveAllPools",
+    "oauth_token": "exchangeOauthCode",
+    "revoke_oauth_token": "revokeOauthToken",
 }
 
 

@@ -53,7 +53,7 @@ class Offer(BaseModel):
     rated: bool
 
 
-class Pairing(BaseModel):
+class PoolPairing(BaseModel):
     id: str = Field(description="the match's id")
     seat: Colour
     token: str | None = Field(description="a guest's seat token (keep it; only you get it); null for an "
@@ -75,7 +75,7 @@ class PoolAnswer(BaseModel):
     pools: list[str] = Field(description="the pools you wait in (paired: the pool of the pairing)")
     waited_seconds: float = Field(description="how long you have waited, in seconds")
     computer: Offer | None = Field(description="the computer, offered once you have waited POOL_OFFER_SECONDS")
-    match: Pairing | None = Field(description="the match you are paired in")
+    match: PoolPairing | None = Field(description="the match you are paired in")
     rating_range: RatingReach | None = Field(None, description="an account waiting: the ratings it may be "
                                                                "paired with now (it widens as you wait)")
     ticket: str | None = Field(None, description="a guest's ticket, given by its first join only: send it as "

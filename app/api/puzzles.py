@@ -13,11 +13,13 @@ from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
+from app.matches import Caller as WriteCaller
 from app.puzzles.miner import MOST_MOVES
 from app.puzzles.service import Puzzles
 
 from .action_schema import DocumentedAsAction
 from .caller import MissingScope, Signed, signed_or_guest
+from .deps import GatewayDep, address_of
 from .errors import responses
 from .schemas import Strict
 
@@ -93,13 +95,18 @@ async def one_puzzle(puzzle_id: PuzzleId, who: Caller, puzzles: PuzzlesDep) -> J
 
 
 @router.post("/{puzzle_id}/attempt", response_model=PuzzleJudged,
-             responses={**responses(400, 401, 404, 422), **responses(403, codes=("csrf_failed", "insufficient_scope"))},
+             responses={**responses(400, 401, 404, 422, 429),
+                        **responses(403, codes=("csrf_failed", "insufficient_scope"))},
              summary="Try a puzzle")
-async def attempt(puzzle_id: PuzzleId, body: PuzzleAttempt, who: Caller, puzzles: PuzzlesDep) -> JSONResponse:
+async def attempt(puzzle_id: PuzzleId, body: PuzzleAttempt, who: Caller, puzzles: PuzzlesDep, gateway: GatewayDep,
+                  request: Request) -> JSONResponse:
     """Send your actions so far. Right so far: the opponent's answers and the
     position to go on from. Wrong or solved: the solution, and for an
     account's first finished try, its rating change. An illegal action is
     refused (422 `illegal_action`, naming the rule)."""
     if who is not None and "play" not in who.scopes:
         raise MissingScope("play")
+    # A rated try writes both ratings: the write budget of the address (and account), as a move's.
+    await gateway.count_write(WriteCaller(None, address_of(request),
+                                          account_id=None if who is None else who.account_id))
     return JSONResponse(await puzzles.attempt(puzzle_id, None if who is None else who.account_id, body.actions))

@@ -35,7 +35,7 @@ class StateEntry(LogEntry):
     match: MatchState = Field(description="the public state right after this version")
 
 
-class States(BaseModel):
+class StateHistory(BaseModel):
     model_config = ConfigDict(extra="forbid")
     version: int = Field(description="the match's version now")
     states: list[StateEntry]
@@ -72,7 +72,7 @@ router = APIRouter(prefix="/matches", tags=["matches"])
 
 
 @router.get(
-    "/{match_id}/states", response_model=None, responses={200: {"model": States}, 304: NOT_MODIFIED,
+    "/{match_id}/states", response_model=None, responses={200: {"model": StateHistory}, 304: NOT_MODIFIED,
                                                             **responses(400, 404)},
     summary="The state after each version (for replays)",
 )

@@ -14,6 +14,7 @@ is reached, which FastAPI cannot see on the routes themselves.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import FastAPI
@@ -60,10 +61,16 @@ def describe(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
-def install(app: FastAPI) -> None:
+def amend_openapi(app: FastAPI, amend: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """/openapi.json as FastAPI makes it (and as the amendments before this one
+    left it), then `amend` on it."""
     make = app.openapi
 
     def openapi() -> dict[str, Any]:
-        return describe(make())
+        return amend(make())
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def install(app: FastAPI) -> None:
+    amend_openapi(app, describe)

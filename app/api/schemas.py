@@ -18,7 +18,7 @@ from app.matches.ranges import RANGE_MAX, RANGE_MIN
 from app.rules import VARIANTS
 from app.rules.mages import CHAOS_MAGES, MAGES
 
-from .action_schema import Action, DocumentedAsAction, LogAction, MinionType
+from .action_schema import Action, DocumentedAsAction, LogAction, MinionType, tag_required
 from .state_schema import MatchState as MatchState
 
 Colour = Literal["white", "black"]
@@ -77,11 +77,11 @@ def _unique(names: list[str] | None) -> list[str] | None:
 
 class Strict(BaseModel):
     # strict: "1" is not a version, and true is not a number of rounds.
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=tag_required)
 
 
 class Realtime(Strict):
-    type: Literal["realtime"]
+    type: Literal["realtime"] = "realtime"
     # Lower bounds: 1e-320 minutes made a match its joiner lost in 0.7 s.
     minutes: float = Field(ge=MIN_MINUTES, le=600, description="each player's initial time, from 0.25 (15 s)",
                            examples=[5])
@@ -89,7 +89,7 @@ class Realtime(Strict):
 
 
 class Correspondence(Strict):
-    type: Literal["correspondence"]
+    type: Literal["correspondence"] = "correspondence"
     days: float = Field(ge=MIN_DAYS, le=30, description="the time allowed for each move, from 0.25 (6 hours)",
                         examples=[3])
 
@@ -251,3 +251,4 @@ class ErrorBody(BaseModel):
     error: str = Field(examples=["illegal_action"])
     detail: str = Field(examples=["R4: a construct on its own backrow cannot reach the opponent's backrow"])
     version: int | None = Field(None, description="with stale_version: the current version")
+    used_on: int | None = Field(None, description="with id_taken: the version the action id was first used on")

@@ -30,7 +30,7 @@ Level = Literal[LEVELS]  # type: ignore[valid-type]
 Stamp = Annotated[datetime, Field(description="RFC 3339, UTC, milliseconds", examples=["2026-11-21T15:04:12.250Z"])]
 
 
-class Minion(Exactly):
+class StandingMinion(Exactly):
     """A minion where it stands: whose it is, and its type."""
 
     owner: Colour
@@ -40,14 +40,14 @@ class Minion(Exactly):
 class Chamber(Exactly):
     floor: int = Field(ge=1, le=16, description="floors 13-16 hold chaos mages")
     mage: Mage
-    occupant: Minion | None
+    occupant: StandingMinion | None
 
 
 class PrivateChamber(Exactly):
     """A private chamber of the archmage variants (R18, R19)."""
 
     mage: Mage
-    occupant: Minion | None
+    occupant: StandingMinion | None
 
 
 class MinionCounts(Exactly):
@@ -141,13 +141,13 @@ class Players(Exactly):
 
 
 class RealtimeOptions(Exactly):
-    type: Literal["realtime"]
+    type: Literal["realtime"] = "realtime"
     minutes: float
     increment: float
 
 
 class CorrespondenceOptions(Exactly):
-    type: Literal["correspondence"]
+    type: Literal["correspondence"] = "correspondence"
     days: float
 
 
@@ -167,7 +167,7 @@ class MatchOptions(Exactly):
 
 
 class RealtimeClock(Exactly):
-    type: Literal["realtime"]
+    type: Literal["realtime"] = "realtime"
     white: int = Field(ge=0, description="milliseconds left")
     black: int = Field(ge=0, description="milliseconds left")
     running: Colour | None
@@ -176,7 +176,7 @@ class RealtimeClock(Exactly):
 
 
 class CorrespondenceClock(Exactly):
-    type: Literal["correspondence"]
+    type: Literal["correspondence"] = "correspondence"
     white: int = Field(ge=0, description="milliseconds left")
     black: int = Field(ge=0, description="milliseconds left")
     running: Colour | None
@@ -205,7 +205,7 @@ class MatchState(Exactly):
     phase: Literal[PHASES]  # type: ignore[valid-type]
     to_move: Colour | None
     orb: Colour
-    arena: dict[str, Minion] = Field(description="the occupied squares only", examples=[
+    arena: dict[str, StandingMinion] = Field(description="the occupied squares only", examples=[
         {"a1": {"owner": "white", "minion": "construct"}}],
         json_schema_extra={"propertyNames": {"pattern": "^[a-h][1-8]$"}})
     reserve: CountsByColour

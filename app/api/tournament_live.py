@@ -71,7 +71,7 @@ async def stream_tournament(request: Request, tournament_id: Id,
     if hub.closed:
         raise Stopping("the server is stopping: open the stream again (another process answers)")
     address = address_of(request) or "-"
-    if not hub.reserve(address):
+    if not await hub.reserve(address):
         raise TooManyStreams(f"at most {hub.sockets_per_address} sockets and streams from one address; close one first")
     try:
         watcher = await live.watch(tournament_id, who.account_id if who else None, page)
@@ -121,7 +121,7 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
     if hub.closed:
         await websocket.close(1001, "server shutting down")
         return
-    if not hub.reserve(address):
+    if not await hub.reserve(address):
         await websocket.close(1008, f"too_many_sockets: at most {hub.sockets_per_address} from one address; "
                                     "close one first")
         return

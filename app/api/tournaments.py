@@ -91,7 +91,7 @@ class Standing(BaseModel):
     performance: int | None = Field(description="the rating the results are worth (null: no game yet)")
 
 
-class Pairing(BaseModel):
+class TournamentPairing(BaseModel):
     match: str
     white: str | None
     black: str | None
@@ -127,7 +127,7 @@ class PodiumPlace(BaseModel):
 
 class TournamentDetail(Tournament):
     standings: list[Standing] = Field(description="by score, ties by performance")
-    pairings: list[Pairing] = Field(description="the newest first (the latest 100)")
+    pairings: list[TournamentPairing] = Field(description="the newest first (the latest 100)")
     podium: list[PodiumPlace] | None = Field(None, description=(
         "a finished arena's first three who played a game, kept when it closed (a few seconds after its end; "
         "empty until then, and for a cancelled arena); absent while the arena runs. Games under way at the "

@@ -93,7 +93,7 @@ class UserMatchPage(BaseModel):
     next_cursor: str | None = Field(description="pass as ?cursor= for the next page; null on the last")
 
 
-def _rating(r: Shown) -> dict[str, int | bool]:
+def rating_json(r: Shown) -> dict[str, int | bool]:
     return {"rating": r.rating, "rd": r.rd, "provisional": r.provisional, "games": r.games}
 
 
@@ -113,7 +113,7 @@ UserName = Annotated[str, Path(min_length=2, max_length=20, pattern=f"^{NAME.pat
 router = APIRouter(prefix="/users", tags=["users"])
 
 
-async def _found(profiles: Profiles, name: str) -> Profile:
+async def found_player(profiles: Profiles, name: str) -> Profile:
     found = await profiles.profile(name)
     if found is None:
         raise NotFound(f"there is no player named {name!r}")
@@ -126,12 +126,12 @@ async def get_user(name: UserName, profiles: ProfilesDep) -> JSONResponse:
     """Name, when the account was made, whether it is closed or a computer
     level, its rating in each variant played rated, its wins, draws and losses,
     and its places on arenas' podiums."""
-    found = await _found(profiles, name)
+    found = await found_player(profiles, name)
     rated, results = await profiles.ratings(found.id), await profiles.results(found.id)
     return JSONResponse({
         "name": found.name, "created_at": stamp(ms_of(found.created_at)), "closed": found.closed,
         "computer": found.computer is not None, "title": found.title,
-        "ratings": {variant: _rating(r) for variant, r in rated.items()},
+        "ratings": {variant: rating_json(r) for variant, r in rated.items()},
         "results": {"wins": results.wins, "draws": results.draws, "losses": results.losses},
         "trophies": [{"tournament": t.tournament_id, "name": t.name, "place": t.place, "at": stamp(t.at_ms)}
                      for t in await trophies_of(profiles.engine, found.id)],
@@ -147,7 +147,7 @@ async def user_matches(
     cursor: Annotated[str | None, Query(max_length=CURSOR_MAX, pattern=CURSOR,
                                         description="next_cursor of the previous page")] = None,
 ) -> JSONResponse:
-    found = await _found(profiles, name)
+    found = await found_player(profiles, name)
     played, more = await profiles.matches(found.id, limit, read_cursor(cursor) if cursor else None)
     last = played[-1] if played and more else None
     return JSONResponse({"matches": [_played(p) for p in played],

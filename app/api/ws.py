@@ -5,8 +5,8 @@ update is shared by every socket of the match. A seat is proved by its token
 (`?token=`, or `Authorization: Bearer <token>` on the upgrade, as REST takes it),
 or by the account holding it: `Authorization: Bearer mgo_...` on the upgrade,
 or a signed-in browser's session cookie from the page's own origin. With
-`?legal=true` a seat's states carry its legal actions (legal_lines.py), with
-`?updates=compact` deltas (app/realtime/changes.py). The
+`?legal=true` a seat's states carry its legal actions, and a seat resumed with
+`?since=` is told them after its catch-up (legal_lines.py). The
 account's credential is checked again at each action it sends, so a closed
 account or a revoked token stops at once. It uses only the hub's face
 (app/realtime/hub.py); the socket's handle it holds is given back to the hub,
@@ -38,7 +38,7 @@ from app.realtime.hub import Hub, Subscriber
 
 from .caller import refused_to_act
 from .errors import UNAVAILABLE
-from .legal_lines import LegalOf, with_legal
+from .legal_lines import for_seat
 from .query_numbers import version_number
 from .ws_chat import KINDS as CHAT_KINDS
 from .ws_chat import SocketChat
@@ -46,6 +46,8 @@ from .ws_chat import SocketChat
 log = logging.getLogger("magery.realtime")
 PATH = "/api/v1/matches/{match_id}/ws"
 BUDGET_WINDOW = 10.0  # seconds; `ws_messages_per_10s` messages allowed in each
+# An ack's mark of a resend of an action that landed before: its first answer again (REST's header).
+REPLAYED: dict[bool, dict[str, bool]] = {False: {}, True: {"replayed": True}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +158,7 @@ class MatchSocket:
         # The frame of this coroutine lives as long as the socket: it keeps few locals.
         hub = self.hub
         address = (scope.get("client") or ("-",))[0]
-        if not hub.reserve(address):  # before any database read: a flood costs little
+        if not await hub.reserve(address):  # before any database read: a flood costs little
             return await self._crowded(receive, send)
         admitted = None
         try:
@@ -272,21 +274,15 @@ class MatchSocket:
             return None
         if since is not None and since > version:
             since = None  # a version from the future: start again from a snapshot
-        if legal == "true" and seat is not None:
-            send = with_legal(send, self._legal_of(match_id, seat))
+        after = None
+        if seat is not None:  # its legal actions on its states (?legal=true), and after a resume's catch-up
+            send, after = for_seat(send, self.gateway.service.reads, match_id, seat, legal == "true",
+                                   since is not None)
         # A watcher keeps its account: it writes in the spectators' chat as itself.
         # `hello` first, always: even a ?since= at the match's version hears the socket is live.
         return (hub.join(match_id, send, seat, since, address, asyncio.current_task(), hello=version,
-                         compact=updates == "compact"),
+                         compact=updates == "compact", after=after),
                 seat, token, key)
-
-    def _legal_of(self, match_id: str, seat: str) -> LegalOf:
-        reads = self.gateway.service.reads
-
-        async def legal_of() -> dict[str, Any]:
-            return await reads.legal(match_id, seat)
-
-        return legal_of
 
     async def _handle(self, hub: Hub, sub: Subscriber, seat: str | None, match_id: str,
                       token: str | None, address: str, text: str | None, key: AccountKey | None = None) -> bool:
@@ -349,10 +345,10 @@ class MatchSocket:
                 caller = Caller(None, address, account_id=key.account_id, account=key.name)
             acted = await self.gateway.play(match_id, caller, action, version, ref)
         except ServiceError as exc:
-            # A write over the limit says when to try again, as REST's Retry-After does.
-            retry_after = getattr(exc, "retry_after", None)
-            await self._error(hub, sub, match_id, ref, exc.code, exc.detail, exc.extra.get("version"),
-                              {"retry_after": retry_after} if isinstance(retry_after, int) else None)
+            # A write over the limit says when to try again, as REST's Retry-After does; id_taken its used_on.
+            extra = {k: v for k, v in (("retry_after", getattr(exc, "retry_after", None)),
+                                       ("used_on", exc.extra.get("used_on"))) if isinstance(v, int)}
+            await self._error(hub, sub, match_id, ref, exc.code, exc.detail, exc.extra.get("version"), extra or None)
             return False
         except Exception as exc:  # REST would answer 503 or 500: say so, live on
             if database_unavailable(exc):
@@ -363,7 +359,7 @@ class MatchSocket:
             await self._error(hub, sub, match_id, ref, "internal_error",
                               "the server failed to handle this action; try again")
             return False
-        hub.reply(sub, {"type": "ack", "id": ref, "version": acted.version})
+        hub.reply(sub, {"type": "ack", "id": ref, "version": acted.version, **REPLAYED[acted.duplicate]})
         return False
 
     async def _error(self, hub: Hub, sub: Subscriber, match_id: str, ref: Any, code: str,

@@ -36,6 +36,7 @@ from app.notify import Channels, Notice
 from app.notify import write as write_notices
 from app.notify.kinds import CHALLENGE, CHALLENGE_ACCEPTED, CHALLENGE_DECLINED
 from app.realtime.nudges import Nudges
+from app.rules import DEFAULT_NO_PROGRESS_ROUNDS
 
 from .errors import (
     ChallengeOver,
@@ -97,28 +98,23 @@ class Challenges:
         now = self.now()
         if rated:  # refused now, not when the other accepts
             await playban.check(self.engine, challenger.account_id, now)
-        cap = self.settings.challenges_pending_max
-        async with self.engine.begin() as conn:
-            # The count and the insert, one request of this challenger at a time:
-            # two sent at once never both count the same place under the cap.
-            await one_at_a_time(conn, f"challenges:{challenger.account_id}")
-            waiting = (await conn.execute(select(func.count()).select_from(challenges).where(
-                challenges.c.challenger_id == challenger.account_id, _pending(now)))).scalar_one()
-            if waiting >= cap:
-                raise TooManyChallenges(f"you have {waiting} challenges waiting for an answer, the most at once "
-                                        f"is {cap}: cancel one or wait for its answer")
-            challenge_id = secrets.token_urlsafe(9)
-            await conn.execute(challenges.insert().values(
-                id=challenge_id, challenger_id=challenger.account_id, challenged_id=challenged.id,
-                options=options, colour=colour, rated=rated, status="pending",
-                created_at=now, expires_at=now + timedelta(seconds=self.settings.challenge_expire_seconds)))
-            if challenged.computer is None:  # a computer level answers at once: nobody to tell
-                await self._notify(conn, Notice(challenged.id, CHALLENGE, {
-                    "challenge_id": challenge_id, "by": challenger.account, "rated": rated,
-                    "variant": options.get("variant", "standard"), "time_control": options.get("time_control")}))
+        challenge_id = await self._insert(challenger.account_id, challenged, options, colour, rated, now,
+                                          by=challenger.account)
         if challenged.computer is not None:  # a computer level accepts at once
             return await self._accept(challenge_id, challenger, challenged)
         self._tell(challenger.account_id, challenged.id)
+        return await self.get(challenge_id)
+
+    async def open(self, challenger: Caller, options: dict[str, Any], colour: str, rated: bool) -> dict[str, Any]:
+        """A challenge that names nobody: whoever signed in follows its link and
+        accepts it first plays it (the challenger never). Nobody else is told:
+        the link is the challenger's to give."""
+        assert challenger.account_id is not None  # the route admits accounts only
+        now = self.now()
+        if rated:
+            await playban.check(self.engine, challenger.account_id, now)
+        challenge_id = await self._insert(challenger.account_id, None, options, colour, rated, now)
+        self._tell(challenger.account_id)
         return await self.get(challenge_id)
 
     async def cancel(self, challenger: Caller, challenge_id: str) -> dict[str, Any]:
@@ -132,7 +128,11 @@ class Challenges:
 
     async def accept(self, accepter: Caller, challenge_id: str) -> dict[str, Any]:
         row = await self._row(challenge_id)
-        if row.challenged_id != accepter.account_id:
+        if row.open:  # anyone signed in but its challenger; once taken, a later accept is told it is over
+            if row.challenger_id == accepter.account_id:
+                raise NotYourChallenge("this is your own open challenge: give its link to someone else, "
+                                       "or cancel it")
+        elif row.challenged_id != accepter.account_id:
             raise NotYourChallenge("only the challenged player accepts a challenge")
         challenger = await self.accounts.by_id(row.challenger_id)
         if challenger is None or challenger.closed:
@@ -141,10 +141,12 @@ class Challenges:
         if row.rated:  # the accepter may be waiting after leaving a rated match
             await playban.check(self.engine, accepter.account_id, self.now())
         caller = Caller(None, accepter.address, counted=True, account_id=challenger.id, account=challenger.name)
-        return await self._accept(challenge_id, caller, accepter)
+        return await self._accept(challenge_id, caller, accepter, taker=accepter.account_id)
 
     async def decline(self, decliner: Caller, challenge_id: str, reason: str) -> dict[str, Any]:
         row = await self._row(challenge_id)
+        if row.open:
+            raise NotYourChallenge("an open challenge names nobody to decline it: leave it, and it expires")
         if row.challenged_id != decliner.account_id:
             raise NotYourChallenge("only the challenged player declines a challenge")
         await self._close(row, "declined", reason)
@@ -197,19 +199,50 @@ class Challenges:
                 await self._notify(conn, Notice(row.challenger_id, CHALLENGE_DECLINED, {
                     "challenge_id": row.id, "by": await self._name(conn, row.challenged_id), "reason": reason,
                     "reason_text": DECLINE_REASONS.get(reason or "")}))
-        self._tell(row.challenger_id, row.challenged_id)
+        self._tell(*(a for a in (row.challenger_id, row.challenged_id) if a is not None))
         if changed.rowcount != 1:
             raise ChallengeOver(f"this challenge is {await self._status(row.id)} already")
 
-    async def _accept(self, challenge_id: str, challenger: Caller, accepter: Caller | Account) -> dict[str, Any]:
-        """Take the challenge (one UPDATE: of racing accepts, one wins), then make the match."""
+    async def _insert(self, challenger_id: int, challenged: Account | None, options: dict[str, Any], colour: str,
+                      rated: bool, now: datetime, by: str | None = None) -> str:
+        """The new challenge's row (and the challenged person's notice), under the cap
+        of challenges waiting."""
+        cap = self.settings.challenges_pending_max
+        async with self.engine.begin() as conn:
+            # The count and the insert, one request of this challenger at a time:
+            # two sent at once never both count the same place under the cap.
+            await one_at_a_time(conn, f"challenges:{challenger_id}")
+            waiting = (await conn.execute(select(func.count()).select_from(challenges).where(
+                challenges.c.challenger_id == challenger_id, _pending(now)))).scalar_one()
+            if waiting >= cap:
+                raise TooManyChallenges(f"you have {waiting} challenges waiting for an answer, the most at once "
+                                        f"is {cap}: cancel one or wait for its answer")
+            challenge_id = secrets.token_urlsafe(9)
+            await conn.execute(challenges.insert().values(
+                id=challenge_id, challenger_id=challenger_id,
+                challenged_id=None if challenged is None else challenged.id,
+                options=options, colour=colour, rated=rated, status="pending", open=challenged is None,
+                created_at=now, expires_at=now + timedelta(seconds=self.settings.challenge_expire_seconds)))
+            if challenged is not None and challenged.computer is None:  # a computer level answers at once
+                await self._notify(conn, Notice(challenged.id, CHALLENGE, {
+                    "challenge_id": challenge_id, "by": by, "rated": rated,
+                    "variant": options.get("variant", "standard"), "time_control": options.get("time_control")}))
+        return challenge_id
+
+    async def _accept(self, challenge_id: str, challenger: Caller, accepter: Caller | Account,
+                      taker: int | None = None) -> dict[str, Any]:
+        """Take the challenge (one UPDATE: of racing accepts, one wins), then make the match.
+        An open challenge is taken by `taker`, who becomes its challenged player."""
         now = self.now()
         async with self.engine.begin() as conn:
             row = (await conn.execute(select(challenges).where(challenges.c.id == challenge_id))).one()
+            took = {"challenged_id": taker} if row.open and taker is not None else {}
             taken = await conn.execute(update(challenges).where(challenges.c.id == challenge_id, _pending(now))
-                                       .values(status="accepted", decided_at=now))
+                                       .values(status="accepted", decided_at=now, **took))
         if taken.rowcount != 1:
             raise ChallengeOver(f"this challenge is {await self._status(challenge_id)} already")
+        challenged_id: int | None = taker if row.open else row.challenged_id
+        assert challenged_id is not None  # an open challenge is taken by an accepter, never a computer
         try:
             if isinstance(accepter, Account):  # a computer level: the bot's match
                 seated = await self.gateway.create(challenger, row.options, seat=row.colour,
@@ -220,10 +253,11 @@ class Challenges:
         except Exception:
             # No match: a person's challenge stands as it was; a computer's is over
             # (it would only be refused again, e.g. too many bot matches at this address).
-            again = {"status": "canceled"} if isinstance(accepter, Account) else {"status": "pending", "decided_at": None}
+            again = {"status": "canceled"} if isinstance(accepter, Account) else {
+                "status": "pending", "decided_at": None, "challenged_id": row.challenged_id}
             async with self.engine.begin() as conn:
                 await conn.execute(update(challenges).where(challenges.c.id == challenge_id).values(**again))
-            self._tell(row.challenger_id, row.challenged_id)
+            self._tell(row.challenger_id, challenged_id)
             raise
         async with self.engine.begin() as conn:
             await conn.execute(update(challenges).where(challenges.c.id == challenge_id)
@@ -231,8 +265,8 @@ class Challenges:
             if not isinstance(accepter, Account):  # a person accepted: the challenger is told
                 await self._notify(conn, Notice(row.challenger_id, CHALLENGE_ACCEPTED, {
                     "challenge_id": challenge_id, "match_id": seated.match["id"],
-                    "by": await self._name(conn, row.challenged_id)}))
-        self._tell(row.challenger_id, row.challenged_id)
+                    "by": await self._name(conn, challenged_id)}))
+        self._tell(row.challenger_id, challenged_id)
         return await self.get(challenge_id)
 
     async def _status(self, challenge_id: str) -> str:
@@ -260,7 +294,7 @@ def _shown() -> Any:
     return (select(challenges, challenger.c.name.label("challenger_name"),
                    challenged.c.name.label("challenged_name"), challenged.c.computer.label("computer"))
             .join(challenger, challenger.c.id == challenges.c.challenger_id)
-            .join(challenged, challenged.c.id == challenges.c.challenged_id))
+            .outerjoin(challenged, challenged.c.id == challenges.c.challenged_id))
 
 
 def shown(row: Any, now: datetime) -> dict[str, Any]:
@@ -269,9 +303,11 @@ def shown(row: Any, now: datetime) -> dict[str, Any]:
     return {"id": row.id, "challenger": row.challenger_name, "challenged": row.challenged_name,
             "computer": row.computer is not None, "variant": row.options.get("variant", "standard"),
             "time_control": row.options.get("time_control"), "colour": row.colour, "rated": row.rated,
+            "no_progress_rounds": row.options.get("no_progress_rounds", DEFAULT_NO_PROGRESS_ROUNDS),
+            "open": bool(row.open),
             "status": status, "reason": row.reason,
             "reason_text": DECLINE_REASONS.get(row.reason or "") if status == "declined" else None,
-            "match_id": row.match_id, "created_at": _moment(row.created_at), "expires_at": _moment(row.expires_at)}
+            "url": f"/challenges/{row.id}", "match_id": row.match_id, "created_at": _moment(row.created_at), "expires_at": _moment(row.expires_at)}
 
 
 def _moment(at: datetime) -> str:

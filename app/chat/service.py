@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.account_models import accounts
@@ -70,6 +70,13 @@ def shown(row: Any) -> dict[str, Any]:
     """A line as the players or the spectators are sent it: nothing but what they see."""
     return {"id": row.id, "room": row.room, "author": row.author, "seat": row.seat, "text": row.text,
             "at": stamp(_ms(row.at))}
+
+
+def chat_line(row: Any) -> dict[str, Any]:
+    """A line as a match's stream sends it (as lichess's game stream names it):
+    `username` is the author's shown name, beside the line's other public fields."""
+    return {"type": "chatLine", "room": row.room, "username": row.author, "text": row.text, "id": row.id,
+            "seat": row.seat, "at": stamp(_ms(row.at))}
 
 
 class Chat:
@@ -145,6 +152,13 @@ class Chat:
                 select(chat_lines).where(chat_lines.c.match_id == match_id, chat_lines.c.id > after)
                 .order_by(chat_lines.c.id.desc()).limit(limit)))
         return rows[::-1]
+
+    async def newest_line(self, match_id: str) -> int:
+        """The id of the match's newest line (0: none yet): a stream reads the lines after it."""
+        async with self.engine.connect() as conn:
+            newest = (await conn.execute(select(func.max(chat_lines.c.id)).where(
+                chat_lines.c.match_id == match_id))).scalar()
+        return int(newest or 0)
 
     async def muted_until(self, account_id: int | None) -> str | None:
         if account_id is None:

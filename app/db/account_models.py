@@ -88,8 +88,29 @@ class AccountToken(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # The app an OAuth approval made it for (its client_id, migration 0032); None: made on /account.
+    client_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
 
     __table_args__ = (UniqueConstraint("token_hash", name="uq_account_tokens_token_hash"),)
+
+
+class OAuthCode(Base):
+    """An OAuth authorization code (app/accounts/oauth.py, migration 0032): kept
+    only as its sha256, bound to the app, its redirect and its PKCE challenge,
+    short-lived, and spent once (`used_at`); the token it made is remembered, so
+    a second use of the code revokes that token too."""
+
+    __tablename__ = "oauth_codes"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    client_id: Mapped[str] = mapped_column(String(40))
+    redirect_uri: Mapped[str] = mapped_column(String(2000))
+    challenge: Mapped[str] = mapped_column(String(64))
+    scopes: Mapped[str] = mapped_column(String(32))
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    token_id: Mapped[int | None] = mapped_column(ForeignKey("account_tokens.id", ondelete="SET NULL"), nullable=True)
 
 
 class AccountLimit(Base):
@@ -149,5 +170,6 @@ accounts = cast(Table, Account.__table__)
 account_sessions = cast(Table, AccountSession.__table__)
 account_tokens = cast(Table, AccountToken.__table__)
 account_limits = cast(Table, AccountLimit.__table__)
+oauth_codes = cast(Table, OAuthCode.__table__)
 ratings = cast(Table, PlayerRating.__table__)
 rating_changes = cast(Table, RatingChange.__table__)

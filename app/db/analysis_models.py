@@ -3,7 +3,9 @@ queue they wait in, the lease of the process searching one, and its plies.
 
 An analysis row is the queue's entry too: `queued` until a process claims it
 (`running`, with `claimed_by` and `lease_until_ms`), `done` once every ply is
-written. `requester` is whom the fair share counts it against ("account:42",
+written, or `failed` once ANALYSIS_TRIES processes took it up and none
+finished it (`tries` counts them; `failure` says why, in a few words).
+`requester` is whom the fair share counts it against ("account:42",
 or "addr:<address>" for a seat token's holder without an account); `address`
 the client's address, which the per-address bound counts. A ply is written as
 soon as it is searched, so a process taking over a dead one's lease starts
@@ -25,7 +27,7 @@ class Analysis(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), unique=True)
-    status: Mapped[str] = mapped_column(String(8))  # queued | running | done
+    status: Mapped[str] = mapped_column(String(8))  # queued | running | done | failed
     engine: Mapped[str] = mapped_column(String(40))  # e.g. "strong depth 3"
     depth: Mapped[int] = mapped_column(Integer)
     total: Mapped[int] = mapped_column(Integer)  # the plies it will hold (the match's versions + 1)
@@ -40,6 +42,10 @@ class Analysis(Base):
     lease_until_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     accuracy_white: Mapped[float | None] = mapped_column(Float, nullable=True)
     accuracy_black: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # Times a process took it up since it was last requested (migration 0034);
+    # a try cut short by a stop of the server or of the database is given back.
+    tries: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    failure: Mapped[str | None] = mapped_column(String(120), nullable=True)  # why it is `failed`
 
     __table_args__ = (
         Index("ix_analyses_status_requested", "status", "requested_ms"),

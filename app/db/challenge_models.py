@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Index, String, Table
+from sqlalchemy import JSON, Boolean, ForeignKey, Index, String, Table, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .models import Base, UTCDateTime
@@ -25,10 +25,14 @@ class Challenge(Base):
 
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     challenger_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
-    challenged_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
-    options: Mapped[dict[str, Any]] = mapped_column(JSON)  # {"variant", "time_control"}
+    # Null for an open challenge (migration 0032) until someone accepts it: the accepter then.
+    challenged_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), nullable=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)  # {"variant", "time_control", "no_progress_rounds"}
     colour: Mapped[str] = mapped_column(String(8))  # the challenger's: white | black | random
     rated: Mapped[bool] = mapped_column(Boolean)
+    # An open challenge (migration 0032): made to nobody, taken by the first account
+    # that accepts it by its link (who is `challenged_id` from then on).
+    open: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     status: Mapped[str] = mapped_column(String(12))
     reason: Mapped[str | None] = mapped_column(String(16), nullable=True)  # a decline's, from a fixed list
     match_id: Mapped[str | None] = mapped_column(String(24), nullable=True)

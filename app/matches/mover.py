@@ -2,7 +2,9 @@
 
 An action names the version it was chosen on. On the current version it is
 played; on an older one it is either a resend of an action that landed (answered
-as the first time, applying nothing twice) or stale.
+as the first time, applying nothing twice, and said to be a replay) or stale. A
+client's action id names one action: used again for another action, or the same
+action on another version, it is refused (`id_taken`), never taken for a resend.
 """
 
 from __future__ import annotations
@@ -73,17 +75,12 @@ class Mover:
                         raise MatchIsOver("time ran out before this action") from None
                 if not await self._only_talk_since(rec, version):
                     return await self._resent(rec, colour, wanted, version, client_id)
-            keeper.guard_running(rec)
-            if rec.seat_to_move() != colour:
-                raise NotYourTurn(f"it is {rec.seat_to_move()}'s turn, not {colour}'s")
             try:
-                steps = apply_steps(rec.state, parsed)
-            except MatchOver:
-                raise MatchIsOver() from None
-            except IllegalAction as error:
-                raise Illegal(str(error)) from None
-            except MalformedAction as error:
-                raise BadRequest(str(error)) from None
+                steps = self._steps(rec, colour, parsed)
+            except (NotYourTurn, Illegal, MatchIsOver, BadRequest):
+                if client_id:  # an id used before is said first: the refusal that holds whatever the turn
+                    await self._id_unused(rec, client_id, colour, wanted, version)
+                raise
             if rec.draw_offer == other(colour):  # moving on answers an offer: no
                 rec.draw_offer = None
                 rec.draw_ops.append(("lapsed", None))
@@ -110,6 +107,34 @@ class Mover:
         last = rec.entries[-1]
         return Acted(last.public, rec.version, match_json=last.public_text())
 
+    def _steps(self, rec: Record, colour: str, parsed: Played) -> Any:
+        """The engine's steps of `colour` playing `parsed` now, or the refusal."""
+        self.keeper.guard_running(rec)
+        if rec.seat_to_move() != colour:
+            raise NotYourTurn(f"it is {rec.seat_to_move()}'s turn, not {colour}'s")
+        try:
+            return apply_steps(rec.state, parsed)
+        except MatchOver:
+            raise MatchIsOver() from None
+        except IllegalAction as error:
+            raise Illegal(str(error)) from None
+        except MalformedAction as error:
+            raise BadRequest(str(error)) from None
+
+    async def _id_unused(self, rec: Record, client_id: str, colour: str, wanted: dict[str, Any],
+                         version: int) -> Any:
+        """Refuse (`id_taken`) a client id that names another action of the match, or
+        the same one on another version; answer the entry of a true resend, or None.
+        Read only when the action is not simply played: the hot path learns of a
+        used id from the log's unique index."""
+        first = await store.entry_by_client_id(self.keeper.engine, rec.id, client_id)
+        if first is not None and not await self._same_request(rec, first, colour, wanted, version):
+            used_on = first.version - 1
+            raise IdTaken(f"the action id {client_id!r} was used on version {used_on} for another action "
+                          "of this match: an id names one action; give a new action a new id",
+                          used_on=used_on)
+        return first
+
     async def _resent(
         self, rec: Record, colour: str, wanted: dict[str, Any], version: int, client_id: str | None,
     ) -> Acted:
@@ -118,9 +143,7 @@ class Mover:
         engine = self.keeper.engine
         first = None
         if client_id:
-            first = await store.entry_by_client_id(engine, rec.id, client_id)
-            if first is not None and (first.player != colour or first.action != wanted):
-                raise IdTaken(f"the action id {client_id!r} is used by another action of this match")
+            first = await self._id_unused(rec, client_id, colour, wanted, version)
         if first is None and 0 <= version < rec.version:
             at = await store.entry_after(engine, rec.id, version, skip=TALK)
             if at is not None and not at.automatic and at.player == colour and at.action == wanted:
@@ -131,6 +154,22 @@ class Mover:
         if rec.status == "finished":
             raise MatchIsOver()
         raise StaleVersion(rec.version)
+
+    async def _same_request(self, rec: Record, first: Any, colour: str, wanted: dict[str, Any],
+                            version: int) -> bool:
+        """A resend of the entry `first` (found by its id): the same seat, the same
+        action, and the same version, i.e. the one it was played on, or an earlier
+        one with nothing but talk since (where the same action lands in the same
+        place: the first could have been sent on it)."""
+        if first.player != colour or first.action != wanted:
+            return False
+        played_on = first.version - 1
+        if version == played_on:
+            return True
+        if not 0 <= version < played_on:
+            return False
+        at = await store.entry_after(self.keeper.engine, rec.id, version, skip=TALK)
+        return at is not None and at.version == first.version
 
     async def _republish(self, match_id: str, version: int) -> None:
         """Publish again what landed from `version` on. A resend often follows an

@@ -36,8 +36,10 @@ class Reads:
         return self.keeper.present(await self.keeper.current(match_id))
 
     async def legal(self, match_id: str, colour: str) -> dict[str, Any]:
-        """`colour`'s legal actions now: empty when it is not their turn."""
-        rec = await self.keeper.current(match_id, with_seats=False)
+        """`colour`'s legal actions now: empty when it is not their turn. Served
+        from the record this process holds when its sockets' room vouches for that
+        version (keeper.newest); the answer names its version either way."""
+        rec = await self.keeper.newest(match_id, with_seats=False)
         mine = rec.seat_to_move() == colour
         setup = setup_choices(rec.state) if mine else []
         actions = [action_json(a) for a in legal_actions(rec.state)] if mine else []

@@ -28,6 +28,7 @@ from app.realtime.nudges import Nudges
 from app.realtime.per_address import PerAddress
 
 from .person import Person, Who
+from .presence import Presence
 
 
 class TooManyChannels(ServiceError):
@@ -56,18 +57,21 @@ class Quiet:
 
 class PersonChannel:
     def __init__(self, person: Person, nudges: Nudges, per_address: int, recheck: float, keepalive: float,
-                 closing: Callable[[], bool] = lambda: False, clock: Callable[[], float] = time.monotonic) -> None:
+                 closing: Callable[[], bool] = lambda: False, clock: Callable[[], float] = time.monotonic,
+                 by_address: PerAddress | None = None, presence: Presence | None = None) -> None:
         self.person, self.nudges = person, nudges
+        self.presence = presence  # an account with a stream open is online (presence.py)
         # The server is stopping (the hub's sockets are closing): each stream ends,
         # so that no open page holds the process up; the page opens it again elsewhere.
         self.closing = closing
         self.per_address, self.recheck, self.keepalive = per_address, recheck, keepalive
         self.clock = clock
-        self.by_address = PerAddress(per_address)  # the sockets' counter (hub.py), with this cap
+        # The sockets' counter (hub.py), with this cap; `by_address` when held over every process.
+        self.by_address = by_address if by_address is not None else PerAddress(per_address)
 
-    def reserve(self, address: str) -> None:
+    async def reserve(self, address: str) -> None:
         """Count one more stream of `address`, or refuse it (TooManyChannels)."""
-        if not self.by_address.take(address):
+        if not await self.by_address.claim(address):
             raise TooManyChannels(f"this address holds {self.by_address.of(address)} live channels open already, "
                                   "the most at once: close a page of the site")
 
@@ -91,6 +95,22 @@ class PersonChannel:
         events.py): `seen` says what counts as a change, `quiet` is told by that
         reader when a line really went out (the keep-alive counts from it), and
         `also` are more nudge keys that wake the stream (so `still()` is asked)."""
+        presence = self.presence if who.account_id is not None else None
+        if presence is None:
+            async for message in self._stream(who, still, seen, quiet, also):
+                yield message
+            return
+        assert who.account_id is not None
+        await presence.arrive(who.account_id)
+        try:
+            async for message in self._stream(who, still, seen, quiet, also):
+                yield message
+        finally:
+            presence.leave(who.account_id)
+
+    async def _stream(self, who: Who, still: Callable[[], Awaitable[bool]] | None,
+                      seen: Callable[[dict[str, Any]], str], quiet: Quiet | None,
+                      also: tuple[str, ...]) -> AsyncIterator[dict[str, Any]]:
         last = ""
         marks = quiet is None  # nobody else tells when a line went out: each message is one
         quiet = quiet or Quiet(self.clock())
@@ -100,6 +120,8 @@ class PersonChannel:
             if not first and still is not None and not await still():
                 return
             first = False
+            if self.presence is not None:
+                await self.presence.refresh()
             with self.nudges.listen(*keys) as waiter:
                 if self.closing():  # asked once listening: a close while `still()` ran rang nobody
                     return

@@ -6,7 +6,8 @@ found on the way; a position inside a puzzle just found is not looked at
 again (it would be the same puzzle, shorter). `mine_games` does this for
 the computer's self-play (selfplay.py), match by match, and is what
 `python -m app.puzzles mine` runs: the same seed and count give the same
-records, in the same order.
+records, in the same order. `mine_positions` does it for a finished match's
+positions once its analysis is done (app/analysis), in a worker process.
 """
 
 from __future__ import annotations
@@ -62,6 +63,16 @@ def mine_match(start: State, actions: list[Any], quick: int = QUICK, deep: int =
             s = apply(s, action)[0]
             yield s
     return [p for _, p in mine_states(states(), quick, deep)]
+
+
+def mine_positions(items: list[tuple[int, dict[str, Any]]], match_id: str, quick: int = QUICK,
+                   deep: int = DEEP) -> list[dict[str, Any]]:
+    """The puzzle records of a played match: `items` its (version, state as JSON data)
+    in order, a version the same position as the one before left out. Plain
+    data in and out: it runs in a worker process."""
+    states = [State.from_json(data) for _, data in items]
+    return [record(p, {"match": match_id, "version": items[index][0], "variant": str(states[index].variant)})
+            for index, p in mine_states(states, quick, deep)]
 
 
 def _mine_one(job: tuple[str, int, str, int, int]) -> tuple[list[dict[str, Any]], float]:

@@ -18,9 +18,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, exists, select
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.puzzle_models import puzzle_attempts, puzzle_ratings, puzzles
 from app.ratings import NEW, Rating, rate_match
@@ -105,20 +105,19 @@ class Puzzles:
 
     async def next_for(self, account_id: int | None) -> dict[str, Any]:
         """The puzzle to try next: near the account's puzzle rating and not
-        tried by it yet (any, once it has tried them all); a guest's near 1500."""
+        tried by it yet; once it has tried them all, one of the NEAREST
+        nearest its rating at random (not the same one every time); a guest's
+        one of those nearest 1500."""
         mine = await self.player_rating(account_id) if account_id is not None else None
         target = (mine or NEW).rating
-        distance = func.abs(puzzles.c.rating - target)
-        query = select(puzzles).order_by(distance, puzzles.c.id)
         async with self.engine.connect() as conn:
-            if account_id is None:
-                rows = (await conn.execute(query.limit(NEAREST))).all()
+            row = None
+            if account_id is not None:
+                untried = await _nearest(conn, target, 1, account_id)
+                row = untried[0] if untried else None
+            if row is None:
+                rows = await _nearest(conn, target, NEAREST)
                 row = self.rng.choice(rows) if rows else None
-            else:
-                tried = select(puzzle_attempts.c.puzzle_id).where(puzzle_attempts.c.account_id == account_id)
-                row = (await conn.execute(query.where(puzzles.c.id.not_in(tried)).limit(1))).first()
-                if row is None:
-                    row = (await conn.execute(query.limit(1))).first()
         if row is None:
             raise NoPuzzles("this server holds no puzzles yet")
         return self._shown(row, mine)
@@ -227,6 +226,22 @@ class Puzzles:
                          "puzzle_rating": round(r.puzzle_rating), "themes": r.themes.split(",")}
                         for r in rows],
         }
+
+
+async def _nearest(conn: AsyncConnection, target: float, count: int, untried_by: int | None = None) -> list[Any]:
+    """The `count` puzzles nearest `target` in rating (the nearer first, then by
+    id), those `untried_by` that account only. Two walks of the rating index,
+    up from the target and down from it, each stopping at `count` rows: a
+    puzzle is served without reading or sorting the whole table."""
+    up = select(puzzles).where(puzzles.c.rating >= target).order_by(puzzles.c.rating, puzzles.c.id)
+    down = select(puzzles).where(puzzles.c.rating < target).order_by(puzzles.c.rating.desc(), puzzles.c.id)
+    if untried_by is not None:
+        tried = exists().where(puzzle_attempts.c.account_id == untried_by,
+                               puzzle_attempts.c.puzzle_id == puzzles.c.id)
+        up, down = up.where(~tried), down.where(~tried)
+    rows = [*(await conn.execute(up.limit(count))).all(), *(await conn.execute(down.limit(count))).all()]
+    rows.sort(key=lambda r: (abs(r.rating - target), r.id))
+    return rows[:count]
 
 
 def _replay(start: State, line: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from app.db.outage import OutageLog
 from .bus import Bus, MemoryBus
 from .hub import Hub, MatchSource
 from .open_files import OpenFiles
+from .per_address import PerAddress
 from .service import ServiceSource
 
 __all__ = ["Bus", "Hub", "MatchSource", "MemoryBus", "ServiceSource", "close_sockets_on_signal", "make_bus",
@@ -43,15 +44,17 @@ def make_bus(database_url: str, kind: str = "auto", outage: OutageLog | None = N
     return MemoryBus()
 
 
-def make_hub(source: MatchSource, settings: Any, bus: Bus | None = None, outage: OutageLog | None = None) -> Hub:
-    """This process's hub (not started: `await hub.start()` in the lifespan)."""
+def make_hub(source: MatchSource, settings: Any, bus: Bus | None = None, outage: OutageLog | None = None,
+             by_address: PerAddress | None = None) -> Hub:
+    """This process's hub (not started: `await hub.start()` in the lifespan).
+    `by_address`: the sockets' counter, when it is held over every process."""
     if bus is None:
         bus = make_bus(settings.database_url, settings.realtime_bus, outage, settings.redis_url,
                        settings.redis_prefix)
     return Hub(source, bus, ping_seconds=settings.ws_ping_seconds,
                dead_after_seconds=settings.ws_dead_after_seconds,
                sockets_per_address=settings.ws_sockets_per_address,
-               open_files=OpenFiles(settings.open_files_warn_share), outage=outage)
+               open_files=OpenFiles(settings.open_files_warn_share), outage=outage, by_address=by_address)
 
 
 def close_sockets_on_signal(hub: Hub, wait_seconds: float = 3.0) -> Callable[[], None]:

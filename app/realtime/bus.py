@@ -105,6 +105,9 @@ class MemoryBus:
 
     def __init__(self, channel: list[Callable[[Message], None]] | None = None) -> None:
         self._channel = channel if channel is not None else []
+        # No other bus can ever join a channel made here: every commit to the
+        # database is this process's own, so what it holds is never behind.
+        self.alone = channel is None
         self._mine: Callable[[Message], None] | None = None
 
     async def start(self, on_message: Callable[[Message], None],

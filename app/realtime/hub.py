@@ -10,7 +10,8 @@ The face is all that the socket endpoint (app/api/ws.py) and the metrics
   `sockets_per_address`), `join(...)` (a handle back), `note_seat(handle)`,
   `heard_from(handle)`, `reply(handle, message)`, `close_socket(handle, ...)`,
   `dropped(handle)`, `leave(handle)`;
-- what it knows: `known_version(match_id)`, `counts()`.
+- what it knows: `known_version(match_id)`, `vouched(match_id)`, `holds_seat(match_id, colour)`,
+  `counts()`.
 
 A handle (a `Subscriber`) is only given back to the hub, never read. Behind
 the face: the send path of one match's sockets (room.py), who is at a match and
@@ -37,7 +38,7 @@ from .nudges import Nudges
 from .open_files import OpenFiles, raise_soft_limit
 from .per_address import PerAddress
 from .presence import SeatPresence
-from .room import CATCH_UP, RESYNC, Room, Send, Subscriber, frame
+from .room import CATCH_UP, RESYNC, After, Later, Room, Send, Subscriber, frame
 from .service import MatchSource
 
 __all__ = ["Hub", "MatchSource", "SocketCounts", "Subscriber"]
@@ -64,7 +65,8 @@ class Hub:
     def __init__(self, source: MatchSource, bus: Bus | None = None, *, queue_limit: int = 256,
                  ping_seconds: float = 10.0, dead_after_seconds: float = 30.0,
                  presence_delay: float = 0.05, sockets_per_address: int = 0,
-                 open_files: OpenFiles | None = None, outage: OutageLog | None = None) -> None:
+                 open_files: OpenFiles | None = None, outage: OutageLog | None = None,
+                 by_address: PerAddress | None = None) -> None:
         self.source = source
         # Told of every failure to reach the database here (the rooms' and presence's too).
         self.outage = outage if outage is not None else OutageLog()
@@ -77,9 +79,10 @@ class Hub:
         self.dead_after = dead_after_seconds
         self.presence_delay = presence_delay
         self.rooms: dict[str, Room] = {}
-        # Sockets open (or opening) per client address, capped (0: no cap).
+        # Sockets open (or opening) per client address, capped (0: no cap): in
+        # this process, or over every process (`by_address`, held_in_redis.py).
         self.sockets_per_address = sockets_per_address
-        self.by_address = PerAddress(sockets_per_address)
+        self.by_address = by_address if by_address is not None else PerAddress(sockets_per_address)
         self.open_files = open_files if open_files is not None else OpenFiles()
         self.seat_presence = SeatPresence(source, self.outage)
         self._heartbeat: asyncio.Task[None] | None = None
@@ -156,9 +159,9 @@ class Hub:
 
     # -- sockets ---------------------------------------------------------------
 
-    def reserve(self, address: str) -> bool:
+    async def reserve(self, address: str) -> bool:
         """Count one more socket of `address`, or answer False when it holds its cap."""
-        if not self.by_address.take(address):
+        if not await self.by_address.claim(address):
             return False
         self.open_files.check()
         return True
@@ -168,7 +171,7 @@ class Hub:
 
     def join(self, match_id: str, send: Send, seat: str | None, since: int | None,
              address: str | None = None, receiver: asyncio.Task[Any] | None = None,
-             hello: int | None = None, compact: bool = False) -> Subscriber:
+             hello: int | None = None, compact: bool = False, after: After | None = None) -> Subscriber:
         """Register a socket; it is sent a snapshot (or, with `since`, what it missed)
         before anything new. Registering before reading the database means no update
         can fall between the two. `address`: the client's, for spectators (counted
@@ -177,7 +180,9 @@ class Hub:
         when the socket's close frame never leaves (a peer that stopped reading).
         `hello`: the match's version at opening; a `hello` message then goes
         first, whatever follows (`greeting`). `compact`: the socket takes `delta`
-        messages where they can be trusted (room.py, changes.py)."""
+        messages where they can be trusted (room.py, changes.py). `after`: with
+        `since`, called with the version the socket holds once what it missed went
+        out (nothing, updates or a snapshot); the message it answers follows."""
         room = self.rooms.get(match_id)
         if room is None:
             room = self.rooms[match_id] = Room(self, match_id)
@@ -191,6 +196,8 @@ class Hub:
         else:
             sub.sent = since
             sub.offer(None, CATCH_UP)
+            if after is not None:
+                sub.offer(None, Later(after))
         return sub
 
     async def note_seat(self, sub: Subscriber) -> None:
@@ -255,6 +262,27 @@ class Hub:
         if room is None or room.state is None:
             return None
         return room.latest
+
+    def vouched(self, match_id: str) -> int | None:
+        """The match's newest version when this process may answer for it from what
+        it holds: its sockets' room holds that version's state, read or committed
+        while the bus carried the match here, and the bus announced nothing newer
+        (nor is a catch-up under way). None: ask the database. The wiring asks it only
+        in a process whose bus no other process can join (app/wiring.py): there every
+        commit is this process's own, so the room is never behind the database."""
+        room = self.rooms.get(match_id)
+        if room is None or room.state is None or room.filling is not None or not room.subscribers:
+            return None
+        latest = room.latest
+        if room.newest_elsewhere > latest or (room.version is not None and room.version > latest):
+            return None
+        return latest
+
+    def holds_seat(self, match_id: str, colour: str) -> bool:
+        """Whether a socket of this seat is open here: the heartbeat then writes the
+        seat seen, every `ping_seconds`, with every other seat it holds (one statement)."""
+        room = self.rooms.get(match_id)
+        return room is not None and room.headcount.seats.get(colour, 0) > 0
 
     def counts(self) -> SocketCounts:
         seats = spectators = matches = 0

@@ -2,7 +2,8 @@
 sockets (hub.py) and the pages' person channels (app/people/channel.py)
 each keep one, with their own cap, so that one address cannot hold a process's
 connections (or its open files) all to itself. An IPv6 address counts as its
-/64 (app/kernel/networks.py)."""
+/64 (app/kernel/networks.py). Counted in this process's memory; with Redis, over
+every process (held_in_redis.py)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ class PerAddress:
             return False
         self._held[address] = held + 1
         return True
+
+    async def claim(self, address: str) -> bool:
+        """`take`, as a counter held elsewhere answers it: after a round trip."""
+        return self.take(address)
 
     def give_back(self, address: str) -> None:
         address = network_of(address)

@@ -68,6 +68,18 @@ LIVE = ("players", "spectators", "clock", "server_time")  # what a snapshot says
 FULL_EVERY = 50
 RESYNC = object()  # queue marker: send a fresh snapshot
 CATCH_UP = object()  # queue marker: send what the log holds after the last version sent
+# What a socket may be told once its catch-up went out, made for the version it then holds
+# (a resumed seat's legal actions: app/api/legal_lines.py); None: nothing.
+After = Callable[[int], Awaitable[dict[str, Any] | None]]
+
+
+class Later:
+    """Queue marker: send what `make` answers for the version last sent, if anything."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: After) -> None:
+        self.make = make
 
 
 class _Resume:
@@ -188,6 +200,10 @@ class Subscriber:
                     await self._snapshot()
                 elif event is CATCH_UP:
                     await self._catch_up(None)
+                elif isinstance(event, Later):
+                    told = await event.make(self.sent)
+                    if told is not None:
+                        await self.send(frame(told))
                 elif version is None:
                     await self.send(event)
                 elif version > self.sent:

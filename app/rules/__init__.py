@@ -32,7 +32,15 @@ from .variants import VARIANTS
 from .view import public_view
 from .words import describe, power_words
 
+# The engine's version: the magery-rules wheel is published under it (packages/rules
+# reads it; its CHANGELOG.md says what each one changed). The minor number moves with
+# any change to what the rules allow or how a position reads, the patch number with
+# fixes that change neither. Here rather than in a module of its own: every module
+# but this one is compiled (scripts/build_engine.py), and a constant gains nothing.
+VERSION = "0.1.0"
+
 __all__ = [
+    "VERSION",
     "ACTION", "BLACK", "COLOURS", "DECISION", "DEFAULT_NO_PROGRESS_ROUNDS", "OVER", "PHASES",
     "SETUP", "VARIANTS", "WHITE",
     "Action", "BadPosition", "Payload", "Played", "IllegalAction", "MageryError", "MalformedAction", "MatchOver",

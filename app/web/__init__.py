@@ -13,8 +13,10 @@ from typing import Any
 
 from . import (
     account_page,
+    challenge_pages,
     mail_pages,
     notify_pages,
+    oauth_page,
     pages,
     profile_pages,
     puzzle_pages,
@@ -34,8 +36,8 @@ def install(app: Any) -> None:
     security headers to `app`. The pages read the parts the app was built with
     (deps.py): the accounts (who is signed in; signing up, in and out), the gateway
     (claiming a guest's seats), the match reads and the players' profiles."""
-    for module in (pages, sign_pages, account_page, mail_pages, notify_pages, profile_pages, puzzle_pages,
-                   tournament_pages, service_worker):
+    for module in (pages, sign_pages, account_page, oauth_page, mail_pages, notify_pages, profile_pages, puzzle_pages,
+                   tournament_pages, challenge_pages, service_worker):
         app.include_router(module.router)
     app.add_exception_handler(account_page.SignInFirst, account_page.to_sign_in)
     app.mount("/static", StaticFiles(ROOT / "static", ASSETS), name="static")

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 
 from app.accounts import Accounts
+from app.accounts.oauth import OAuth
 from app.accounts.profiles import Profiles
 from app.matches import Gateway
 from app.matches.reads import Reads
@@ -23,6 +24,10 @@ def _parts(request: Request) -> Any:
 
 def get_accounts(request: Request) -> Accounts:
     return _parts(request).accounts  # type: ignore[no-any-return]
+
+
+def get_oauth(request: Request) -> OAuth:
+    return _parts(request).oauth  # type: ignore[no-any-return]
 
 
 def get_gateway(request: Request) -> Gateway:
@@ -42,6 +47,7 @@ def get_puzzles(request: Request) -> Any:
 
 
 AccountsDep = Annotated[Accounts, Depends(get_accounts)]
+OAuthDep = Annotated[OAuth, Depends(get_oauth)]
 PuzzlesDep = Annotated[Any, Depends(get_puzzles)]
 GatewayDep = Annotated[Gateway, Depends(get_gateway)]
 ProfilesDep = Annotated[Profiles, Depends(get_profiles)]
@@ -65,3 +71,10 @@ def get_swisses(request: Request) -> Any:
 
 
 SwissesDep = Annotated[Any, Depends(get_swisses)]  # app.tournaments.swiss.service.Swisses
+
+
+def get_challenges(request: Request) -> Any:
+    return _parts(request).challenges
+
+
+ChallengesDep = Annotated[Any, Depends(get_challenges)]  # app.challenges.Challenges

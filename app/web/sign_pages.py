@@ -46,10 +46,26 @@ def _address(request: Request) -> str | None:
     return request.client.host if request.client else None
 
 
+def wants_json(request: Request) -> bool:
+    """A program that said it reads JSON (`Accept: application/json`, no text/html):
+    its refusal is the API's `{"error", "detail"}`, never a page to scrape."""
+    accept = request.headers.get("accept", "").lower()
+    return "application/json" in accept and "text/html" not in accept
+
+
+_CODES = {400: "bad_request", 401: "sign_in_failed", 403: "forbidden", 409: "name_taken", 429: "rate_limited",
+          503: "unavailable"}
+
+
 def _form_page(request: Request, kind: str, status: int = 200, error: str | None = None,
                field: str | None = None, username: str = "", next_path: str = "/",
-               retry_after: int | None = None) -> HTMLResponse:
-    """The sign-in or sign-up form (`kind` is "login" or "signup"), with a new form token."""
+               retry_after: int | None = None) -> Response:
+    """The sign-in or sign-up form (`kind` is "login" or "signup"), with a new form token;
+    a refusal to a program that asked for JSON, as JSON."""
+    if status >= 400 and error and wants_json(request):
+        headers = {"Retry-After": str(retry_after)} if retry_after else None
+        return JSONResponse({"error": _CODES.get(status, "bad_request"), "detail": error}, status_code=status,
+                            headers=headers)
     token = signed.new_token()
     response = page("sign.html", status=status, session=None, kind=kind, csrf=token, error=error, field=field,
                     username=username, next=next_path, name_rule=NAME_RULE, min_password=MIN_PASSWORD,
@@ -60,13 +76,13 @@ def _form_page(request: Request, kind: str, status: int = 200, error: str | None
     return response
 
 
-def locked_form(request: Request, locked: int, target: str, name: str) -> HTMLResponse:
+def locked_form(request: Request, locked: int, target: str, name: str) -> Response:
     """The answer to a sign-in while a lock runs (here and in app/web/sign_in_front.py)."""
     return _form_page(request, "login", 429, f"Too many failed sign-ins: try again in {locked} seconds.",
                       None, name[:20], target, retry_after=locked)
 
 
-def busy_form(request: Request, target: str, name: str) -> HTMLResponse:
+def busy_form(request: Request, target: str, name: str) -> Response:
     """The answer to a sign-in that finds no room to wait (here and in app/web/sign_in_front.py)."""
     return _form_page(request, "login", 503, "The server is busy checking other sign-ins. Try again in a moment.",
                       None, name[:20], target, retry_after=BUSY_RETRY)
@@ -93,7 +109,7 @@ class _Tried:
         return tried
 
     def refused(self, status: int, words: str, field: str | None = None,
-                retry_after: int | None = None) -> HTMLResponse:
+                retry_after: int | None = None) -> Response:
         """The form again, saying why, the name kept (never the password)."""
         return _form_page(self.request, self.kind, status, words, field, self.name[:20], self.target, retry_after)
 

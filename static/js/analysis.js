@@ -41,7 +41,7 @@ export function stateWords(analysis) {
   }
   if (analysis.status === "running") return `Computer analysis running: ${Math.round(doneShare(analysis) * 100)}% done.`;
   if (analysis.status === "done") return "Computer analysis done.";
-  if (analysis.status === "failed") return "The computer analysis could not be finished.";
+  if (analysis.status === "failed") return "The computer analysis could not be finished. It may be tried again.";
   return "";
 }
 
@@ -244,12 +244,16 @@ export class Analysis {
     const a = this.data;
     if (els.request) {
       // Offered at once (a request of a match analysed already answers that analysis);
-      // withdrawn once the page knows of one.
+      // withdrawn once the page knows of one, and offered again if that one failed
+      // (a new request gives it fresh tries).
       const who = this.requester ? this.requester() : null;
       const can = Boolean(who && "token" in who);
-      els.request.hidden = Boolean(a) || !can;
+      const offer = !a || a.status === "failed";
+      els.request.hidden = !offer || !can;
       els.request.disabled = this.busy;
-      if (els.signIn) els.signIn.hidden = Boolean(a) || can;
+      const label = a && a.status === "failed" ? "Try the analysis again" : "Request analysis";
+      if (els.request.textContent !== label) els.request.textContent = label;
+      if (els.signIn) els.signIn.hidden = !offer || can;
     }
     if (els.note) {
       const text = this.refusal ? `Refused: ${this.refusal}`

@@ -18,6 +18,14 @@ function timeControl(value) {
   return null;
 }
 
+// "Anyone with the link": an open challenge, whose page (its link, with a copy
+// button) the challenger is taken to.
+const who = form.elements.who;
+function named() {
+  send.textContent = who.value === "open" ? send.dataset.open : send.dataset.player;
+}
+who.addEventListener("change", named);
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   error.textContent = "";
@@ -28,8 +36,14 @@ form.addEventListener("submit", async (event) => {
     time_control: timeControl(form.elements.time.value),
     colour: form.elements.colour.value,
     rated: form.elements.rated.checked,
+    no_progress_rounds: Number(form.elements.rounds.value),
   };
   try {
+    if (who.value === "open") {
+      const opened = await call("POST", "/challenges/open", { body });
+      window.location.assign(opened.url);
+      return;
+    }
     const made = await call("POST", `/challenges/${encodeURIComponent(name)}`, { body });
     if (made.match_id) {
       window.location.assign(`/matches/${encodeURIComponent(made.match_id)}`);

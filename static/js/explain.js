@@ -45,6 +45,7 @@ export class Explainer {
     this.timer = null;
     this.pressed = false;
     this.shownFor = null; // the chamber or square explained now
+    this.byFocus = false; // whether keyboard focus brought it (not the pointer or a press)
     const targetOf = (e) => e.target.closest && e.target.closest("button.chamber, button.sq");
     this.quiet = null; // clicked: its explanation waits until the pointer leaves it
     host.addEventListener("pointerover", (e) => {
@@ -64,8 +65,11 @@ export class Explainer {
       if (!this.pressed) this.hide();
     });
     // Keyboard focus only: a click focuses too, and the chosen chamber needs no explaining.
-    host.addEventListener("focusin", (e) => { if (byKey && targetOf(e)) this.show(targetOf(e)); });
-    host.addEventListener("focusout", () => this.hide());
+    host.addEventListener("focusin", (e) => { if (byKey && targetOf(e)) this.show(targetOf(e), true); });
+    // Only what focus brought leaves with focus: when a turn's choices arrive the
+    // page moves focus itself (from the arena, where it waited, to the first
+    // choice), and that must not take away what the pointer rests on.
+    host.addEventListener("focusout", () => { if (this.byFocus) this.hide(); });
     host.addEventListener("pointerdown", (e) => {
       const target = targetOf(e);
       if (!target || e.pointerType === "mouse") return;
@@ -86,12 +90,13 @@ export class Explainer {
     document.addEventListener("keydown", (e) => { if (e.key === "Escape") this.hide(); });
   }
 
-  show(target) {
+  show(target, byFocus = false) {
     const words = explanation(this.stateNow(), target);
     if (!words) return this.hide();
     this.box.textContent = words;
     this.box.hidden = false;
     this.shownFor = target;
+    this.byFocus = byFocus;
     const r = target.getBoundingClientRect();
     const width = Math.min(320, window.innerWidth - 16);
     this.box.style.maxWidth = `${width}px`;
@@ -103,6 +108,7 @@ export class Explainer {
   hide() {
     this.box.hidden = true;
     this.shownFor = null;
+    this.byFocus = false;
   }
 
   /** Said again from the state now shown (the page calls it on every change): an

@@ -145,8 +145,23 @@ function incoming(c) {
 function waiting(c) {
   const id = `challenge-${c.id}`;
   if (document.getElementById(id)) return;
+  if (c.open) {  // to nobody yet: its link is on its own page
+    const box = toast(id, "Your open challenge");
+    const link = document.createElement("a");
+    link.href = c.url;
+    link.textContent = "its link";
+    const words = para(`Waiting for anyone with the link to accept (${challengeWords(c, "challenger")}): `);
+    words.append(link, ".");
+    box.append(words);
+    addCancel(box, c);
+    return;
+  }
   const box = toast(id, `Your challenge to ${c.challenged}`);
   box.append(para(`Waiting for ${c.challenged} to answer your challenge (${challengeWords(c, "challenger")}).`));
+  addCancel(box, c);
+}
+
+function addCancel(box, c) {
   const cancel = button("Cancel", async () => {
     cancel.disabled = true;
     try {

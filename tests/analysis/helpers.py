@@ -62,3 +62,16 @@ class Searcher:
         self.hold = False
         for _ in range(10_000):
             self._permits.release()
+
+
+class Failing:
+    """A search that raises `error` its first `times` calls, then searches."""
+
+    def __init__(self, error: Exception, times: int = 1_000_000) -> None:
+        self.error, self.times, self.calls = error, times, 0
+
+    async def __call__(self, items: list[Item], depth: int, seconds: float) -> list[Found]:
+        self.calls += 1
+        if self.calls <= self.times:
+            raise self.error
+        return search_positions(items, depth, seconds)

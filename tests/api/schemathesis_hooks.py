@@ -52,10 +52,18 @@ def aimed(match_id: Any) -> Any:
     return SEATS[spot % len(SEATS)][0] if spot % 5 else match_id
 
 
+# What the schema lets each aimed parameter be: a value outside it is schemathesis's
+# deliberately wrong one, sent as it is (made real, it would be accepted, and the
+# negative-data check would rightly call that a schema-violating request let through).
+FITS = {"name": re.compile(r"[A-Za-z0-9_-]{2,20}"), "challenge_id": re.compile(r"[A-Za-z0-9_-]{1,16}")}
+
+
 def real(parameter: str, value: Any) -> Any:
-    """A real name or challenge id four times in five (the same for the same value)."""
+    """A real name or challenge id four times in five (the same for the same value),
+    for a value the schema allows."""
     known = REAL.get(parameter) or []
-    if not known or not isinstance(value, str) or value in known:
+    fits = FITS.get(parameter)
+    if not known or not isinstance(value, str) or value in known or fits is None or not fits.fullmatch(value):
         return value
     spot = zlib.crc32(value.encode("utf-8", "surrogatepass"))
     return known[spot % len(known)] if spot % 5 else value
@@ -69,11 +77,12 @@ _NAME_PATTERN = re.compile(NAME)
 # refuses the others with a 400 naming the field (tests/push/test_subscribing.py).
 _A_POINT = "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM"
 _P256DH = re.compile(r"^[A-Za-z0-9_-]{87}=?$")
+ENDPOINT_MOST = 2048  # the schema's maxLength of an endpoint
 
 
 def _subscription(body: dict[str, Any]) -> dict[str, Any]:
     endpoint, keys = body.get("endpoint"), body.get("keys")
-    if isinstance(endpoint, str):
+    if isinstance(endpoint, str) and len(endpoint) <= ENDPOINT_MOST:  # a longer one is the schema's wrong case
         try:
             checked_endpoint(endpoint, list(KNOWN_PUSH_HOSTS))
         except BadEndpoint:

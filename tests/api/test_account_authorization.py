@@ -43,7 +43,9 @@ ACCOUNT_ONLY = {("POST", "/api/v1/account/bot"), ("GET", "/api/v1/stream/events"
                 ("POST", "/api/v1/account/push"), ("DELETE", "/api/v1/account/push"),
                 # The account's email: tests/mail/test_email_flow.py refuses what it must.
                 ("GET", "/api/v1/account/email"), ("PUT", "/api/v1/account/email"),
-                ("DELETE", "/api/v1/account/email"), ("PUT", "/api/v1/account/email/preferences")}
+                ("DELETE", "/api/v1/account/email"), ("PUT", "/api/v1/account/email/preferences"),
+                # An app revokes its own token: tests/api/test_oauth.py refuses a session and a revoked token.
+                ("DELETE", "/api/v1/oauth/token")}
 # Any account credential (a spectator's too, either scope), or a seat's token of
 # the match: the request of a computer analysis (test_an_analysis_is_asked_by_an_account_or_a_seat).
 ACCOUNT_OR_SEAT = {("POST", "/api/v1/matches/{match_id}/analysis")}
@@ -52,6 +54,16 @@ ACCOUNT_OR_SEAT = {("POST", "/api/v1/matches/{match_id}/analysis")}
 # account credential refused, a read-only token unrated).
 GUEST_OR_ACCOUNT = {("GET", "/api/v1/puzzles/next"), ("GET", "/api/v1/puzzles/{puzzle_id}"),
                     ("POST", "/api/v1/puzzles/{puzzle_id}/attempt")}
+# No credential at all: an app trades an OAuth code for a token (tests/api/test_oauth.py).
+NO_CREDENTIAL = {("POST", "/api/v1/oauth/token")}
+# Anyone's reads, with no credential declared: a player's export and status, the
+# bots online, one challenge by its link (tests/api/test_user_export.py,
+# test_user_status.py, test_open_challenges.py); and the challenges' calls,
+# which take an account as the older challenge routes do (AnyCaller: a guest is
+# refused 401 by the route, test_open_challenges.py).
+UNDECLARED = {("GET", "/api/v1/users/{name}/matches/export"), ("GET", "/api/v1/users/status"),
+              ("GET", "/api/v1/bots/online"), ("GET", "/api/v1/challenges/{challenge_id}/show"),
+              ("POST", "/api/v1/challenges/open")}
 BODIES = {"actions": {"action": {"type": "pass"}, "version": 0}, "draw": {"offer": True},
           "claim": {"result": "win"}, "takeback": {"do": "ask"}, "give-time": {}}
 
@@ -116,6 +128,10 @@ async def test_the_routes_that_take_a_credential_are_the_ones_this_matrix_covers
     spec = (await client.get("/openapi.json")).json()
     assert declared(spec) == SEAT_VERBS | {ACCOUNT} | SEAT_OR_WATCHER | ACCOUNT_ONLY | ACCOUNT_OR_SEAT
     assert not declared(spec) & GUEST_OR_ACCOUNT
+    assert not declared(spec) & NO_CREDENTIAL
+    assert {(m.upper(), p) for p, item in spec["paths"].items() for m in item} >= NO_CREDENTIAL
+    assert not declared(spec) & UNDECLARED
+    assert {(m.upper(), p) for p, item in spec["paths"].items() for m in item} >= UNDECLARED
     for path in (BASE, f"{BASE}/{{match_id}}/join"):  # a guest needs nothing there: nothing declared
         assert not spec["paths"][path]["post"].get("security")
 

@@ -180,6 +180,8 @@ async def test_every_message_of_a_played_match_fits_the_document(
         await send(white, "action", {"type": "action", "action": {"type": "setup", "backrow": ROW},
                                      "version": version, "id": "w-1"})
         await socket.socket_until(white, "ack")
+        await send(white, "action", said[-1][1])  # a resend: its ack says it is the first answer again
+        assert (await socket.socket_until(white, "ack"))["replayed"] is True
         await api.state(game)
         compact = await Socket.open(app, ws_path(game.id, updates="compact"), client="10.1.1.2")
         await socket.socket_until(compact, "snapshot")
@@ -189,6 +191,14 @@ async def test_every_message_of_a_played_match_fits_the_document(
         await socket.socket_until(compact, "delta")  # what changed, to a socket that asked for it
         await stream.stream_until(compact_lines, "delta")  # and to a stream
         await compact.close()
+        # A seat resumed at the match's version is told what it may play, on the socket and the stream.
+        mover = game.match["to_move"]
+        resumed = await Socket.open(app, ws_path(game.id, token=game.tokens[mover], since=game.version))
+        await socket.socket_until(resumed, "legal")
+        await resumed.close()
+        async with Stream(app, "GET", f"/api/v1/matches/{game.id}/stream?since={game.version}",
+                          game.auth(mover)) as again:
+            await stream.stream_until(again, "legal")
         await stream.stream_until(black, "ping")  # a quiet moment on the stream
         await send(white, "ping", {"type": "ping"})
         await socket.socket_until(white, "pong")
@@ -201,6 +211,7 @@ async def test_every_message_of_a_played_match_fits_the_document(
         await send(white, "chat_say", {"type": "chat", "text": "Good luck", "id": "w-2"})
         line = (await socket.socket_until(white, "chat_ack"))["line"]
         await socket.socket_until(white, "chat")
+        await stream.stream_until(black, "chatLine")  # the players' room, on Black's stream
         await app.state.parts.chat.hide(line["id"], "root")
         await socket.socket_until(white, "chat_hidden")
         await send(white, "chat_unfollow", {"type": "chat_unfollow"})

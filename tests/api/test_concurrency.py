@@ -37,6 +37,8 @@ async def test_fifty_identical_submissions_with_one_id(api: Api, service: MatchS
     rs = await asyncio.gather(*[api.post(game, "white", action, version=before, id="same-click")
                                 for _ in range(50)])
     assert [r.status_code for r in rs] == [200] * 50, {r.status_code: r.text for r in rs}
+    # One applied it; the others were answered its answer, and said so.
+    assert sorted(r.headers.get("idempotency-replayed", "") for r in rs) == [""] + ["true"] * 49
     versions = {r.json()["match"]["version"] for r in rs}
     assert versions == {before + 1}
     log = await _check_log(api, service, game)

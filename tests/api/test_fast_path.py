@@ -92,3 +92,67 @@ async def test_an_ordinary_action_takes_the_fast_path(api: Api, monkeypatch: pyt
                               headers={"content-type": FULL, **game.auth("black")})
     assert r.status_code == 200, r.text
     assert len(handed_on) == 1
+
+
+# GET /legal's fast path: a seat's Bearer token and no query string. A query the
+# route ignores (`?via=route`) sends the same ask through the full stack.
+LEGAL_CASES: dict[str, Any] = {
+    "your turn": lambda g: (g.id, g.auth("white")),
+    "not your turn": lambda g: (g.id, g.auth("black")),
+    "wrong token": lambda g: (g.id, {"Authorization": "Bearer nope"}),
+    "no token": lambda g: (g.id, {}),
+    "unknown account token": lambda g: (g.id, {"Authorization": "Bearer mgo_nope"}),
+    "basic auth": lambda g: (g.id, {"Authorization": "Basic eDp5"}),
+    "empty bearer": lambda g: (g.id, {"Authorization": "Bearer "}),
+    "no such match": lambda g: ("NoSuchMatch1", g.auth("white")),
+    "not a match id": lambda g: ("x" * 80, g.auth("white")),
+}
+
+
+async def _ask_legal(api: Api, match_id: str, headers: dict[str, str], query: str,
+                     method: str = "GET") -> tuple[int, Any, dict[str, str]]:
+    r = await api.client.request(method, f"{api.base}/{match_id}/legal{query}", headers=headers)
+    kept = {k: v for k, v in r.headers.items() if k in ("content-type", "content-length", "www-authenticate",
+                                                           "retry-after")}
+    return r.status_code, r.json() if r.content else None, kept
+
+
+@pytest.mark.parametrize("case", list(LEGAL_CASES))
+async def test_the_fast_legal_answers_as_the_route_does(api: Api, case: str) -> None:
+    game = await api.start(seed="c0ffee")
+    match_id, headers = LEGAL_CASES[case](game)
+    fast_answer = await _ask_legal(api, match_id, headers, "")
+    assert fast_answer == await _ask_legal(api, match_id, headers, "?via=route")
+    assert await _ask_legal(api, match_id, headers, "", "HEAD") == \
+        (fast_answer[0], None, fast_answer[2])  # a HEAD: the same headers, no body
+
+
+async def test_the_fast_legal_answers_in_play_and_after_the_end(api: Api) -> None:
+    game = await api.start(seed="c0ffee")
+    await api.setups(game)
+    for colour in ("white", "black"):
+        fast_answer = await _ask_legal(api, game.id, game.auth(colour), "")
+        assert fast_answer == await _ask_legal(api, game.id, game.auth(colour), "?via=route")
+    assert (await api.client.post(f"{api.base}/{game.id}/resign", headers=game.auth("white"))).status_code == 200
+    ended = await _ask_legal(api, game.id, game.auth("black"), "")
+    assert ended == await _ask_legal(api, game.id, game.auth("black"), "?via=route")
+    assert ended[1]["actions"] == []
+
+
+async def test_an_ordinary_legal_takes_the_fast_path(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    fast_asks = []
+    real = fast.FastPlay._legal
+
+    async def spy(self: Any, match_id: str, *args: Any) -> None:
+        fast_asks.append(match_id)
+        await real(self, match_id, *args)
+
+    monkeypatch.setattr(fast.FastPlay, "_legal", spy)
+    game = await api.start()
+    assert (await api.legal(game, "white"))["setup"]
+    assert fast_asks == [game.id]
+    r = await api.client.get(f"{api.base}/{game.id}/legal?via=route", headers=game.auth("white"))
+    assert r.status_code == 200 and r.json()["setup"]
+    r = await api.client.get(f"{api.base}/{game.id}/legal", headers={"Authorization": "Bearer mgo_nope"})
+    assert r.status_code == 401
+    assert fast_asks == [game.id]  # a query, an account's token: the route's

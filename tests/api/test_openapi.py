@@ -178,3 +178,37 @@ async def test_every_timestamp_is_documented_as_one(client: httpx.AsyncClient) -
     assert len(stamps) >= 10
     for name, field, spec in stamps:
         assert '"format": "date-time"' in json.dumps(spec), (name, field, spec)
+
+
+def _refs(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        return ([node["$ref"]] if isinstance(node.get("$ref"), str) else []) + [r for v in node.values() for r in _refs(v)]
+    if isinstance(node, list):
+        return [r for v in node for r in _refs(v)]
+    return []
+
+
+async def test_every_reference_resolves_in_the_document(client: httpx.AsyncClient) -> None:
+    """A model's own `#/$defs/...` pasted into a response points nowhere in the
+    whole document: ReDoc stops with "Invalid reference token"."""
+    schema = (await client.get("/openapi.json")).json()
+    for ref in set(_refs(schema)):
+        assert ref.startswith("#/"), ref
+        node: Any = schema
+        for part in ref[2:].split("/"):
+            assert isinstance(node, dict) and part in node, f"{ref} resolves to nothing"
+            node = node[part]
+
+
+async def test_paths_of_one_shape_take_the_same_methods(client: httpx.AsyncClient) -> None:
+    """`/a/{x}` and `/a/open` both match `/a/open`: the server's `Allow` then names
+    the methods of both, so each description of the path must list them all."""
+    paths = (await client.get("/openapi.json")).json()["paths"]
+    matching: dict[str, set[str]] = {}
+    for path, methods in paths.items():
+        pattern = "^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path)) + "$"
+        for other in paths:
+            if other != path and re.fullmatch(pattern, re.sub(r"\{[^}]+\}", "x", other)):
+                matching.setdefault(other, set()).update(set(methods))
+    for path, extra in matching.items():
+        assert extra <= set(paths[path]), f"{path} also matches routes taking {sorted(extra - set(paths[path]))}"

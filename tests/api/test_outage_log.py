@@ -13,16 +13,28 @@ from typing import Any
 
 import pytest
 
+from app.config import Settings
 from app.db import make_engine
 from app.db.outage import OutageLog
 from app.matches.sweeper import sweep_forever
 from app.realtime.bus import Announcement
 from app.realtime.postgres import PostgresBus
 
-from ..conftest import Api
+from ..conftest import Api, make_settings
 from ..waiting import until
 
 DEAD = "postgresql+asyncpg://postgres@127.0.0.1:1/nowhere"  # nothing listens on port 1
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    """The app's own timed passes (the tournaments' ticks each second, the clock
+    alarms, the digests) use the real engine, not the dead one the test swaps into
+    the keeper: each that reached the database would rightly end the outage, and
+    the next failed request begin another. Here they wait, so the outage is the
+    test's alone."""
+    return make_settings(database_url, tournament_tick_seconds=3600.0, clock_alarm_tick_seconds=3600.0,
+                         mail_digest_tick_seconds=3600.0)
 
 
 def _said(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:

@@ -4,15 +4,18 @@ first finished try alone rated."""
 
 from __future__ import annotations
 
+import random
 from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pytest
 
-from app.puzzles.service import read_seed
+from app.db.puzzle_models import puzzle_attempts
+from app.puzzles.service import NEAREST, read_seed
 from app.ratings import NEW, Rating, rate_match
 from app.rules import COLOURS, action_json, from_text, legal_actions
+from tests.conftest import make_settings
 
 from .members import member
 
@@ -130,3 +133,34 @@ async def test_who_may_call_the_puzzles(app: Any, client: httpx.AsyncClient) -> 
     r = await client.post(attempt, json=body, headers=ada.session(csrf=False))
     assert (r.status_code, r.json()["error"]) == (403, "csrf_failed")
     assert await app.state.parts.puzzles.player_rating(ada.account.id) is None  # nothing rated
+
+
+async def test_next_serves_the_nearest_untried_and_once_all_are_tried_not_always_the_same(
+        app: Any, client: httpx.AsyncClient) -> None:
+    """Untried first, nearest the account's rating (then by id); once it has
+    tried every puzzle, one of the nearest at random rather than one forever."""
+    ada = await member(app, "Ada")
+    puzzles = app.state.parts.puzzles
+    by_nearness = sorted(SEED, key=lambda rec: (abs(float(rec["rating"]) - NEW.rating), rec["id"]))
+    shown = (await client.get("/api/v1/puzzles/next", headers=ada.token())).json()
+    assert shown["id"] == by_nearness[0]["id"]
+    async with app.state.parts.engine.begin() as conn:  # every puzzle tried, as if solved long ago
+        await conn.execute(puzzle_attempts.insert(), [
+            {"account_id": ada.account.id, "puzzle_id": rec["id"], "solved": True, "rating_before": 1500.0,
+             "rating_after": 1500.0, "at_ms": 1} for rec in SEED])
+    puzzles.rng = random.Random(34)
+    served = {(await client.get("/api/v1/puzzles/next", headers=ada.token())).json()["id"] for _ in range(12)}
+    nearest = {rec["id"] for rec in by_nearness[:NEAREST]}
+    assert served <= nearest and len(served) > 1
+
+
+async def test_an_attempt_counts_against_the_write_budget(database_url: str, apps: Any) -> None:
+    """Past RATE_LIMIT_WRITES tries in the window: 429 with Retry-After, nothing judged."""
+    tight = apps.serving(make_settings(database_url, rate_limit_writes=3, rate_window_seconds=600))
+    rec = SEED[0]
+    body = {"actions": [wrong_action(rec)]}
+    async with (tight.router.lifespan_context(tight),
+                httpx.AsyncClient(transport=httpx.ASGITransport(app=tight), base_url="http://testserver") as few):
+        answers = [await few.post(f"/api/v1/puzzles/{rec['id']}/attempt", json=body) for _ in range(4)]
+    assert [r.status_code for r in answers] == [200, 200, 200, 429]
+    assert answers[-1].json()["error"] == "rate_limited" and "retry-after" in answers[-1].headers

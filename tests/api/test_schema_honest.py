@@ -138,7 +138,7 @@ async def test_real_answers_of_played_matches_fit_the_schema(api: Api) -> None:
     kinds = {entry["action"]["type"] for entry in log}
     assert {"join", "setup", "draw_offer", "rematch_offer", "rematch_withdraw"} <= kinds, kinds
     states = (await api.client.get(f"{base}/{game.id}/states", params={"from": 1, "to": 40})).json()
-    schema.check("States", states)
+    schema.check("StateHistory", states)
     schema.check("MatchPage", (await api.client.get(base, params={"limit": 5})).json())
 
 

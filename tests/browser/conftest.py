@@ -87,7 +87,10 @@ def run_server(folder: Path, **env_extra: str) -> Iterator[Server]:
     env = {**os.environ, "DATABASE_URL": url,
            "RATE_LIMIT_WRITES": "100000", "RATE_LIMIT_READS": "100000", "BOT_DELAY_SECONDS": "0.05", "SWEEP_SECONDS": "1",
            # Every browser signs up from 127.0.0.1: the per-address limit is route-tested (tests/web).
-           "ACCOUNT_SIGNUPS_PER_ADDRESS": "100000", **env_extra}
+           "ACCOUNT_SIGNUPS_PER_ADDRESS": "100000",
+           # ... and plays the computer from it, in matches a test may leave running: the
+           # cap on running computer matches is route-tested (tests/bots, tests/api).
+           "BOT_MATCHES_PER_ADDRESS": "0", "BOT_MATCHES_PER_ACCOUNT": "0", **env_extra}
     log = (folder / "server.log").open("w")
     with listening_socket() as listener:  # handed to uvicorn (--fd): see tests/serving.py
         port = int(listener.getsockname()[1])
@@ -124,7 +127,10 @@ def run_server(folder: Path, **env_extra: str) -> Iterator[Server]:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with run_server(tmp_path_factory.mktemp("browser-server")) as running:
+    # Analyses one action deep, and no puzzles mined from them (that held the one
+    # analysis worker about 12 s after each): test_analysis.py needs an analysis
+    # run to its end in seconds, and no other test here asks for one.
+    with run_server(tmp_path_factory.mktemp("browser-server"), ANALYSIS_DEPTH="1", ANALYSIS_PUZZLES="false") as running:
         yield running
 
 
@@ -210,6 +216,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             except Exception as error:  # a closed or stuck page says so, and the rest are still told
                 lines.append(f"{page.url}: {error!r}")
     report.sections.append(("pages when the test failed", "\n".join(lines)))
+    # And what the server said meanwhile: a slow answer, a refusal or a stack is
+    # only there (its log sits beside its SQLite file).
+    server = getattr(item, "funcargs", {}).get("server")
+    if isinstance(server, Server) and ":///" in server.database_url:
+        log = Path(server.database_url.split(":///", 1)[1]).parent / "server.log"
+        if log.exists():
+            report.sections.append(("the server's log, its end", "\n".join(log.read_text().splitlines()[-40:])))
 
 
 @pytest.fixture

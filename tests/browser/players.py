@@ -6,8 +6,11 @@ dashboard's browser test and its screenshots (scripts/admin_screenshots.py).
 `make(server, plan)` signs the players up (each from its own address: sign-ups
 are limited per address), gives each an API token, seats them in matches made
 through the API, plays rated matches between them to a resignation, and
-answers {"tokens": {name: token}, "rated": [match ids]}. `alive(server, tokens)`
-tells which tokens still speak for their account.
+answers {"tokens": {name: token}, "rated": [match ids]}. With "admin": [name,
+password] in the plan it first adds that admin by the command line's own
+`add-admin` (app.accounts's main), in the same child: one interpreter started,
+with the app imported once, rather than two. `alive(server, tokens)` tells
+which tokens still speak for their account.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from typing import Any
 from .conftest import ROOT, Server
 
 CHILD = """
-import asyncio, json, sys
+import asyncio, json, os, sys
+import app.accounts.__main__ as accounts_cli
 from app.accounts import Accounts
 from app.auth import PasswordChecks
 from app.config import get_settings
@@ -64,6 +68,10 @@ async def main():
     finally:
         await engine.dispose()
 
+if "admin" in (plan := json.loads(sys.argv[2])):
+    os.environ[accounts_cli.ADMIN_ENV_PASSWORD] = plan["admin"][1]
+    if accounts_cli.main(["add-admin", plan["admin"][0]]) != 0:
+        sys.exit("add-admin failed")
 asyncio.run(main())
 """
 
@@ -77,7 +85,8 @@ def _child(server: Server, *args: str) -> Any:
 
 
 def make(server: Server, plan: dict[str, Any]) -> dict[str, Any]:
-    """plan: {"players": [names], "seats": {match id: [white, black]}, "rated": [[white, black], ...]}."""
+    """plan: {"players": [names], "seats": {match id: [white, black]}, "rated": [[white, black], ...],
+    "admin": [name, password]} (each but "players" may be left out)."""
     return dict(_child(server, "make", json.dumps(plan)))
 
 

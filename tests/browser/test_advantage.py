@@ -20,18 +20,22 @@ def played(server: Server, actions: int, seed: int) -> tuple[str, dict[str, str]
     joined = server.call("POST", f"/matches/{match_id}/join", {"name": "Bo"})
     tokens = {made["seat"]: made["token"], joined["seat"]: joined["token"]}
     rng = random.Random(seed)
+    state = server.match(match_id)
     for _ in range(actions):
-        state = server.match(match_id)
         if state["status"] != "active":
             break
-        legal = server.legal(match_id, tokens[state["to_move"]])
+        token = tokens[state["to_move"]]
+        legal = server.legal(match_id, token)
         if legal["setup"]:
             row = list(legal["setup"])
             rng.shuffle(row)
             action: dict[str, Any] = {"type": "setup", "backrow": row}
         else:
             action = rng.choice(legal["actions"])
-        server.act(match_id, tokens[state["to_move"]], action)
+        # Sent at the version the legal actions were read at, and the match as the
+        # answer holds it read next: two requests an action, not four.
+        state = server.call("POST", f"/matches/{match_id}/actions", {"action": action, "version": legal["version"]},
+                            token=token)["match"]
     return match_id, tokens
 
 

@@ -1,5 +1,6 @@
 """The computer analysis in real Chromium, against the real server and its search
-(a shallow depth, ANALYSIS_DEPTH=1, so that a match is analysed in seconds):
+(the session's server, conftest.py, searches one action deep, ANALYSIS_DEPTH=1,
+and mines no puzzles after, so that a match is analysed in seconds):
 "Request analysis" at the end of a match, the analysis filling in on the page as
 it is pushed (to the player who asked and to a spectator who did not), the marks
 in the move list, the accuracy, stepping through the judgements by keyboard with
@@ -16,7 +17,6 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -30,7 +30,6 @@ from .conftest import (
     Server,
     assert_accessible,
     move_versions,
-    run_server,
     wait_ready,
 )
 from .test_advantage import played
@@ -38,22 +37,7 @@ from .test_one_screen import WATCH_SHIFTS, in_one_screen, no_shift
 
 SHOTS = os.environ.get("MAGERY_SHOTS")
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-ADMIN, PASSWORD = "keeper", "a browser-test password"
-
-
-@pytest.fixture(scope="module")
-def shallow(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server of its own that searches analyses one action deep."""
-    with run_server(tmp_path_factory.mktemp("analysis-server"), ANALYSIS_DEPTH="1") as running:
-        yield running
-
-
-@pytest.fixture
-def here(browser: Any, shallow: Server) -> Iterator[Contexts]:
-    made = Contexts(browser, shallow)
-    yield made
-    made.close()
-    assert not made.errors, made.errors
+ADMIN, PASSWORD = "assessor", "a browser-test password"  # test_admin.py adds "keeper" to the same server
 
 
 def finished(server: Server, seed: int) -> tuple[str, dict[str, str]]:
@@ -121,11 +105,11 @@ new MutationObserver(() => {
 
 
 @pytest.mark.parametrize("size", [(1366, 768, False), (390, 844, True)], ids=["desktop", "phone"])
-def test_request_watch_it_fill_in_and_step_through_the_judgements(here: Contexts, size: tuple[int, int, bool]) -> None:
-    server = here.server
+def test_request_watch_it_fill_in_and_step_through_the_judgements(contexts: Contexts, size: tuple[int, int, bool]) -> None:
+    server = contexts.server
     match_id, tokens = finished(server, seed=7 if size[0] > 800 else 11)
     width, height, touch = size
-    player = here.page(width=width, height=height, has_touch=touch, is_mobile=touch, axe=True)
+    player = contexts.page(width=width, height=height, has_touch=touch, is_mobile=touch, axe=True)
     player.context.add_init_script(WATCH_SHIFTS)
     player.context.add_init_script(SEEN)
     pushed: list[dict[str, Any]] = []
@@ -143,7 +127,7 @@ def test_request_watch_it_fill_in_and_step_through_the_judgements(here: Contexts
     player.goto(f"/matches/{match_id}#seat=white.{tokens['white']}")
     wait_ready(player)
     # A spectator, not signed in: no button, a word on who may ask; the analysis still comes to them.
-    watcher = here.page(width=width, height=height, has_touch=touch, is_mobile=touch)
+    watcher = contexts.page(width=width, height=height, has_touch=touch, is_mobile=touch)
     watcher.context.add_init_script(SEEN)
     watcher.goto(f"/matches/{match_id}")
     wait_ready(watcher)
@@ -224,10 +208,10 @@ def test_request_watch_it_fill_in_and_step_through_the_judgements(here: Contexts
     assert_accessible(player)
 
 
-def test_with_the_socket_down_the_page_reads_the_analysis_every_few_seconds(here: Contexts) -> None:
-    server = here.server
+def test_with_the_socket_down_the_page_reads_the_analysis_every_few_seconds(contexts: Contexts) -> None:
+    server = contexts.server
     match_id, tokens = finished(server, seed=5)
-    page = here.page()
+    page = contexts.page()
     page.context.add_init_script(SEEN)
     page.context.route_web_socket(re.compile(r"/ws"), lambda ws: ws.close())  # never connects
     asked: list[str] = []
@@ -243,14 +227,14 @@ def test_with_the_socket_down_the_page_reads_the_analysis_every_few_seconds(here
     expect(page.locator("#accuracy")).to_contain_text("Accuracy: ")
 
 
-def test_a_signed_in_spectator_may_ask_and_the_admin_replay_shows_it(here: Contexts) -> None:
-    server = here.server
+def test_a_signed_in_spectator_may_ask_and_the_admin_replay_shows_it(contexts: Contexts) -> None:
+    server = contexts.server
     match_id, _ = finished(server, seed=9)
     env = {**os.environ, "DATABASE_URL": server.database_url, "MAGERY_ADMIN_PASSWORD": PASSWORD}
     made = subprocess.run([sys.executable, "-m", "app.accounts", "add-admin", ADMIN], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     assert made.returncode == 0, made.stderr
-    admin = here.page()
+    admin = contexts.page()
     admin.goto("/admin")
     admin.wait_for_url(re.compile(r"/admin/login"))
     admin.get_by_label("Username").fill(ADMIN)
@@ -263,7 +247,7 @@ def test_a_signed_in_spectator_may_ask_and_the_admin_replay_shows_it(here: Conte
     expect(admin.locator("#analysis")).to_be_hidden()
 
     # Somebody signed in who holds no seat of the match may ask for it.
-    fan = here.page()
+    fan = contexts.page()
     fan.goto(f"/signup?next=/matches/{match_id}")
     fan.get_by_label("Username").fill("Analyst")
     fan.get_by_label("Password").fill(PASSWORD)
@@ -287,3 +271,39 @@ def test_a_signed_in_spectator_may_ask_and_the_admin_replay_shows_it(here: Conte
     expect_best_drawn(admin, {p["version"]: p for p in done["plies"]}[at]["best"], board="#replay-board")
     if SHOTS:
         admin.screenshot(path=os.path.join(SHOTS, "analysis-admin.png"), full_page=True)
+
+
+def test_a_failed_analysis_says_so_and_may_be_tried_again(contexts: Contexts) -> None:
+    """The server gave the analysis up (it answers `failed`, its tries spent): the
+    panel says so and offers to try again, and trying again runs it to the end."""
+    server = contexts.server
+    match_id, tokens = finished(server, seed=13)
+    posted: list[str] = []
+    failed = {"status": "failed", "failure": "given up after 3 tries (the last one's search raised RuntimeError)",
+              "progress": 0.0, "engine": "strong depth 1", "depth": 1, "plies": [],
+              "accuracy": {"white": None, "black": None}}
+
+    def answer(route: Any) -> None:
+        # Failed until the page asks again: then the real server answers.
+        if route.request.method == "POST":
+            posted.append("POST")
+        if posted:
+            route.continue_()
+        else:
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(failed))
+
+    page = contexts.page(axe=True)
+    page.route(re.compile(f"/api/v1/matches/{match_id}/analysis$"), answer)
+    page.goto(f"/matches/{match_id}#seat=white.{tokens['white']}")
+    wait_ready(page)
+    expect(page.locator("#analysis-note")).to_have_text(re.compile("could not be finished"))
+    again = page.get_by_role("button", name="Try the analysis again")
+    expect(again).to_be_visible()
+    assert_accessible(page)
+    shot(page, "failed")
+    again.click()
+    wait_done(page)
+    assert posted == ["POST"]
+    expect(again).to_be_hidden()
+    expect(page.get_by_role("button", name="Request analysis")).to_be_hidden()
+    expect(page.locator("#accuracy")).to_contain_text("Accuracy: ")

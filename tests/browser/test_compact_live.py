@@ -40,6 +40,9 @@ def test_the_page_applies_deltas_and_draws_what_a_fresh_page_draws(contexts: Con
     watcher.route_web_socket(re.compile(r"/ws"), relay)
     watcher.goto(f"/matches/{match_id}")
     wait_ready(watcher)
+    # The socket's snapshot first: the page is ready from its first read, and a socket
+    # opened after the moves below would be sent them in its snapshot, not as deltas.
+    until_on(watcher, lambda: "snapshot" in kinds, "the socket's snapshot")
     server.act(match_id, tokens["white"], {"type": "place", "mage": "druid", "minion": "fey"})
     server.act(match_id, tokens["black"], {"type": "place", "mage": "sorcerer", "minion": "beast"})
     server.act(match_id, tokens["white"], {"type": "pass"})
@@ -60,6 +63,7 @@ def test_a_delta_that_does_not_apply_reopens_the_socket_for_full_updates(context
     server = contexts.server
     match_id, tokens = started(server)
     urls: list[str] = []
+    kinds: list[str] = []
     spoilt = {"done": False}
 
     def relay(ws: Any) -> None:
@@ -68,6 +72,7 @@ def test_a_delta_that_does_not_apply_reopens_the_socket_for_full_updates(context
 
         def down(message: str) -> None:
             m = json.loads(message)
+            kinds.append(m.get("type"))
             if m.get("type") == "delta" and not spoilt["done"]:  # as if the page held another version
                 spoilt["done"] = True
                 message = json.dumps({**m, "base": m["base"] - 1})
@@ -80,6 +85,7 @@ def test_a_delta_that_does_not_apply_reopens_the_socket_for_full_updates(context
     watcher.route_web_socket(re.compile(r"/ws"), relay)
     watcher.goto(f"/matches/{match_id}")
     wait_ready(watcher)
+    until_on(watcher, lambda: "snapshot" in kinds, "the socket's snapshot")  # as above
     server.act(match_id, tokens["white"], {"type": "place", "mage": "druid", "minion": "fey"})
     wait_version(watcher, 4)
     server.act(match_id, tokens["black"], {"type": "place", "mage": "sorcerer", "minion": "beast"})

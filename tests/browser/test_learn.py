@@ -138,6 +138,7 @@ def test_chambers_and_minions_explain_themselves_on_hover_focus_and_long_press(
         contexts: Contexts, server: Server) -> None:
     match_id, tokens = _started(server)
     page = _open_seat(contexts, match_id, tokens["white"])
+    my_turn(page, 3)  # hovered once the page has settled on its turn's choices
     expect(page.get_by_role("link", name="How to play")).to_have_attribute("href", "/learn")
     tip = page.get_by_role("tooltip")
     v = vocabulary()
@@ -173,6 +174,35 @@ def test_chambers_and_minions_explain_themselves_on_hover_focus_and_long_press(
     oracle.dispatch_event("pointerup", {"pointerType": "touch", "isPrimary": True})
     oracle.dispatch_event("click")
     expect(oracle).not_to_have_accessible_name(re.compile(r", chosen\b"))
+
+
+FOCUS_IN = """() => { const e = document.activeElement;
+    return e.closest(".arena") ? "the arena" : e.closest("button.type, button.chamber, #choices") ? "a choice" : e.tagName; }"""
+
+
+def test_what_the_mouse_rests_on_stays_explained_when_the_turn_arrives(
+        contexts: Contexts, server: Server) -> None:
+    """The page moves focus itself when its turn's choices arrive (from the arena,
+    where it waited, to the first choice): that takes away an explanation focus
+    brought, never the one the mouse rests on."""
+    match_id, tokens = _started(server)
+    page = contexts.page()
+    page.goto(f"/matches/{match_id}#seat=black.{tokens['black']}")
+    wait_ready(page)
+    tip = page.get_by_role("tooltip")
+    page.get_by_role("button", name=re.compile("^Druid,")).hover()
+    expect(tip).to_have_text(re.compile(r"^Druid \(floor 5\): .* It is empty\.$"))
+    white = server.legal(match_id, tokens["white"])["actions"]
+    server.act(match_id, tokens["white"], next(a for a in white if a["type"] == "place" and a["mage"] != "druid"))
+    my_turn(page, 4)
+    assert page.evaluate(FOCUS_IN) == "a choice", "the page did not move focus to Black's first choice"
+    expect(tip).to_have_text(re.compile(r"^Druid \(floor 5\): .* It is empty\.$"))
+    # Focus moved from one choice to another by the page (as when a choice's
+    # buttons are made anew) leaves the explanation the mouse brought.
+    page.evaluate("() => [...document.querySelectorAll('button.type:not(:disabled)')]"
+                  ".find((b) => b !== document.activeElement).focus()")
+    assert page.evaluate(FOCUS_IN) == "a choice"
+    expect(tip).to_have_text(re.compile(r"^Druid \(floor 5\): .* It is empty\.$"))
 
 
 def test_a_refusal_links_its_ruling_to_the_learn_page(contexts: Contexts, server: Server) -> None:

@@ -173,13 +173,14 @@ def test_the_computer_shows_it_is_thinking_and_its_rematch_is_at_once(contexts: 
     made = server.call("POST", "/matches", {"seat": "white", "name": "Ada", "opponent": "bot:random"})
     match_id, token = made["match"]["id"], made["token"]
     page = contexts.page()
-    # The bot's own updates never reach this page: it stays at the moment the bot is to act.
+    # The bot's own updates never reach this page, full or compact (the page asks
+    # for deltas): it stays at the moment the bot is to act, however quickly the bot answers.
     def hold(ws: Any) -> None:
         upstream = ws.connect_to_server()
 
         def down(message: Any) -> None:
             data = json.loads(message) if isinstance(message, str) else {}
-            if data.get("type") == "update" and data.get("player") == "black":
+            if data.get("type") in ("update", "delta") and data.get("player") == "black":
                 return
             ws.send(message)
 

@@ -56,3 +56,26 @@ async def test_a_line_posted_on_one_process_reaches_a_socket_on_the_other(
             assert r.status_code == 201
             heard = await chat_message(opponent)  # its own line comes back: the spectators' never came
             assert [x["text"] for x in heard["lines"]] == ["Well played"]
+
+
+async def test_a_line_posted_on_one_process_reaches_a_match_stream_on_the_other(
+        servers: tuple[Server, Server]) -> None:  # noqa: F811  (the fixture imported above)
+    a, b = servers
+    async with httpx.AsyncClient(timeout=10) as http:
+        made = (await http.post(f"{a.base}/api/v1/matches", json={"seat": "white", "name": "Guest Ada"})).json()
+        match_id, white = made["match"]["id"], made["token"]
+        black = (await http.post(f"{a.base}/api/v1/matches/{match_id}/join", json={"name": "Guest Bo"})).json()["token"]
+        url = f"{b.base}/api/v1/matches/{match_id}/stream"
+        async with http.stream("GET", url, headers={"Authorization": f"Bearer {black}"}) as stream:
+            assert stream.status_code == 200
+            lines = stream.aiter_lines()
+            assert json.loads(await anext(lines))["type"] == "snapshot"  # the stream follows: now say something
+            r = await http.post(f"{a.base}/api/v1/matches/{match_id}/chat", json={"text": "Have fun"})
+            assert r.status_code == 201, r.text  # a spectator's: never the seat's to hear
+            r = await http.post(f"{a.base}/api/v1/matches/{match_id}/chat", json={"text": "Good luck"},
+                                headers={"Authorization": f"Bearer {white}"})
+            assert r.status_code == 201, r.text
+            async with asyncio.timeout(DEADLINE):
+                while (line := json.loads(await anext(lines)))["type"] != "chatLine":
+                    pass
+            assert (line["room"], line["username"], line["text"]) == ("players", "Guest Ada", "Good luck")

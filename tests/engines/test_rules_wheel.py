@@ -1,24 +1,24 @@
 """The rules engine on its own (issue 21): packages/rules builds a wheel of
 app/rules, named magery_rules, that installs into a fresh venv with no server
-dependency, carries its py.typed marker there, and plays a whole random game.
+dependency, carries its py.typed marker there, and plays a whole random game;
+and the wheel is ready to publish: the engine's version, its licence, README,
+classifiers (tests/engines/wheels.py says what is checked, and why not twine).
 
-One test, a few seconds: the build is most of it. It is made offline, with this
-venv's own setuptools (the build extra's, >=77, which dev includes) and no package index at all: pip's
-isolated build environment would fetch setuptools from the network at each run.
+One test, a few seconds: the build is most of it, offline (wheels.py).
 The venv is made without pip (fast); this venv's pip installs into it.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 import sys
 import venv
-import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from app.rules import VERSION
+
+from .wheels import ROOT, build_wheel, metadata, ready_to_publish
+
 PACKAGE = ROOT / "packages" / "rules"
 
 # Run inside the fresh venv: the server's libraries are not there, and the
@@ -49,21 +49,13 @@ print(played, rules.PHASES[state.phase], rules.public_view(state)["result"])
 
 
 def test_the_rules_wheel_installs_alone_and_plays_a_game(tmp_path: Path) -> None:
-    # A build directory left by an earlier build could carry a module since removed.
-    shutil.rmtree(PACKAGE / "build", ignore_errors=True)
-    shutil.rmtree(PACKAGE / "magery_rules.egg-info", ignore_errors=True)  # its file list, likewise
-    offline = {**os.environ, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": ""}  # a fetch would fail, not pass
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                            str(PACKAGE), "--wheel-dir", str(tmp_path / "dist")],
-                           capture_output=True, text=True, env=offline)
-    assert built.returncode == 0, built.stderr
-    [wheel] = (tmp_path / "dist").glob("magery_rules-*.whl")
-    with zipfile.ZipFile(wheel) as files:
-        names = files.namelist()
-        metadata = files.read(next(n for n in names if n.endswith(".dist-info/METADATA"))).decode()
-    assert "Requires-Dist" not in metadata, metadata  # it asks pip for nothing
+    wheel = build_wheel(PACKAGE, tmp_path / "dist")
+    assert wheel.name == f"magery_rules-{VERSION}-py3-none-any.whl", wheel.name
+    meta, names = metadata(wheel)
+    assert meta["Name"] == "magery-rules" and meta["Version"] == VERSION, meta
+    assert "Requires-Dist" not in meta, meta.items()  # it asks pip for nothing
     assert "magery_rules/engine.py" in names and not any(n.startswith("app/") for n in names), names
-    assert "magery_rules/py.typed" in names, names
+    ready_to_publish(meta, names, "magery_rules")
 
     env = tmp_path / "env"
     venv.create(env, with_pip=False)

@@ -1,4 +1,4 @@
-"""examples/simple_bot.py against a live server (issue 21): a bot account's
+"""examples/simple_bot.py (written on magery-client's `Bot`) against a live server (issue 21): a bot account's
 program accepts a challenge from its events stream and plays the match through
 the match's stream to its end, then stops by itself.
 
@@ -63,6 +63,8 @@ def test_the_example_bot_accepts_a_challenge_and_plays_the_match_to_its_end(tmp_
     shim = tmp_path / "site"
     shim.mkdir()
     (shim / "magery_rules").symlink_to(ROOT / "app" / "rules", target_is_directory=True)
+    # And the client's package, which tests/engines/test_client_package.py builds as a wheel.
+    (shim / "magery_client").symlink_to(ROOT / "packages" / "client" / "magery_client", target_is_directory=True)
     rng = random.Random(3)
     with run_server(tmp_path, **FAST_HASHES) as server:
         grace, ada = account_token(server.base, "Grace"), account_token(server.base, "Ada")

@@ -41,6 +41,13 @@ def test_scripts_serve_caps_uvicorns_frames() -> None:
     assert 16 * 1024 < cap <= 4 * 1024 * 1024  # above the app's limit, far below uvicorn's 16 MiB
 
 
+def test_scripts_serve_leaves_the_pings_to_the_hub() -> None:
+    """uvicorn's protocol pings are off: the hub's own ping (WS_PING_SECONDS) is
+    what keeps a socket and judges it dead, and a protocol pong never reaches it."""
+    options = serve_options()
+    assert options[options.index("--ws-ping-interval") + 1] == "0"
+
+
 async def closed_with(url: str, size: int) -> tuple[int, str]:
     async with connect(url, max_size=None) as sock:
         await sock.recv()  # the hello

@@ -62,13 +62,16 @@ def test_docker_compose_config_validates(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     config: dict[str, Any] = yaml.safe_load(done.stdout)
     services = config["services"]
-    assert set(services) == {"db", "redis", "app1", "app2", "proxy"}
+    assert set(services) == {"db", "pgbouncer", "redis", "app1", "app2", "proxy"}
     for name, service in services.items():
         assert service["restart"] == "unless-stopped", name
     db = services["db"]
     assert db["image"].startswith("postgres:")
     assert "pg_isready" in " ".join(db["healthcheck"]["test"])
     assert any(str(v).startswith("pgdata:") for v in db["volumes"]) and "pgdata" in config["volumes"]
+    pooler = services["pgbouncer"]  # transaction pooling, the replicas' only way to PostgreSQL
+    assert pooler["environment"]["POOL_MODE"] == "transaction" and pooler["environment"]["DB_HOST"] == "db"
+    assert pooler["environment"]["SERVER_RESET_QUERY"] == "DEALLOCATE ALL"
     redis = services["redis"]  # pub/sub between the replicas, nothing kept
     assert redis["image"].startswith("redis:") and "redis-cli" in " ".join(redis["healthcheck"]["test"])
     for name in ("app1", "app2"):
@@ -79,7 +82,10 @@ def test_docker_compose_config_validates(tmp_path: Path) -> None:
         # The replicas hear each other through Redis, and the settings say so at start.
         assert app["environment"]["REALTIME_BUS"] == "redis"
         assert app["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+        assert app["depends_on"]["pgbouncer"]["condition"] == "service_healthy"
+        assert "@pgbouncer:5432/" in app["environment"]["DATABASE_URL"]
         assert Settings(realtime_bus="redis", redis_url=app["environment"]["REDIS_URL"],
+                        database_pooler=app["environment"]["DATABASE_POOLER"],
                         database_url=app["environment"]["DATABASE_URL"]).realtime_bus == "redis"
         # Only the proxy reaches a replica, so its X-Forwarded-For may be believed.
         assert "ports" not in app and app["environment"]["TRUSTED_PROXIES"] == "[\"*\"]"

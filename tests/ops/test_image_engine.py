@@ -101,8 +101,10 @@ def _run_build(python: Path, where: Path, **env: str) -> subprocess.CompletedPro
     empty = where / "no-tools"
     empty.mkdir(exist_ok=True)
     keep = {k: v for k, v in os.environ.items() if k not in ("MAGERY_REQUIRE_COMPILED", "MAGERY_PURE_PYTHON")}
+    # A cache of its own: the machine's may hold a build, which a machine with no compiler has not.
+    cache = str(where / "engine-cache")
     return subprocess.run([python, ROOT / "scripts" / "build_engine.py"], capture_output=True, text=True,
-                          env={**keep, "PATH": str(empty), **env}, timeout=300)
+                          env={**keep, "PATH": str(empty), "MAGERY_ENGINE_CACHE": cache, **env}, timeout=300)
 
 
 def test_a_build_without_a_compiler_fails_the_image_and_falls_back_in_a_checkout(tmp_path: Path) -> None:
@@ -112,7 +114,8 @@ def test_a_build_without_a_compiler_fails_the_image_and_falls_back_in_a_checkout
     assert "no C compiler" in required.stdout
     assert "MAGERY_REQUIRE_COMPILED=1 and the engine would run as pure Python" in required.stderr
     asked = subprocess.run([python, ROOT / "scripts" / "build_engine.py", "--require-compiled"],
-                           capture_output=True, text=True, env={**os.environ, "PATH": str(tmp_path / "no-tools")})
+                           capture_output=True, text=True, env={**os.environ, "PATH": str(tmp_path / "no-tools"),
+                                                                  "MAGERY_ENGINE_CACHE": str(tmp_path / "engine-cache")})
     assert asked.returncode == 1, asked
     checkout = _run_build(python, tmp_path)
     assert checkout.returncode == 0, checkout

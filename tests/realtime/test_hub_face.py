@@ -23,7 +23,7 @@ FACE = {
     "tell", "watched",  # other news of a match
     "reserve", "release", "sockets_per_address",  # the cap per address
     "join", "note_seat", "heard_from", "reply", "close_socket", "dropped", "leave",  # a socket
-    "known_version", "counts",  # what it knows
+    "known_version", "vouched", "holds_seat", "counts",  # what it knows
 }
 
 

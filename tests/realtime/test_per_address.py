@@ -21,14 +21,14 @@ def test_an_address_holds_at_most_its_cap_and_is_forgotten_when_it_holds_none() 
     assert all(unbounded.take("a") for _ in range(100))
 
 
-def test_the_sockets_and_the_channels_count_with_it() -> None:
+async def test_the_sockets_and_the_channels_count_with_it() -> None:
     hub = Hub(source=None, sockets_per_address=1)  # type: ignore[arg-type]
     channel = PersonChannel(None, hub.nudges, 1, 1.0, 1.0)  # type: ignore[arg-type]
     assert isinstance(hub.by_address, PerAddress) and isinstance(channel.by_address, PerAddress)
-    assert hub.reserve("10.0.0.1") and not hub.reserve("10.0.0.1")
-    channel.reserve("10.0.0.1")  # its own cap: the sockets' count is not the channels'
+    assert await hub.reserve("10.0.0.1") and not await hub.reserve("10.0.0.1")
+    await channel.reserve("10.0.0.1")  # its own cap: the sockets' count is not the channels'
     try:
-        channel.reserve("10.0.0.1")
+        await channel.reserve("10.0.0.1")
         raise AssertionError("a second channel was let through")
     except TooManyChannels as refused:
         assert "holds 1 live channels" in refused.detail

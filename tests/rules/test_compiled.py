@@ -100,3 +100,35 @@ def test_the_loader_refuses_a_build_for_another_interpreter_or_a_broken_manifest
     assert finder_class(str(build))._check() == {}
     (build / "manifest.json").unlink()
     assert finder_class(str(build))._check() == {}
+
+
+def test_the_machines_cache_keys_a_build_by_what_it_was_built_from_not_where(tmp_path, monkeypatch):
+    builder = _build_engine()
+    monkeypatch.setenv(builder.CACHE_ENV, str(tmp_path / "cache"))
+    wanted = {"root": "/one/checkout", "ext_suffix": ".so", "python": "3.11", "mypy": "1",
+              "builder": "b", "sources": {"app/rules/engine.py": "aa"}}
+    here = builder._cached(wanted)
+    assert here is not None and here.startswith(str(tmp_path / "cache"))
+    # Another checkout of the same sources takes the same build...
+    assert builder._cached({**wanted, "root": "/another/worktree"}) == here
+    # ...an edited source, another mypy or another Python never does.
+    for changed in ({"sources": {"app/rules/engine.py": "ab"}}, {"mypy": "2"}, {"python": "3.12"}):
+        assert builder._cached({**wanted, **changed}) != here, changed
+    monkeypatch.setenv(builder.CACHE_ENV, "off")
+    assert builder._cached(wanted) is None
+
+
+def test_a_build_enters_the_cache_whole_and_once(tmp_path):
+    builder = _build_engine()
+    build = tmp_path / "build"
+    build.mkdir()
+    (build / "manifest.json").write_text('{"modules": {}}')
+    cached = tmp_path / "cache" / "key"
+    cached.parent.mkdir()
+    builder._keep(str(build), str(cached))
+    assert (cached / "manifest.json").read_text() == '{"modules": {}}'
+    (build / "manifest.json").write_text('{"modules": {"changed": 1}}')
+    builder._keep(str(build), str(cached))  # the first one stays: a key names one build
+    assert (cached / "manifest.json").read_text() == '{"modules": {}}'
+    assert [p.name for p in cached.parent.iterdir()] == ["key"]  # no part left behind
+    builder._keep(str(build), None)  # off: nothing kept, nothing fails

@@ -98,6 +98,13 @@ async def test_too_many_sign_ups_from_one_address(app: Any, client: httpx.AsyncC
     r = await sign_up(client, "OneMore")
     assert r.status_code == 429 and "Too many accounts were made from this address" in r.text
     assert int(r.headers["retry-after"]) > 0
+    # A program that reads JSON is refused in the API's words, never with a page.
+    token = form_token((await client.get("/signup")).text)
+    r = await client.post("/signup", data={"username": "OneMore", "password": PASSWORD, "csrf_token": token},
+                          headers={"Accept": "application/json"})
+    assert r.status_code == 429 and r.headers["content-type"] == "application/json"
+    assert r.json()["error"] == "rate_limited" and "Too many accounts" in r.json()["detail"]
+    assert int(r.headers["retry-after"]) > 0
 
 
 async def test_sign_in_answers_alike_for_an_unknown_name_and_a_wrong_password(app: Any,
@@ -119,6 +126,10 @@ async def test_sign_in_locks_out_after_failures(app: Any, client: httpx.AsyncCli
     r = await sign_in(client, "Ada")  # the right password waits too, while the lock runs
     assert r.status_code == 429 and "Too many failed sign-ins: try again in" in r.text
     assert int(r.headers["retry-after"]) > 0
+    token = form_token((await client.get("/login")).text)
+    r = await client.post("/login", data={"username": "Ada", "password": PASSWORD, "csrf_token": token},
+                          headers={"Accept": "application/json"})  # refused in front of the stack: JSON too
+    assert (r.status_code, r.json()["error"]) == (429, "rate_limited") and int(r.headers["retry-after"]) > 0
 
 
 async def test_the_sign_in_form_needs_its_own_token(app: Any, client: httpx.AsyncClient) -> None:
