@@ -197,7 +197,13 @@ _PAGE_STATE = """() => {
             status: document.querySelector('[role="status"]')?.textContent || null,
             alert: document.querySelector('[role="alert"]')?.textContent || null,
             boxes: Object.fromEntries(["#turn", ".side", "#seat-panel", "#draw-note", "#accept-draw"]
-                .map(q => [q, box(q)]).filter(([, b]) => b))};
+                .map(q => [q, box(q)]).filter(([, b]) => b)),
+            // The person channel (person.js): how often it opened, what it last heard of challenges.
+            person: (() => { const p = window.magery?.person; if (!p) return null;
+                const c = p.last?.challenges;
+                return {opened: p.opened, messages: p.messages,
+                        out: c ? c.out.map(x => [x.id, x.status, x.match_id || null]) : null,
+                        in: c ? c.in.map(x => [x.id, x.status]) : null}; })()};
 }"""
 
 
