@@ -270,7 +270,10 @@ class Challenges:
         return await self.get(challenge_id)
 
     async def _status(self, challenge_id: str) -> str:
-        return str((await self.get(challenge_id))["status"])
+        """What ended the challenge, for a refusal: a challenge taken whose match is
+        still being made is shown waiting (`shown`), but it is accepted already."""
+        shown_now = await self.get(challenge_id)
+        return "accepted" if shown_now["status"] == "pending" else str(shown_now["status"])
 
     async def _notify(self, conn: Any, notice: Notice) -> None:
         await write_notices(conn, [notice], self.channels.names, int(self.clock() * 1000))
@@ -300,6 +303,12 @@ def _shown() -> Any:
 def shown(row: Any, now: datetime) -> dict[str, Any]:
     """A challenge as the API and the pages show it (no secret in it: nothing to hide)."""
     status = "expired" if row.status == "pending" and row.expires_at <= now else row.status
+    if status == "accepted" and row.match_id is None:
+        # Taken, its match still being made (`_accept`): to everyone else it still
+        # waits. An "accepted" without its match would tell the challenger's page
+        # the answer with nowhere to go, and the next message, with the match, is
+        # then no news.
+        status = "pending"
     return {"id": row.id, "challenger": row.challenger_name, "challenged": row.challenged_name,
             "computer": row.computer is not None, "variant": row.options.get("variant", "standard"),
             "time_control": row.options.get("time_control"), "colour": row.colour, "rated": row.rated,

@@ -204,6 +204,8 @@ function challenges(message) {
       open.add(`challenge-${c.id}`);
       if (!known.has(c.id)) sent(c.id);
       waiting(c);
+    } else if (c.status === "accepted" && !c.match_id) {
+      open.add(`challenge-${c.id}`); // taken, its match not made yet: the next message brings it
     } else if (known.has(c.id)) {
       known.delete(c.id);
       saveKnown();

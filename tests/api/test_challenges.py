@@ -186,3 +186,31 @@ async def test_challenges_sent_at_once_keep_to_the_cap(app: Any, client: httpx.A
     sent = await asyncio.gather(*(challenge(client, ada, ("Bo", "Cy", "Di")[n % 3]) for n in range(6)))
     assert sorted(r.status_code for r in sent) == [201] * 2 + [429] * 4, [r.text for r in sent]
     assert len((await client.get(BASE, headers=ada.token())).json()["out"]) == 2
+
+
+async def test_a_challenge_taken_shows_accepted_only_with_its_match(app: Any, client: httpx.AsyncClient,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Accepting takes the challenge, then makes the match. A read in between (the
+    challenger's page wakes as the match is made) must not show "accepted" without
+    the match to go to: the page would take that as the answer and drop the
+    challenge, and the message that brings the match would then be no news to it."""
+    ada, bo = await member(app, "Ada"), await member(app, "Bo")
+    sent = (await challenge(client, ada, "Bo")).json()
+    gateway = app.state.parts.challenges.gateway
+    making = gateway.create
+    between: dict[str, Any] = {}
+
+    async def create(*args: Any, **kwargs: Any) -> Any:
+        between["out"] = (await client.get(BASE, headers=ada.token())).json()["out"]
+        between["again"] = await answer(client, bo, sent["id"], "accept")  # pressed twice
+        return await making(*args, **kwargs)
+
+    monkeypatch.setattr(gateway, "create", create)
+    r = await answer(client, bo, sent["id"], "accept")
+    assert r.status_code == 200, r.text
+    assert [(c["id"], c["status"], c["match_id"]) for c in between["out"]] == [(sent["id"], "pending", None)]
+    again = between["again"]
+    assert (again.status_code, again.json()["error"]) == (409, "challenge_over")
+    assert "accepted already" in again.json()["detail"]  # what became of it, though it still shows waiting
+    out = (await client.get(BASE, headers=ada.token())).json()["out"]
+    assert [(c["status"], c["match_id"]) for c in out] == [("accepted", r.json()["match_id"])]
