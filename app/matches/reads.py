@@ -37,8 +37,8 @@ class Reads:
 
     async def legal(self, match_id: str, colour: str) -> dict[str, Any]:
         """`colour`'s legal actions now: empty when it is not their turn. Served
-        from the record this process holds when its sockets' room vouches for that
-        version (keeper.newest); the answer names its version either way."""
+        from the record this process holds when it is the stored version
+        (keeper.newest); the answer names its version either way."""
         rec = await self.keeper.newest(match_id, with_seats=False)
         mine = rec.seat_to_move() == colour
         setup = setup_choices(rec.state) if mine else []
