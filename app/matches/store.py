@@ -78,9 +78,8 @@ def _seats_of(table: Any) -> Any:
                                             rating_changes.c.colour == seats.c.colour)))
 
 
-# A load's two statements, made once (built per call, their making and cache keys
-# were a sixth of a load's CPU). The state only when the cache does not hold that
-# version of it already (`known`).
+# A load's two statements, made once (built per call, their making and cache keys were a
+# sixth of a load's CPU); the state only when the cache does not hold that version (`known`).
 _LOAD = select(*_ROW_COLUMNS, type_coerce(
     case((matches.c.version == bindparam("known", type_=Integer), null()), else_=matches.c.state),
     matches.c.state.type).label("state")).where(matches.c.id == bindparam("match_id", type_=String))
@@ -116,20 +115,6 @@ async def load(
     if cached is not None and cached.state is engine_state:
         rec.view_of, rec.view = cached.view_of, cached.view
     return rec
-
-
-_VERSION_NOW = "SELECT version FROM matches WHERE id = $1"
-
-
-async def version_now(engine: AsyncEngine, match_id: str) -> int | None:
-    """The match's stored version (None: no such match), in one small statement:
-    on PostgreSQL the driver's own, one round trip with no transaction (a single
-    statement is atomic), a fifth of a load's CPU."""
-    if engine.dialect.name == "postgresql":
-        rows = await raw.fetch(engine, _VERSION_NOW, match_id)
-        return rows[0][0] if rows else None
-    async with engine.connect() as conn:
-        return (await conn.execute(select(matches.c.version).where(matches.c.id == match_id))).scalar()
 
 
 async def insert(engine: AsyncEngine, rec: Record,
@@ -397,15 +382,6 @@ async def page(
         if r.seat_colour is not None:
             by_match[r.id].append(r)
     return rows, by_match
-
-
-async def states(engine: AsyncEngine, ids: list[str]) -> dict[str, tuple[int, Any]]:
-    """{id: (version, state)}: a caller pairs a state only with a row of its version."""
-    if not ids:
-        return {}
-    async with engine.connect() as conn:
-        return {r.id: (r.version, r.state) for r in (await conn.execute(
-            select(matches.c.id, matches.c.version, matches.c.state).where(matches.c.id.in_(ids)))).all()}
 
 
 async def replay_match(engine: AsyncEngine, match_id: str) -> tuple[State, State] | None:

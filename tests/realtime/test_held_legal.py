@@ -2,7 +2,7 @@
 no question to the database only in a process no other writes beside (its bus is
 its own: SQLite's one process) when the match's sockets here hold that version
 (Hub.vouched); anywhere else only when the database's stored version is the held
-record's (store.version_now, one small statement), else the record is read: the
+record's (stored_states.version_now, one small statement), else the record is read: the
 database is the truth across processes. There a lost bus message (a Redis
 restart) would leave a held record behind for as long as no other came, so two
 processes always ask. Two "processes" are two apps on one
@@ -20,6 +20,7 @@ import httpx
 import pytest
 
 import app.matches.store as store
+import app.matches.stored_states as stored_states
 import app.wiring as wiring
 from app.main import create_app
 from app.realtime.bus import MemoryBus, Message
@@ -68,7 +69,7 @@ def _count_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """What was asked of the database from now on, in order: a match's id for
     its record read, `version:<id>` for its stored version alone."""
     loads: list[str] = []
-    real_load, real_version_now = store.load, store.version_now
+    real_load, real_version_now = store.load, stored_states.version_now
 
     async def counted_load(engine: Any, match_id: str, *args: Any, **kwargs: Any) -> Any:
         loads.append(match_id)
@@ -79,7 +80,7 @@ def _count_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return await real_version_now(engine, match_id)
 
     monkeypatch.setattr(store, "load", counted_load)
-    monkeypatch.setattr(store, "version_now", counted_version_now)
+    monkeypatch.setattr(stored_states, "version_now", counted_version_now)
     return loads
 
 
