@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import false, func, literal, select, true
+from sqlalchemy import ColumnElement, false, func, literal, select, true
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.models import matches
@@ -43,6 +43,7 @@ async def look(engine: AsyncEngine, since_ms: int | None, now_ms: int) -> Look:
     game of this arena), so an arena it leaves out has nobody to pair."""
     ended = (select(games.c.id).join(matches, matches.c.id == games.c.match_id)
              .where(games.c.status == "playing", matches.c.status == "finished").exists())
+    turned: ColumnElement[bool]
     if since_ms is None:
         turned = false()
     else:
