@@ -70,12 +70,11 @@ class FastPlay:
         client = scope.get("client")
         caller = Caller(token, client[0] if client else None, counted=COUNTED in scope)
         try:
-            legal = await self.gateway.legal(match_id, caller)
+            text = await self.gateway.legal_text(match_id, caller)
         except ServiceError as exc:
             return await service_error_response(exc)(scope, receive, send)
         except Exception as exc:
             return await unexpected_error_response(exc, f"GET {scope['path']}", self.outage)(scope, receive, send)
-        text = json.dumps(legal, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
         await send({"type": "http.response.start", "status": 200,
                     "headers": [(b"content-length", str(len(text)).encode()), _JSON]})
         await send({"type": "http.response.body", "body": text})

@@ -155,6 +155,11 @@ class Gateway:
         colour = await self.enter(match_id, caller, write=False)
         return await self.service.reads.legal(match_id, colour)
 
+    async def legal_text(self, match_id: str, caller: Caller) -> bytes:
+        """`legal`'s answer as its compact JSON text (the HTTP fast path's body)."""
+        colour = await self.enter(match_id, caller, write=False)
+        return await self.service.reads.legal_text(match_id, colour)
+
     async def resign(self, match_id: str, caller: Caller) -> MatchState:
         colour = await self.enter(match_id, caller)
         return await self.service.finisher.resign(match_id, colour)

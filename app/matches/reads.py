@@ -8,6 +8,7 @@ from typing import Any
 from app.kernel.cursor import make_cursor, read_cursor
 from app.kernel.errors import NotFound
 from app.kernel.ids import is_match_id
+from app.kernel.jsontext import compact
 from app.kernel.moments import ms_of, stamp
 from app.rules import State, action_json, legal_actions, setup_choices
 
@@ -27,6 +28,40 @@ def timed(public: dict[str, Any], at: Any) -> dict[str, Any]:
     return {**public, "server_time": stamp(ms_of(at))}
 
 
+def legal_answer(version: int, state: State, mine: bool) -> dict[str, Any]:
+    """`GET /legal`'s answer at `version`: the seat's actions when `mine` (its turn)."""
+    setup = setup_choices(state) if mine else []
+    actions = [action_json(a) for a in legal_actions(state)] if mine else []
+    return {"version": version, "actions": actions, "setup": setup}
+
+
+def legal_answer_text(version: int, state: State, mine: bool) -> bytes:
+    """`legal_answer` as its compact JSON text (json.dumps with no spaces, as the
+    route's JSONResponse writes it), each action's text made once per process
+    (`action_text`): building each action's object and encoding the list were
+    over half of a `GET /legal`'s CPU, an answer being some fifty actions
+    (thousands at times)."""
+    if not mine:
+        return b'{"version":%d,"actions":[],"setup":[]}' % version
+    actions = ",".join([action_text(a) for a in legal_actions(state)])
+    return f'{{"version":{version},"actions":[{actions}],"setup":{compact(setup_choices(state))}}}'.encode()
+
+
+_ACTION_TEXTS: dict[Any, str] = {}
+MOST_ACTION_TEXTS = 50_000  # a few MB at most; the actions a process meets are far fewer
+
+
+def action_text(action: Any) -> str:
+    """An engine action's contract JSON as compact text, kept by the action (a
+    tuple of small values: the same action is the same text in any match)."""
+    text = _ACTION_TEXTS.get(action)
+    if text is None:
+        if len(_ACTION_TEXTS) >= MOST_ACTION_TEXTS:
+            _ACTION_TEXTS.clear()
+        text = _ACTION_TEXTS[action] = compact(action_json(action))
+    return text
+
+
 class Reads:
     def __init__(self, keeper: MatchKeeper) -> None:
         self.keeper = keeper
@@ -37,13 +72,15 @@ class Reads:
 
     async def legal(self, match_id: str, colour: str) -> dict[str, Any]:
         """`colour`'s legal actions now: empty when it is not their turn. Served
-        from the record this process holds when its sockets' room vouches for that
-        version (keeper.newest); the answer names its version either way."""
+        from the record this process holds when it is the stored version
+        (keeper.newest); the answer names its version either way."""
         rec = await self.keeper.newest(match_id, with_seats=False)
-        mine = rec.seat_to_move() == colour
-        setup = setup_choices(rec.state) if mine else []
-        actions = [action_json(a) for a in legal_actions(rec.state)] if mine else []
-        return {"version": rec.version, "actions": actions, "setup": setup}
+        return legal_answer(rec.version, rec.state, rec.seat_to_move() == colour)
+
+    async def legal_text(self, match_id: str, colour: str) -> bytes:
+        """`legal`'s answer as its compact JSON text (the HTTP fast path's body)."""
+        rec = await self.keeper.newest(match_id, with_seats=False)
+        return legal_answer_text(rec.version, rec.state, rec.seat_to_move() == colour)
 
     async def log(self, match_id: str, since: int = 0) -> list[LogEntry]:
         """The action log (`GET /matches/{id}/actions`)."""
@@ -133,7 +170,7 @@ class Reads:
         rows = rows[:limit]
         # Decided once, before the await: the cache may drop or move on meanwhile.
         hit = {r.id: c for r in rows if (c := keeper.cache.get(r.id)) is not None and c.version == r.version}
-        loaded = await store.states(keeper.engine, [r.id for r in rows if r.id not in hit])
+        loaded = await stored_states.states(keeper.engine, [r.id for r in rows if r.id not in hit])
         now = keeper.now_ms()
         out = []
         for row in rows:

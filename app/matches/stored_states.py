@@ -2,7 +2,8 @@
 
 Each log row keeps the public state right after it (`actions.public`, what its
 websocket update carried), so a version's state is read back, never rebuilt
-from pictures. Kept apart from store.py, which holds the service's hot path.
+from pictures. Kept apart from store.py, which holds the service's hot path;
+here too the small reads beside a record's: its version alone, a page's states.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.db import raw
 from app.db.models import actions, matches
 
 
@@ -47,3 +49,26 @@ async def finished_log(engine: AsyncEngine, match_id: str) -> tuple[Any, list[An
             select(actions.c.version, actions.c.player, actions.c.action, actions.c.automatic)
             .where(actions.c.match_id == match_id).order_by(actions.c.version))).all())
         return row, log
+
+
+_VERSION_NOW = "SELECT version FROM matches WHERE id = $1"
+
+
+async def version_now(engine: AsyncEngine, match_id: str) -> int | None:
+    """The match's stored version (None: no such match), in one small statement:
+    on PostgreSQL the driver's own, one round trip with no transaction (a single
+    statement is atomic), a fifth of a load's CPU."""
+    if engine.dialect.name == "postgresql":
+        rows = await raw.fetch(engine, _VERSION_NOW, match_id)
+        return rows[0][0] if rows else None
+    async with engine.connect() as conn:
+        return (await conn.execute(select(matches.c.version).where(matches.c.id == match_id))).scalar()
+
+
+async def states(engine: AsyncEngine, ids: list[str]) -> dict[str, tuple[int, Any]]:
+    """{id: (version, state)}: a caller pairs a state only with a row of its version."""
+    if not ids:
+        return {}
+    async with engine.connect() as conn:
+        return {r.id: (r.version, r.state) for r in (await conn.execute(
+            select(matches.c.id, matches.c.version, matches.c.state).where(matches.c.id.in_(ids)))).all()}

@@ -37,6 +37,7 @@ from app.rules import VARIANTS
 from . import entry, people, player_games, podium, store
 from .berserk import go_berserk
 from .errors import NoSuchTournament, NotInTournament, Refused, TournamentOver
+from .look import look
 from .pairing import Waiting, pairs
 from .round_claims import Game, claim_round
 from .schedule import Schedule
@@ -224,24 +225,31 @@ class Arenas:
     async def tick(self) -> None:
         """What every process does now and then: endings written, running arenas
         paired (one that began since the last tick pairs who joined before);
-        arenas over closed (their podium kept); the schedule's arenas made."""
-        await self.settle()
+        arenas over closed (their podium kept); the schedule's arenas made.
+        One statement (look.py) says which of these would find anything; only
+        those are asked, so a tick with nothing to do reads once."""
         now = self.now_ms()
-        if self._ticked_ms is not None and self.nudges is not None:
+        since = self._ticked_ms if self.nudges is not None else None
+        seen = await look(self.engine, since, now)
+        if seen.ended:
+            await self.settle()
+        if since is not None and seen.turned:
             # Every process hears the clock: each wakes its own channels (no bus needed).
-            people.ring(self.nudges, await people.turned(self.engine, self._ticked_ms, now), everywhere=False)
+            people.ring(self.nudges, await people.turned(self.engine, since, now), everywhere=False)
         self._ticked_ms = now
-        for arena_id in await podium.to_close(self.engine, now):
-            await podium.close(self.engine, arena_id, self.now_ms(), standings)
-            self._changed(arena_id)  # its watchers see the podium
+        if seen.closing:
+            for arena_id in await podium.to_close(self.engine, self.now_ms()):
+                await podium.close(self.engine, arena_id, self.now_ms(), standings)
+                self._changed(arena_id)  # its watchers see the podium
         if self.schedule is not None:
             await self.schedule.tick(self.now_ms())
-        self.channels.told(await tell_started(self.engine, self.channels.names, self.now_ms()))
-        running = set(await store.running(self.engine, self.now_ms()))
+        if seen.young:
+            self.channels.told(await tell_started(self.engine, self.channels.names, self.now_ms()))
+        running = set(seen.running)
         for arena_id in sorted(running ^ self._running):  # began or ended since the last tick
             self._changed(arena_id)
         self._running = running
-        for arena_id in sorted(running):
+        for arena_id in sorted(a for a, waiting in seen.running.items() if waiting):
             await self.pair(arena_id)
 
     async def publish(self, match_id: str, updates: Sequence[Mapping[str, Any]]) -> None:

@@ -138,12 +138,6 @@ async def listing(engine: AsyncEngine, limit: int) -> list[Arena]:
     return [_arena(r) for r in rows]
 
 
-async def running(engine: AsyncEngine, now_ms: int) -> list[str]:
-    async with engine.connect() as conn:
-        return list((await conn.execute(select(tournaments.c.id).where(
-            tournaments.c.starts_ms <= now_ms, tournaments.c.ends_ms > now_ms))).scalars())
-
-
 async def join(engine: AsyncEngine, tournament_id: str, account_id: int, name: str, now_ms: int) -> None:
     """The account plays in the arena (again, after a withdrawal: its score kept)."""
     async with engine.begin() as conn:

@@ -6,11 +6,16 @@ played on two equal matches, one through each, and the answers compared."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
 import app.api.fast as fast
+import app.matches.reads as reads
+from app.rules import OVER, apply_steps, legal_actions, new_match
+from app.rules import SETUP as SETTING_UP
+from app.rules.minions import TYPES
 
 from ..conftest import ROW, Api, Game
 
@@ -156,3 +161,28 @@ async def test_an_ordinary_legal_takes_the_fast_path(api: Api, monkeypatch: pyte
     r = await api.client.get(f"{api.base}/{game.id}/legal", headers={"Authorization": "Bearer mgo_nope"})
     assert r.status_code == 401
     assert fast_asks == [game.id]  # a query, an account's token: the route's
+
+
+@pytest.mark.parametrize("variant", ["standard", "archmage"])
+def test_the_fast_legal_text_is_the_routes_json_of_the_same_answer(
+        variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Byte for byte (the route's JSONResponse writes json.dumps with no spaces),
+    at every position of a random match, for the seat to move and the other, the
+    kept action texts dropped now and then (a small bound) and made again."""
+    monkeypatch.setattr(reads, "MOST_ACTION_TEXTS", 40)
+    rng = random.Random(f"legal-text-{variant}")
+    state = new_match(seed=f"{rng.getrandbits(64):016x}", variant=variant)
+    version = 1
+    while True:
+        for mine in (True, False):
+            expected = json.dumps(reads.legal_answer(version, state, mine), ensure_ascii=False,
+                                  allow_nan=False, separators=(",", ":")).encode()
+            assert reads.legal_answer_text(version, state, mine) == expected
+        if state.phase == OVER:
+            break
+        if state.phase == SETTING_UP:
+            action: Any = ("setup", tuple(rng.sample(range(len(TYPES)), len(TYPES))))
+        else:
+            action = rng.choice(legal_actions(state))
+        steps = apply_steps(state, action)
+        state, version = steps[-1][2], version + len(steps)

@@ -1,9 +1,11 @@
-"""`GET /legal` answered from the record a process holds (MatchKeeper.newest): only
-in a process no other writes beside (its bus is its own: SQLite's one process),
-and only when the match's sockets here hold that version (Hub.vouched); anything
-else is read from the database, the truth across processes. There a lost bus
-message (a Redis restart) would leave a held record behind for as long as no
-other came, so two processes always read. Two "processes" are two apps on one
+"""`GET /legal` answered from the record a process holds (MatchKeeper.newest): with
+no question to the database only in a process no other writes beside (its bus is
+its own: SQLite's one process) when the match's sockets here hold that version
+(Hub.vouched); anywhere else only when the database's stored version is the held
+record's (stored_states.version_now, one small statement), else the record is read: the
+database is the truth across processes. There a lost bus message (a Redis
+restart) would leave a held record behind for as long as no other came, so two
+processes always ask. Two "processes" are two apps on one
 database whose buses share one in-memory channel, which a test can hold back or
 lose; each test runs on SQLite and on PostgreSQL."""
 
@@ -18,6 +20,7 @@ import httpx
 import pytest
 
 import app.matches.store as store
+import app.matches.stored_states as stored_states
 import app.wiring as wiring
 from app.main import create_app
 from app.realtime.bus import MemoryBus, Message
@@ -63,16 +66,26 @@ class Two:
 
 
 def _count_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The ids of the matches read from the database from now on, in order."""
+    """What was asked of the database from now on, in order: a match's id for
+    its record read, `version:<id>` for its stored version alone."""
     loads: list[str] = []
-    real_load = store.load
+    real_load, real_version_now = store.load, stored_states.version_now
 
     async def counted_load(engine: Any, match_id: str, *args: Any, **kwargs: Any) -> Any:
         loads.append(match_id)
         return await real_load(engine, match_id, *args, **kwargs)
 
+    async def counted_version_now(engine: Any, match_id: str) -> int | None:
+        loads.append(f"version:{match_id}")
+        return await real_version_now(engine, match_id)
+
     monkeypatch.setattr(store, "load", counted_load)
+    monkeypatch.setattr(stored_states, "version_now", counted_version_now)
     return loads
+
+
+def _asked(loads: list[str], game: Game) -> bool:
+    return game.id in loads or f"version:{game.id}" in loads
 
 
 @pytest.fixture
@@ -152,7 +165,9 @@ async def test_a_match_nobody_watches_here_is_read(one: tuple[Any, Api, list[str
     loads.clear()
     answer = await _legal(api, game, "black")
     assert answer["version"] == game.version and answer["setup"]
-    assert loads  # read: no socket here vouched for the version
+    # Asked: no socket here vouched for the version. Its stored version alone, the
+    # record held here being at it (this process's own commit).
+    assert loads == [f"version:{game.id}"]
 
 
 async def test_what_fell_due_is_applied_not_served_from_the_held_record(one: tuple[Any, Api, list[str]]) -> None:
@@ -179,13 +194,14 @@ async def test_beside_another_process_a_held_match_is_always_read(two: Two) -> N
     try:
         two.loads.clear()
         assert await _legal(two.api_b, game, "white") == await _legal(two.api_a, game, "white")
-        assert game.id in two.loads
+        assert _asked(two.loads, game)
         await two.api_b.act(game, "white", SETUP)  # B's own commit: its room is at the newest
         await sock.receive_until(lambda m: m["type"] == "update" and m["version"] == game.version)
         two.loads.clear()
         answer = await _legal(two.api_b, game, "black")
         assert answer["version"] == game.version and answer["setup"]
-        assert game.id in two.loads  # read even so: A may have written since
+        assert _asked(two.loads, game)  # asked even so: A may have written since
+        assert game.id not in two.loads  # its version alone: B holds the record at it
     finally:
         await sock.close()
 
