@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     join_timeout_seconds: int = 24 * 3600
     # How often the background sweeper looks for flags and abandoned matches.
     sweep_seconds: float = 1.0
+    # True: the sweeper, the tournaments' ticks and the clock's alarm first run one period after
+    # start, not at once (tests: an app serving one short test queries only when asked).
+    ticks_wait_first: bool = False
     # A seat's last_seen is written at most this often per seat and process.
     touch_seconds: float = 5.0
     # On PostgreSQL, actions saved at most this many at a time per process; the
@@ -70,14 +73,12 @@ class Settings(BaseSettings):
     max_replay_updates: int = 500
     # A bot waits this long before it acts (0 in tests and benchmarks).
     bot_delay_seconds: float = 0.3
-    # How long a bot may think about one action, the worker processes its
-    # searches run in, and how often each process looks for bot turns that a
-    # stopped process left pending.
+    # How long a bot may think about one action, the worker processes its searches run in,
+    # and how often each process looks for bot turns that a stopped process left pending.
     bot_think_seconds: float = 1.0
     bot_workers: int = 1
     bot_resume_seconds: float = 30.0
-    # A request body over this many bytes is refused with 413 before it is read
-    # (the largest legal request is a few kB).
+    # A request body over this many bytes: 413 before it is read (a legal one is a few kB).
     max_body_bytes: int = 64 * 1024
     # Websocket limits.
     ws_messages_per_10s: int = 200
@@ -209,10 +210,9 @@ class Settings(BaseSettings):
     bot_lease_seconds: float = 30.0
 
     # ---- computer analysis of finished matches (app/analysis/, docs/configuration.md) ----
-    # The search's depth in actions (2: about 60 ms a position on one core, a
-    # 300-version match in under 20 s; 3 takes five times as long and misses
-    # the minute: bench/analysis.py), and the most one position may take
-    # however deep it goes.
+    # The search's depth in actions (2: about 60 ms a position on one core, a 300-version
+    # match in under 20 s; 3 takes five times as long and misses the minute:
+    # bench/analysis.py), and the most one position may take however deep it goes.
     analysis_depth: int = Field(2, ge=1, le=8)
     analysis_position_seconds: float = Field(3.0, gt=0)
     # Worker processes each server process searches analyses in (its own,

@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from fastapi import FastAPI
@@ -142,6 +142,14 @@ def _freeze_startup_objects() -> None:
         gc.freeze()
 
 
+async def _after(seconds: float, loop: Callable[[], Awaitable[None]]) -> None:
+    """`loop()` once `seconds` have passed (made only then: a task cancelled while it
+    waits leaves no coroutine never awaited)."""
+    if seconds > 0:
+        await asyncio.sleep(seconds)
+    await loop()
+
+
 @contextlib.asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     parts: Parts = app.state.parts  # the parts the app serves
@@ -155,16 +163,18 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         await parts.claims.start()  # alive in Redis before the first socket is counted there
     await parts.hub.start()
     restore_signals = close_sockets_on_signal(parts.hub)
-    sweeper = asyncio.create_task(sweep_forever(parts.service.finisher, settings.sweep_seconds, parts.outage))
+    first = settings.ticks_wait_first
+    sweeper = asyncio.create_task(_after(settings.sweep_seconds if first else 0.0, lambda: sweep_forever(
+        parts.service.finisher, settings.sweep_seconds, parts.outage)))
     arena_ticks = asyncio.create_task(every(settings.tournament_tick_seconds, parts.arenas.tick, parts.outage,
-                                             "the arenas' tick"))
+                                             "the arenas' tick", wait_first=first))
     swiss_ticks = asyncio.create_task(every(settings.tournament_tick_seconds, parts.swisses.tick, parts.outage,
-                                             "the Swiss events' tick"))
+                                             "the Swiss events' tick", wait_first=first))
     # The notifications' outbox, delivered from every process (app/notify/sender.py).
     notify_sender = asyncio.create_task(parts.sender.run_forever(parts.outage) if settings.notify_sender
                                         else asyncio.sleep(0))
-    alarms = asyncio.create_task(ring_forever(parts.engine, parts.channels, settings.clock_alarm_tick_seconds,
-                                              parts.outage))
+    alarms = asyncio.create_task(_after(settings.clock_alarm_tick_seconds if first else 0.0, lambda: ring_forever(
+        parts.engine, parts.channels, settings.clock_alarm_tick_seconds, parts.outage)))
     digests = asyncio.create_task(digests_forever(parts.mail, parts.service.reads.get,
                                                   settings.mail_digest_tick_seconds, parts.outage))
     await parts.bots.start()

@@ -45,6 +45,7 @@ from app.db import make_engine, upgrade
 from app.kernel.limits import SharedWindow
 from app.main import MageryApp, create_app
 from app.matches import MatchService
+from app.puzzles.service import Puzzles, read_seed
 from app.wiring import build
 from tests.waiting import DEADLINE
 
@@ -76,6 +77,18 @@ async def _migrate(url: str) -> None:
     engine = make_engine(url)
     try:
         await upgrade(engine)
+    finally:
+        await engine.dispose()
+
+
+async def _migrate_with_seed_puzzles(url: str) -> None:
+    """Migrated, and holding the shipped puzzles, as every app's start leaves a
+    database (app/main.py): the start then only reads their ids where it wrote 307
+    rows into each SQLite test's copy."""
+    await _migrate(url)
+    engine = make_engine(url)
+    try:
+        await Puzzles(engine).load(read_seed())
     finally:
         await engine.dispose()
 
@@ -113,9 +126,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A migrated SQLite file, copied for each test (migrating once is faster)."""
+    """A migrated SQLite file holding the shipped puzzles, copied for each test
+    (migrating and loading them once is faster)."""
     path = tmp_path_factory.mktemp("sqlite") / "template.sqlite3"
-    _run(_migrate(f"sqlite+aiosqlite:///{path}"))
+    _run(_migrate_with_seed_puzzles(f"sqlite+aiosqlite:///{path}"))
     return path
 
 
@@ -204,13 +218,17 @@ def _start_the_shared_windows_now(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def make_settings(database_url: str, **overrides: Any) -> Settings:
     """Settings for tests: no write limit, no cap on bot matches, no bot delay, a
-    sweeper that waits, a readiness probe that waits a minute for the database,
-    as long as tests/waiting.py waits for anything (a resend for its first too), and
-    argon2 at its cheapest."""
+    sweeper that waits (and no sweep, tournament tick or clock alarm at the start),
+    a readiness probe that waits a minute for the database, as long as
+    tests/waiting.py waits for anything (a resend for its first too), and argon2
+    at its cheapest."""
     values: dict[str, Any] = {
         "database_url": database_url, "rate_limit_writes": 1_000_000, "rate_limit_reads": 1_000_000,
         "bot_delay_seconds": 0.0,
         "sweep_seconds": 3600.0, "touch_seconds": 0.0, "rate_limit_hold_seconds": 0.0,
+        # No sweep, tick or alarm at the app's start: each queried the whole database (about nine
+        # queries) beside every test, which drives these steps itself when it is about them.
+        "ticks_wait_first": True,
         "ready_timeout_seconds": 60.0,
         "idempotency_wait_seconds": DEADLINE,  # racing resends wait for the first however busy the machine
         "bot_matches_per_address": 0,  # no cap: every test client comes from one address
