@@ -72,7 +72,7 @@ def mine_positions(items: list[tuple[int, dict[str, Any]]], match_id: str, quick
     """The puzzle records of a played match: `items` its (version, state as JSON data)
     in order, a version the same position as the one before left out. Plain
     data in and out: it runs in a worker process."""
-    return mine_part(items, match_id, 0, len(items), quick, deep)[0]
+    return mine_part(items, match_id, 0, max(1, len(items)), quick, deep)[0]
 
 
 def mine_part(items: list[tuple[int, dict[str, Any]]], match_id: str, start: int, count: int,

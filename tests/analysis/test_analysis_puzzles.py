@@ -139,6 +139,9 @@ def test_mining_in_parts_finds_what_mining_the_whole_match_does_around_shipped_p
     for size in (1, 2, 3, 4, len(items) + 1):
         assert _in_parts(items, "m", size) == whole, size
     assert mine_part(items, "m", 9, 1) == ([whole[-1]], 11)  # the last puzzle's line reaches past the end
+    assert mine_positions([], "m") == []
+    with pytest.raises(ValueError, match="at least one position"):
+        mine_part(items, "m", 0, 0)
 
 
 def _played(seed: int, actions: int) -> list[State]:
