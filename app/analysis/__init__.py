@@ -3,9 +3,10 @@
 its player, an accuracy per player (judge.py says the thresholds and the
 formula), queued fairly and searched in worker processes (service.py)."""
 
+from .answers import finished_analysis
 from .errors import NoAnalysis, TooManyAnalyses
 from .notes import record_notes
-from .service import Analyses, finished_analysis
+from .service import Analyses
 from .store import Asker
 
 __all__ = ["Analyses", "Asker", "NoAnalysis", "TooManyAnalyses", "finished_analysis", "record_notes"]

@@ -7,7 +7,9 @@ again (it would be the same puzzle, shorter). `mine_games` does this for
 the computer's self-play (selfplay.py), match by match, and is what
 `python -m app.puzzles mine` runs: the same seed and count give the same
 records, in the same order. `mine_positions` does it for a finished match's
-positions once its analysis is done (app/analysis), in a worker process.
+positions once its analysis is done (app/analysis), in a worker process, and
+`mine_part` a part of them at a time, so that an analysis asked for
+meanwhile waits behind one part, not the whole match.
 """
 
 from __future__ import annotations
@@ -70,9 +72,25 @@ def mine_positions(items: list[tuple[int, dict[str, Any]]], match_id: str, quick
     """The puzzle records of a played match: `items` its (version, state as JSON data)
     in order, a version the same position as the one before left out. Plain
     data in and out: it runs in a worker process."""
-    states = [State.from_json(data) for _, data in items]
-    return [record(p, {"match": match_id, "version": items[index][0], "variant": str(states[index].variant)})
-            for index, p in mine_states(states, quick, deep)]
+    return mine_part(items, match_id, 0, max(1, len(items)), quick, deep)[0]
+
+
+def mine_part(items: list[tuple[int, dict[str, Any]]], match_id: str, start: int, count: int,
+              quick: int = QUICK, deep: int = DEEP) -> tuple[list[dict[str, Any]], int]:
+    """`mine_positions` a part at a time: the records among `items[start:start + count]`,
+    and the index to go on from. A puzzle's line may reach past the part: the
+    positions inside it are skipped there too, so the parts, one after the
+    other from 0, give the whole match's records whatever their size."""
+    if count < 1:
+        raise ValueError(f"a part to mine holds at least one position, not {count}")
+    part = [State.from_json(data) for _, data in items[start:start + count]]
+    found = list(mine_states(part, quick, deep))
+    resume = start + count
+    if found:
+        last, p = found[-1]
+        resume = max(resume, start + last + len(p.line) + 1)
+    return [record(p, {"match": match_id, "version": items[start + index][0], "variant": str(part[index].variant)})
+            for index, p in found], resume
 
 
 def _mine_one(job: tuple[str, int, str, int, int]) -> tuple[list[dict[str, Any]], float]:
