@@ -31,6 +31,9 @@ from ..waiting import until
 from .conftest import Socket, ws_path
 
 SETUP = {"type": "setup", "backrow": ROW}
+# The test sockets answer no ping: a hub pinging every 10 s closes one 30 s after
+# (1011), which a loaded machine reached within a test. No test here is about that.
+NO_PINGS = {"ws_ping_seconds": 3600.0, "ws_dead_after_seconds": 7200.0}
 _SECOND: dict[str, Any] = {}  # the second process's app, built once per test process
 
 
@@ -93,7 +96,7 @@ async def two(database_url: str, apps: Any, monkeypatch: pytest.MonkeyPatch) -> 
     channel: list[Callable[[Message], None]] = []
     monkeypatch.setattr(wiring, "make_bus", lambda *a, **k: MemoryBus(channel))
     loads = _count_loads(monkeypatch)
-    settings = make_settings(database_url)
+    settings = make_settings(database_url, **NO_PINGS)
     a = apps.serving(settings)
     b = _SECOND.get("app")
     if b is None:
@@ -117,7 +120,7 @@ async def one(database_url: str, apps: Any, monkeypatch: pytest.MonkeyPatch) -> 
     """One process alone on its database (a bus of its own), and its reads of matches."""
     monkeypatch.setattr(wiring, "make_bus", lambda *a, **k: MemoryBus())
     loads = _count_loads(monkeypatch)
-    app = apps.serving(make_settings(database_url))
+    app = apps.serving(make_settings(database_url, **NO_PINGS))
     async with app.router.lifespan_context(app), httpx.AsyncClient(
             transport=httpx.ASGITransport(app=app), base_url="http://testserver") as client:
         yield app, Api(client), loads
