@@ -41,6 +41,10 @@ COPY app ./app
 COPY migrations ./migrations
 COPY static ./static
 COPY templates ./templates
+# Compiled once here, as root: the server's user cannot write these folders, so
+# otherwise every process (the server and each of its bot and analysis workers)
+# compiled every module from source at each start.
+RUN .venv/bin/python -m compileall -q -j 0 .venv/lib app migrations
 ENV EXTRAS="" HOST=0.0.0.0 PORT=8000 LOG_FORMAT=json \
     DATABASE_URL=sqlite+aiosqlite:////srv/magery/var/magery.sqlite3 \
     PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1

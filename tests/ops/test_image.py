@@ -133,6 +133,10 @@ def test_the_dockerfile_is_multi_stage_slim_and_runs_as_a_user() -> None:
     assert any(line.startswith("COPY --from=build") and ".venv" in line for line in final)
     users = [line.split()[1] for line in final if line.startswith("USER ")]
     assert users and users[-1] not in ("root", "0")
+    # The modules are compiled while root may still write them: the server's user cannot.
+    compiled = [i for i, line in enumerate(final) if line.startswith("RUN ") and "compileall" in line]
+    assert compiled and compiled[-1] < final.index(f"USER {users[-1]}")
+    assert all(f" {folder}" in final[compiled[-1]] for folder in (".venv/lib", "app"))
     assert any(line.startswith("HEALTHCHECK") and "scripts/healthcheck" in line for line in final)
     cmd = [line for line in final if line.startswith("CMD ")][-1]
     assert "scripts/serve" in cmd  # the README's start script
