@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -19,6 +19,7 @@ import pytest
 
 from app.main import create_app
 from tests.conftest import Api, make_settings
+from tests.realtime.redis_process import RedisProcess
 from tests.waiting import DEADLINE
 
 TIMEOUT = DEADLINE  # for a message that must come: reached only by a test that is stuck
@@ -171,3 +172,13 @@ async def custom_app(database_url: str, **overrides: Any) -> AsyncIterator[tuple
         transport = httpx.ASGITransport(app=application)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
             yield application, Api(c)
+
+
+@pytest.fixture(scope="module")
+def redis_process() -> Iterator[RedisProcess]:
+    """A Redis of the module's own, that its tests may restart."""
+    process = RedisProcess()
+    try:
+        yield process
+    finally:
+        process.stop()

@@ -22,8 +22,8 @@ from app.db import raw
 from app.db.engine import make_engine
 from tests.conftest import PG_SERVER, _admin, _run
 from tests.pgbouncer import PgBouncer
+from tests.realtime.redis_process import RedisProcess
 from tests.realtime.test_processes import Match, Server, two_servers, updates_until, versions
-from tests.realtime.test_redis_processes import RedisProcess
 
 PREFIX = "magery-pooled"
 
@@ -46,15 +46,6 @@ def empty_database(bouncer: PgBouncer) -> Iterator[str]:
         yield bouncer.url(name)
     finally:
         _run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-
-
-@pytest.fixture(scope="module")
-def redis_process() -> Iterator[RedisProcess]:
-    process = RedisProcess()
-    try:
-        yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,6 @@ PostgreSQL or redis-server (failed under CI=true)."""
 from __future__ import annotations
 
 import asyncio
-import os
-import shutil
-import socket
-import subprocess
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
@@ -21,67 +17,11 @@ import redis
 from websockets.asyncio.client import connect
 
 from app.realtime.redis_bus import lane_of
+from tests.realtime.redis_process import RedisProcess
 from tests.realtime.test_processes import Match, Server, two_servers, updates_until, versions
-from tests.waiting import until, until_sync
+from tests.waiting import until
 
 PREFIX = "magery-two"
-
-
-class RedisProcess:
-    """A redis-server of the test's own on a free port, keeping nothing on disk."""
-
-    def __init__(self) -> None:
-        binary = shutil.which("redis-server")
-        if binary is None:
-            message = "redis-server is not installed (scripts/redis-server installs it)"
-            if os.environ.get("CI", "").lower() == "true":
-                pytest.fail(message)
-            pytest.skip(message)
-        self.binary = binary
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.start()
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            [self.binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        until_sync(self._answers, "redis-server to answer", every=0.05)
-
-    def _answers(self) -> bool:
-        if self.proc.poll() is not None:
-            raise RuntimeError(f"redis-server exited with {self.proc.returncode}")
-        try:
-            client = redis.Redis(port=self.port, socket_connect_timeout=1)
-            try:
-                return bool(client.ping())
-            finally:
-                client.close()
-        except redis.ConnectionError:
-            return False
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(30)
-
-    def subscribers(self, channel: str) -> int:
-        client = redis.Redis(port=self.port, decode_responses=True)
-        try:
-            return int(dict(client.pubsub_numsub(channel))[channel])
-        finally:
-            client.close()
-
-
-@pytest.fixture(scope="module")
-def redis_process() -> Iterator[RedisProcess]:
-    process = RedisProcess()
-    try:
-        yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture(scope="module")
