@@ -14,8 +14,15 @@ asyncio clients each), the way the match page does:
 - a match is two players and two watchers; each of the four holds the match's
   websocket with `?updates=compact` (the players with their seat's token),
   answering the server's pings;
-- the player to move waits, asks `GET /legal` (the page does on its turn),
-  then sends the action with `POST /actions`; each player acts every
+- the player to move waits for its legal actions, then sends the action with
+  `POST /actions`: with `--legal socket` (the default, as the match page does)
+  its socket is opened with `?legal=true` and the state that makes it its turn
+  carries them (`GET /legal` only when they have not come within a few
+  seconds: counted as `legal late`); with `--legal rest` it asks `GET /legal`
+  on its turn, as the page did before (`--act socket` sends the action as
+  an `action` message on the seat's socket instead, answered by its `ack`:
+  the page posts, so this measures what acting on the socket would spare);
+  each player acts every
   `--interval` seconds on average (default 10: a match makes an action every
   5 s), each gap jittered in [0.5, 1.5) so the matches never fire in step;
 - the games are bench/api.py's scripts (random legal games on seeded matches,
@@ -77,11 +84,48 @@ SHORT = 0.9  # ... or where the actions made fall under this share of those aske
 
 # ---- the people (in a load-generator process) ------------------------------------
 
+LEGAL_LATE = 5.0  # seconds a seat waits for its socket's legal actions before it asks GET /legal
+
+
+class Told:
+    """A seat's socket as its player uses it: the newest version it carried the
+    seat's legal actions at, and (`--act socket`) the socket itself with the
+    actions sent on it that await their answer (`ack` or `error`), by id."""
+
+    def __init__(self) -> None:
+        self.version = -1
+        self.changed = asyncio.Event()
+        self.ws: Any = None
+        self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
+
+    def answered(self, message: dict[str, Any]) -> None:
+        future = self.waiting.pop(message.get("id") or "", None)
+        if future is not None and not future.done():
+            future.set_result(message)
+
+    def at(self, version: int) -> None:
+        self.version = max(self.version, version)
+        self.changed.set()
+
+    async def wait(self, version: int, limit: float) -> bool:
+        """Whether the legal actions at `version` (or later) came within `limit` seconds."""
+        deadline = time.monotonic() + limit
+        while self.version < version:
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                return self.version >= version
+        return True
+
+
 class People:
     """Every match one load process plays, with what they measured."""
 
-    def __init__(self, port: int, interval: float, seed: int) -> None:
+    def __init__(self, port: int, interval: float, seed: int, legal: str = "socket", act: str = "rest") -> None:
         self.port, self.interval = port, interval
+        self.legal = legal  # "socket": the seats' sockets carry their legal actions; "rest": GET /legal
+        self.act = act  # "rest": POST /actions; "socket": an `action` message on the seat's socket
         self.rng = random.Random(seed)
         self.idle: list[Connection] = []  # the keep-alive pool
         self.handshakes = asyncio.Semaphore(16)  # sockets opening at once: a page load's pace, not a flood
@@ -113,14 +157,16 @@ class People:
         return answer
 
     async def follow(self, match_id: str, token: str | None, done: asyncio.Event,
-                     opened: asyncio.Event) -> None:
+                     opened: asyncio.Event, told: Told | None = None) -> None:
         """One socket on the match until `done`, as the page holds it (compact updates,
         pings answered); one the server closes is opened again with `?since=`.
-        `opened` is set once it is open."""
+        `opened` is set once it is open. `told`: a seat's socket, which says there
+        each version it was told its legal actions at (with `--legal socket` it asks
+        `?legal=true`) and the answers to the actions sent on it."""
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed
 
-        query = "updates=compact" + (f"&token={token}" if token else "")
+        query = "updates=compact" + (f"&token={token}" if token else "") + ("&legal=true" if told and self.legal == "socket" else "")
         since = None
         while not done.is_set():
             url = f"ws://127.0.0.1:{self.port}/api/v1/matches/{match_id}/ws?{query}"
@@ -136,6 +182,8 @@ class People:
                 continue
             self.sockets += 1
             opened.set()
+            if told is not None:
+                told.ws = ws
             closer = asyncio.create_task(done.wait())
             try:
                 while True:
@@ -148,14 +196,24 @@ class People:
                     self.messages += 1
                     if text.startswith('{"type":"ping"'):
                         await ws.send('{"type":"pong"}')
-                    elif text.startswith(('{"type":"delta"', '{"type":"update"')):
-                        since = json.loads(text)["version"]
+                    elif text.startswith(('{"type":"delta"', '{"type":"update"', '{"type":"snapshot"')):
+                        message = json.loads(text)
+                        version = message["version"] if "version" in message else message["match"]["version"]
+                        since = version
+                        if told is not None and "legal" in message:
+                            told.at(message["legal"]["version"])
+                    elif told is not None and text.startswith('{"type":"legal"'):
+                        told.at(json.loads(text)["version"])
+                    elif told is not None and text.startswith(('{"type":"ack"', '{"type":"error"')):
+                        told.answered(json.loads(text))
             except ConnectionClosed:
                 if not done.is_set():
                     self.reopened += 1
             finally:
                 closer.cancel()
                 self.sockets -= 1
+                if told is not None:
+                    told.ws = None
                 with contextlib.suppress(Exception):
                     await ws.close()
 
@@ -183,8 +241,9 @@ class People:
         tokens[1] = joined.json()["token"]
         done = asyncio.Event()
         opened = [asyncio.Event() for _ in range(4)]
-        sockets = [asyncio.create_task(self.follow(match_id, t, done, o))
-                   for t, o in zip((tokens[0], tokens[1], None, None), opened, strict=True)]
+        told = [Told(), Told()]
+        sockets = [asyncio.create_task(self.follow(match_id, t, done, o, k))
+                   for t, o, k in zip((tokens[0], tokens[1], None, None), opened, (*told, None, None), strict=True)]
         if first:  # the step's window waits for every match's sockets to be open
             await asyncio.gather(*(o.wait() for o in opened))
             self.up += 1
@@ -198,18 +257,29 @@ class People:
                 if self.stopping.is_set():
                     return
                 auth = {"Authorization": f"Bearer {tokens[mover]}"}
-                legal = await self.request("GET", f"/api/v1/matches/{match_id}/legal", None, auth)
-                if legal.status != 200:
-                    self.error(f"legal {legal.status}")
+                seat_told = told[mover]
+                if self.legal == "rest" or not await seat_told.wait(version, LEGAL_LATE):
+                    if self.legal == "socket":
+                        self.error("legal late")  # the page asks GET /legal then
+                    legal = await self.request("GET", f"/api/v1/matches/{match_id}/legal", None, auth)
+                    if legal.status != 200:
+                        self.error(f"legal {legal.status}")
                 sent = time.time()
                 inside = self.window[0] <= sent < self.window[1]
                 self.asked += inside
                 started = time.perf_counter()
-                answer = await self.request("POST", f"/api/v1/matches/{match_id}/actions",
-                                            {"action": action, "version": version, "id": uuid.uuid4().hex}, auth)
+                body = {"action": action, "version": version, "id": uuid.uuid4().hex}
+                if self.act == "socket" and seat_told.ws is not None:
+                    said = asyncio.get_running_loop().create_future()
+                    seat_told.waiting[body["id"]] = said
+                    await seat_told.ws.send(json.dumps({"type": "action", **body}))
+                    answered = await asyncio.wait_for(said, 120)
+                    status = 200 if answered["type"] == "ack" else answered.get("error")
+                else:
+                    status = (await self.request("POST", f"/api/v1/matches/{match_id}/actions", body, auth)).status
                 took = time.perf_counter() - started
-                if answer.status != 200:
-                    self.error(f"action {answer.status}")
+                if status != 200:
+                    self.error(f"action {status}")
                     return  # a new match
                 if inside:
                     self.latencies.append(took)
@@ -254,10 +324,11 @@ class People:
             await conn.close()
 
 
-async def _load_main(index: int, port: int, interval: float, orders: Any, reports: Any) -> None:
+async def _load_main(index: int, port: int, interval: float, orders: Any, reports: Any, legal: str,
+                     act: str) -> None:
     for number in range(api.SCRIPTS):  # the games, worked out before anything is timed
         api.script(number)
-    people = People(port, interval, seed=index * 7919 + os.getpid())
+    people = People(port, interval, seed=index * 7919 + os.getpid(), legal=legal, act=act)
     loop = asyncio.get_running_loop()
     reports.put(("ready", index, None))
     while True:
@@ -277,7 +348,8 @@ async def _load_main(index: int, port: int, interval: float, orders: Any, report
             return
 
 
-def load_process(index: int, port: int, interval: float, orders: Any, reports: Any) -> None:
+def load_process(index: int, port: int, interval: float, orders: Any, reports: Any, legal: str,
+                 act: str = "rest") -> None:
     import resource
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -288,7 +360,7 @@ def load_process(index: int, port: int, interval: float, orders: Any, reports: A
         uvloop.install()
     except ImportError:
         pass
-    asyncio.run(_load_main(index, port, interval, orders, reports))
+    asyncio.run(_load_main(index, port, interval, orders, reports, legal, act))
 
 
 # ---- what the server and the database used -----------------------------------------
@@ -389,14 +461,15 @@ def split(n: int, parts: int) -> list[int]:
 class LoadGenerator:
     """The load processes, told what to do step by step (bench/soak.py drives them too)."""
 
-    def __init__(self, port: int, procs: int, interval: float) -> None:
+    def __init__(self, port: int, procs: int, interval: float, legal: str = "socket", act: str = "rest") -> None:
         ctx = mp.get_context("spawn")
         self.reports = ctx.Queue()
         self.orders: list[Any] = []
         self.procs: list[Any] = []
         for i in range(procs):
             q = ctx.Queue()
-            proc = ctx.Process(target=load_process, args=(i, port, interval, q, self.reports), daemon=True)
+            proc = ctx.Process(target=load_process, args=(i, port, interval, q, self.reports, legal, act),
+                               daemon=True)
             proc.start()
             self.orders.append(q)
             self.procs.append(proc)
@@ -524,6 +597,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--procs", type=int, default=3, help="load-generator processes")
     ap.add_argument("--no-stop", action="store_true", help="run every step, past the capacity too")
     ap.add_argument("--profile", action="store_true", help="run the server under cProfile")
+    ap.add_argument("--legal", choices=("socket", "rest"), default="socket",
+                    help="how a player learns its legal actions: its socket's ?legal=true, as the page does "
+                         "(default), or GET /legal on its turn")
+    ap.add_argument("--act", choices=("rest", "socket"), default="rest",
+                    help="how a player sends its action: POST /actions, as the page does (default), or an `action` "
+                         "message on its socket (answered by an `ack`), to measure what that would spare")
     ap.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
                     help="a setting of the server (e.g. DB_POOL_SIZE=8)")
     ap.add_argument("--cluster", type=int, metavar="PORT",
@@ -570,9 +649,10 @@ def main(argv: list[str] | None = None) -> int:
         port = api.free_port()
         server = start_server(port, env, out.with_name("capacity-server.log"), args.profile)
         api.wait_ready(f"http://127.0.0.1:{port}/readyz", server, timeout=180)  # a loaded machine starts slowly
-        load = LoadGenerator(port, args.procs, args.interval)
+        load = LoadGenerator(port, args.procs, args.interval, args.legal, args.act)
         print(f"capacity: one server process (pid {server.pid}) on {database}; {args.procs} load processes; "
-              f"an action every {args.interval:g} s per player; {os.cpu_count()} CPUs; "
+              f"an action every {args.interval:g} s per player; legal actions by {args.legal}, actions by {args.act}; "
+              f"{os.cpu_count()} CPUs; "
               f"load average {os.getloadavg()[0]:.2f}", flush=True)
         window = args.window
         args.window = quiet_window
@@ -605,7 +685,7 @@ def main(argv: list[str] | None = None) -> int:
         if cluster is not None:
             cluster.drop()
     at = next((r for r in rows if r["matches"] == capacity), None)
-    result = {"quick": quick, "interval": args.interval, "own_cluster": bool(args.cluster), "procs": args.procs, "cpus": os.cpu_count(),
+    result = {"quick": quick, "interval": args.interval, "legal": args.legal, "act": args.act, "own_cluster": bool(args.cluster), "procs": args.procs, "cpus": os.cpu_count(),
               "profile": args.profile, "quiet": quiet, "steps": rows, "capacity": capacity, "stopped": why,
               "at_capacity": at}
     out.write_text(json.dumps(result, indent=1))

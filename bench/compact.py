@@ -40,8 +40,8 @@ import httpx  # noqa: E402
 from app.config import Settings  # noqa: E402
 from app.main import create_app  # noqa: E402
 from app.realtime.changes import delta  # noqa: E402
+from app.realtime.frames import dumps  # noqa: E402
 from app.realtime.hub import Hub  # noqa: E402
-from app.realtime.room import dumps  # noqa: E402
 from app.rules import VARIANTS  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "compact.json"

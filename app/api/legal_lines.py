@@ -5,7 +5,10 @@ client plays a turn with no `GET /legal` of its own.
 
 It wraps the `send` the hub is handed for one socket or stream: the hub keeps
 encoding each update once for the whole room, and only a seat that asked pays
-for a read of its legal actions, at the moment its state goes out. The hub
+for its legal actions, at the moment its state goes out, and only when that
+state says it is the seat's turn (the hub's `StateFrame` says whose, with no
+parse); the record this process holds at that version answers them with no
+read of the database when it can (`Reads.legal_at`). The hub
 sends to one socket in version order, one message at a time, so the order of
 what the seat is sent is unchanged.
 
@@ -21,52 +24,70 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from app.realtime.room import After, dumps
+from app.realtime.frames import StateFrame
+from app.realtime.room import After
 
 log = logging.getLogger("magery.realtime")
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 LegalOf = Callable[[], Awaitable[dict[str, Any]]]
+# The seat's legal actions at a version as the text of GET .../legal's answer, or None
+# when they are not at that version any more or give it nothing to play.
+LegalAt = Callable[[int], Awaitable[str | None]]
 STATES = ('{"type":"update"', '{"type":"snapshot"', '{"type":"delta"')  # how the hub encodes a state message
 
 
-def with_legal(send: Send, legal_of: LegalOf) -> Send:
+def with_legal(send: Send, seat: str, legal_at: LegalAt) -> Send:
     """`send`, adding `"legal": {version, actions, setup}` (GET .../legal's answer)
-    to each update and snapshot after which this seat has something to play.
+    to each update and snapshot after which `seat` has something to play.
 
-    The legal actions are read when the message goes out: a read already at a
-    newer version would answer another state's question, so it is left out
-    (the newer update follows, with its own). A read that fails leaves it out
-    too: the message must still go."""
+    Only a state that says it is the seat's turn in an active match is asked
+    about: the other seat has nothing to play there, and is sent the message
+    with no read. The hub's state messages say so beside their text
+    (`StateFrame`); another's text is parsed for it. The legal actions are
+    those at the message's version: a read already at a newer version would
+    answer another state's question, so they are left out then (the newer
+    update follows, with its own). A read that fails leaves them out too: the
+    message must still go."""
 
     async def sending(event: dict[str, Any]) -> None:
-        text = event.get("text")
-        if event.get("type") == "websocket.send" and isinstance(text, str) and text.startswith(STATES):
-            text = await _added(text, legal_of)
-            if text is not None:
-                event = {"type": "websocket.send", "text": text}
+        if isinstance(event, StateFrame):
+            if event.acting == seat:
+                event = await _added(event, event.version, legal_at)
+        elif event.get("type") == "websocket.send":
+            text = event.get("text")
+            if isinstance(text, str) and text.startswith(STATES):
+                version = _maybe_acting(text, seat)
+                if version is not None:
+                    event = await _added(event, version, legal_at)
         await send(event)
 
     return sending
 
 
-async def _added(text: str, legal_of: LegalOf) -> str | None:
-    """The message with its `legal`, or None to send it as it was."""
+def _maybe_acting(text: str, seat: str) -> int | None:
+    """The version of a state message's text after which `seat` may have something
+    to play, else None. A delta says no turn when its turn did not change: asked."""
     message = json.loads(text)
     state = message.get("match")
-    if message.get("type") == "delta":  # compact: no state, but its version and status are said
-        state = {"version": message.get("version"), "status": message.get("status")}
-    if not isinstance(state, dict) or state.get("status") != "active":
+    if message.get("type") == "delta":
+        state = {"version": message.get("version"), "status": message.get("status"), "to_move": seat}
+    if not isinstance(state, dict) or state.get("status") != "active" or state.get("to_move") != seat:
         return None
+    version = state.get("version")
+    return version if isinstance(version, int) else None
+
+
+async def _added(event: dict[str, Any], version: int, legal_at: LegalAt) -> dict[str, Any]:
+    """The event with its `legal`, or as it was."""
     try:
-        legal = await legal_of()
+        legal = await legal_at(version)
     except Exception:
         log.warning("legal actions for a socket's state could not be read; sent without them", exc_info=True)
-        return None
-    if legal.get("version") != state.get("version") or not (legal.get("actions") or legal.get("setup")):
-        return None
-    return text[:-1] + ',"legal":' + dumps(legal) + "}"
-
+        return event
+    if legal is None:
+        return event
+    return {"type": "websocket.send", "text": event["text"][:-1] + ',"legal":' + legal + "}"}
 
 
 def resumed(send: Send, legal_of: LegalOf, states_carry: bool) -> tuple[Send, After]:
@@ -105,6 +126,8 @@ class Reads(Protocol):
 
     async def legal(self, match_id: str, colour: str) -> dict[str, Any]: ...
 
+    async def legal_at(self, match_id: str, colour: str, version: int) -> str | None: ...
+
 
 def for_seat(send: Send, reads: Reads, match_id: str, seat: str, legal: bool,
              resuming: bool) -> tuple[Send, After | None]:
@@ -115,8 +138,11 @@ def for_seat(send: Send, reads: Reads, match_id: str, seat: str, legal: bool,
     async def legal_of() -> dict[str, Any]:
         return await reads.legal(match_id, seat)
 
+    async def legal_at(version: int) -> str | None:
+        return await reads.legal_at(match_id, seat, version)
+
     if legal:
-        send = with_legal(send, legal_of)
+        send = with_legal(send, seat, legal_at)
     if not resuming:
         return send, None
     return resumed(send, legal_of, legal)

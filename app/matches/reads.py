@@ -35,6 +35,9 @@ def legal_answer(version: int, state: State, mine: bool) -> dict[str, Any]:
     return {"version": version, "actions": actions, "setup": setup}
 
 
+NOTHING = '"actions":[],"setup":[]}'  # how `legal_answer_text` ends when it lists nothing
+
+
 def legal_answer_text(version: int, state: State, mine: bool) -> bytes:
     """`legal_answer` as its compact JSON text (json.dumps with no spaces, as the
     route's JSONResponse writes it), each action's text made once per process
@@ -81,6 +84,22 @@ class Reads:
         """`legal`'s answer as its compact JSON text (the HTTP fast path's body)."""
         rec = await self.keeper.newest(match_id, with_seats=False)
         return legal_answer_text(rec.version, rec.state, rec.seat_to_move() == colour)
+
+    async def legal_at(self, match_id: str, colour: str, version: int) -> str | None:
+        """`legal`'s answer as text when it is at `version` and gives `colour`
+        something to play, else None. The record this process holds at `version`
+        answers with no read when nothing has fallen due (the record at a version
+        is the one any read gives at it); else the match is read as `legal` reads it."""
+        keeper = self.keeper
+        rec = keeper.cache.get(match_id)
+        if rec is None or rec.version != version or rec.due(keeper.now_ms()):
+            rec = await keeper.newest(match_id, with_seats=False)
+            if rec.version != version:
+                return None
+        if rec.seat_to_move() != colour:
+            return None
+        text = legal_answer_text(rec.version, rec.state, True).decode()
+        return None if text.endswith(NOTHING) else text
 
     async def log(self, match_id: str, since: int = 0) -> list[LogEntry]:
         """The action log (`GET /matches/{id}/actions`)."""

@@ -33,12 +33,13 @@ from app.kernel.moments import now_stamp
 from app.rules import COLOURS
 
 from .bus import Announcement, Bus, MemoryBus, Message, Nudge
+from .frames import frame
 from .heartbeat import Heartbeat
 from .nudges import Nudges
 from .open_files import OpenFiles, raise_soft_limit
 from .per_address import PerAddress
 from .presence import SeatPresence
-from .room import CATCH_UP, RESYNC, After, Later, Room, Send, Subscriber, frame
+from .room import CATCH_UP, RESYNC, After, Later, Room, Send, Subscriber
 from .service import MatchSource
 
 __all__ = ["Hub", "MatchSource", "SocketCounts", "Subscriber"]

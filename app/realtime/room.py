@@ -27,12 +27,12 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from app.db.outage import OutageLog, database_unavailable
-from app.kernel.jsontext import compact
 from app.kernel.moments import now_stamp
 from app.rules import COLOURS
 
 from .bus import Bus, Presence
 from .changes import delta
+from .frames import StateFrame, dumps, frame, state_frame
 from .presence import NOBODY, Headcount
 from .service import MatchSource
 
@@ -50,17 +50,6 @@ class Host(Protocol):
     queue_limit: int
     presence_delay: float
     outage: OutageLog
-
-
-def dumps(message: dict[str, Any]) -> str:
-    """A message's compact JSON text, by orjson where it can (app/kernel/jsontext.py):
-    the standard library's encoder was a fifth of a version's fan-out."""
-    return compact(message)
-
-
-def frame(message: dict[str, Any]) -> dict[str, Any]:
-    """The ASGI send event for `message`: encoded once, shareable by every socket."""
-    return {"type": "websocket.send", "text": dumps(message)}
 
 
 LIVE = ("players", "spectators", "clock", "server_time")  # what a snapshot says as of the moment it is sent
@@ -241,7 +230,7 @@ class Subscriber:
         for update in updates:
             if update["version"] == self.sent + 1:
                 room.remember(update["match"])
-                await self.send(frame(room.wire(update)))
+                await self.send(state_frame(room.wire(update), update["match"]))
                 self.sent = update["version"]
 
 
@@ -386,7 +375,7 @@ class Room:
             spent = int((time.time() - self.state_at) * 1000)  # the setup time runs instead of a clock
             clock = {**clock, "setup": max(0, clock["setup"] - spent)}
         live["clock"] = clock
-        return {"type": "websocket.send", "text": self._snapshot_head + dumps(live)[1:] + "}"}
+        return StateFrame(self._snapshot_head + dumps(live)[1:] + "}", state)
 
     # -- updates ----------------------------------------------------------------
 
@@ -399,7 +388,7 @@ class Room:
             before = self.state
             self.remember(update["match"])
             wired = self.wire(update)
-            event = frame(wired)
+            event = state_frame(wired, update["match"])
             if not self.compact:
                 for sub in self.subscribers:
                     sub.offer(version, event)
@@ -409,7 +398,7 @@ class Room:
             # was away, a state another socket's catch-up moved past) the full form for all.
             small = event
             if before is not None and before["version"] == version - 1 and version % FULL_EVERY:
-                small = frame(delta(update, before, wired["match"]))
+                small = state_frame(delta(update, before, wired["match"]), update["match"])
             for sub in self.subscribers:
                 sub.offer(version, small if sub.compact else event)
 

@@ -6,6 +6,9 @@
 // on it (the chat, chat.js). It asks for compact updates (compact.js): a
 // `delta` is turned into the usual update before anyone sees it; one that does
 // not apply reopens the socket asking for full updates from the last version.
+// A seat's socket (its token) asks ?legal=true: the state that makes it the
+// seat's turn carries its legal actions (`legal`, left on the update for the
+// page), and a resumed seat is told them in a `legal` message (onLegal).
 
 import { CompactState } from "./compact.js";
 
@@ -13,8 +16,8 @@ const NO_RETRY = new Set([1000, 1008, 1009]);
 
 export class Live extends EventTarget {
   /**
-   * handlers: onSnapshot(match, spectators), onUpdate(message), onPresence(message),
-   * onLine(up: boolean, detail), each optional.
+   * handlers: onSnapshot(match, spectators, legal), onUpdate(message), onPresence(message),
+   * onLegal(legal), onLine(up: boolean, detail), each optional.
    */
   constructor(matchId, token, handlers) {
     super();
@@ -34,6 +37,7 @@ export class Live extends EventTarget {
     const scheme = window.location.protocol === "https:" ? "wss" : "ws";
     const query = new URLSearchParams();
     if (this.token) query.set("token", this.token);
+    if (this.token) query.set("legal", "true"); // a seat: its turns carry its legal actions
     if (this.version !== null) query.set("since", String(this.version));
     if (this.wantsCompact) query.set("updates", "compact");
     const q = query.toString();
@@ -90,12 +94,14 @@ export class Live extends EventTarget {
     if (m.type === "snapshot") {
       this.version = m.match.version;
       this.compact.hold(m.match);
-      this.handlers.onSnapshot?.(m.match, m.match.spectators);
+      this.handlers.onSnapshot?.(m.match, m.match.spectators, m.legal);
     } else if (m.type === "update") {
       if (this.version !== null && m.version <= this.version) return; // seen already
       this.version = m.version;
       this.compact.hold(m.match);
       this.handlers.onUpdate?.(m);
+    } else if (m.type === "legal") {
+      this.handlers.onLegal?.(m);
     } else if (m.type === "presence") {
       this.handlers.onPresence?.(m);
     } else if (m.type === "ping") {
@@ -118,6 +124,11 @@ export class Live extends EventTarget {
     if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
     this.socket.send(JSON.stringify(message));
     return true;
+  }
+
+  /** Whether a seat's socket is open or opening: its states carry the seat's legal actions. */
+  carriesLegal() {
+    return Boolean(this.token && this.socket && this.socket.readyState <= WebSocket.OPEN);
   }
 
   /** Reconnect now (a new token after joining, say). */

@@ -1,6 +1,7 @@
 // The match page: draws the state the server sends (board.js), keeps it live
-// over the websocket (live.js), offers the seat to move only what GET /legal
-// lists (controls.js), and keeps the log and the replay (timeline.js).
+// over the websocket (live.js), offers the seat to move only what is legal
+// (controls.js): what the seat's socket carried with the state of its turn, or
+// GET /legal when that did not come, and keeps the log and the replay (timeline.js).
 
 import { AdvantageGraph } from "./advantage.js";
 import { Analysis } from "./analysis.js";
@@ -27,6 +28,9 @@ import { Timeline } from "./timeline.js";
 
 const $ = (id) => document.getElementById(id);
 const COLOURS = ["white", "black"];
+// How long a seat waits for its socket's state of a version it holds already (the
+// action's own answer came first) before it asks GET /legal instead.
+const LEGAL_WAIT_MS = 2000;
 
 const page = {
   id: $("app").dataset.matchId,
@@ -38,6 +42,9 @@ const page = {
   clockAt: performance.now(),
   awaySince: null,
   legalFor: -1,
+  told: null, // the legal actions the seat's socket carried last ({version, actions, setup})
+  heard: -1, // the newest version the socket delivered
+  legalTimer: null, // waiting for the socket's state of the seat's turn (LEGAL_WAIT_MS)
   online: true,
   flipped: false, // "Flip board": the arena seen from the other side
 };
@@ -126,11 +133,31 @@ function applyMatch(match, action, player) {
   refreshLegal();
 }
 
-async function refreshLegal() {
+/** What the seat's socket said of a version: its state came (`legal` with it or not). */
+function heard(version, legal) {
+  page.heard = Math.max(page.heard, version);
+  if (legal && (!page.told || legal.version >= page.told.version)) page.told = legal;
+}
+
+/** The seat's legal actions at the version shown, when it is its turn: those its
+ * socket carried with that state, or, when that state came without them (or has
+ * not come within LEGAL_WAIT_MS, or `ask`), GET /legal's. */
+async function refreshLegal(ask = false) {
   const m = page.match;
   const seat = page.seat;
   if (!seat || m.status !== "active" || m.to_move !== seat.seat) return;
   if (page.legalFor === m.version) return;
+  clearTimeout(page.legalTimer);
+  page.legalTimer = null;
+  if (!ask && page.told && page.told.version === m.version) {
+    page.legalFor = m.version;
+    offer(page.told, seat);
+    return;
+  }
+  if (!ask && page.heard < m.version && live.carriesLegal()) {
+    page.legalTimer = setTimeout(() => refreshLegal(true), LEGAL_WAIT_MS);
+    return;
+  }
   page.legalFor = m.version;
   try {
     const legal = await matches.legal(page.id, seat.token);
@@ -139,21 +166,25 @@ async function refreshLegal() {
       if (legal.version > page.match.version) await reload();
       return;
     }
-    controls.setLegal(legal, seat.seat);
-    // The turn has come: a premove still legal is played now; else it is dropped, with a word.
-    const planned = premove.take(legal);
-    if (planned && planned.picks) controls.picks = planned.picks;
-    if (planned && planned.action) {
-      controls.submit(planned.action);
-      return;
-    }
-    refresh();
-    if (focus.free) focusChoice();
-    if (!performance.getEntriesByName("magery-playable").length) performance.mark("magery-playable");
+    offer(legal, seat);
   } catch (error) {
     page.legalFor = -1;
     refuse(error);
   }
+}
+
+/** The turn has come: offer `legal`; a premove still legal is played now, else it is dropped, with a word. */
+function offer(legal, seat) {
+  controls.setLegal(legal, seat.seat);
+  const planned = premove.take(legal);
+  if (planned && planned.picks) controls.picks = planned.picks;
+  if (planned && planned.action) {
+    controls.submit(planned.action);
+    return;
+  }
+  refresh();
+  if (focus.free) focusChoice();
+  if (!performance.getEntriesByName("magery-playable").length) performance.mark("magery-playable");
 }
 
 async function reload() {
@@ -177,7 +208,7 @@ async function act(action) {
     controls.cancel();
     page.legalFor = -1;
     if (error.code === "stale_version" || error.code === "not_your_turn") await reload();
-    refreshLegal();
+    refreshLegal(true); // refused: asked afresh, whatever the socket carried
     refresh();
   }
 }
@@ -188,13 +219,19 @@ function refuse(error) {
 }
 
 const live = new Live(page.id, page.seat && page.seat.token, {
-  onSnapshot(match) {
+  onSnapshot(match, spectators, legal) {
     if (match.version > timeline.latest) timeline.resync(match);
-    applyMatch(match); // asks for /legal again if the version moved on
+    heard(match.version, legal);
+    applyMatch(match); // its legal actions again if the version moved on
   },
   onUpdate(m) {
     timeline.add(m);
+    heard(m.version, m.legal);
     applyMatch(m.match, m.action, m.player);
+  },
+  onLegal(m) {
+    heard(m.version, m);
+    refreshLegal();
   },
   onPresence(m) {
     // A seat the message does not describe (null) keeps what the page knew of it.
@@ -451,11 +488,11 @@ setInterval(() => {
 // ---- start ----------------------------------------------------------------------------
 
 refresh();
-refreshLegal();
 startChat(live, page.id, () => page.seat); // the chat rides the same socket (issue 20)
 live.addEventListener("message", (e) => analysis.heard(e.detail)); // the analysis's progress, pushed
 live.addEventListener("open", () => analysis.reconnected());
 live.start();
+refreshLegal(); // after the socket is opening: its snapshot carries a seat's legal actions
 timeline.load(page.match).then(() => refresh()); // the log knows the last action: mark it
 performance.mark("magery-interactive");
 document.documentElement.dataset.ready = "1";

@@ -78,3 +78,40 @@ async def test_rate_limited_carries_retry_after(database_url: str) -> None:
             assert all("retry_after" not in a for a in answers if a.get("error") != "rate_limited")
         finally:
             await sock.close()
+
+
+async def test_legal_true_asks_nothing_for_a_state_that_is_the_other_seats_turn(
+        app: Any, api: Api, sockets: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seat is asked its legal actions only for a state that is its turn, and the
+    record held at that version answers them: no read of the match."""
+    reads = app.state.parts.service.reads
+    asked: list[str] = []
+    real_legal, real_legal_at, real_newest = reads.legal, getattr(reads, "legal_at", None), reads.keeper.newest
+
+    async def legal(match_id: str, colour: str) -> dict[str, Any]:
+        asked.append(colour)
+        return dict(await real_legal(match_id, colour))
+
+    async def legal_at(match_id: str, colour: str, version: int) -> str | None:
+        asked.append(colour)
+        assert real_legal_at is not None
+        return await real_legal_at(match_id, colour, version)  # type: ignore[no-any-return]
+
+    async def newest(*args: Any, **kwargs: Any) -> Any:
+        asked.append("a read")
+        return await real_newest(*args, **kwargs)
+
+    monkeypatch.setattr(reads, "legal", legal)
+    monkeypatch.setattr(reads, "legal_at", legal_at, raising=False)
+    monkeypatch.setattr(reads.keeper, "newest", newest)
+    game = await api.start()
+    seats = [(seat, await sockets(game.id, token=game.tokens[seat], legal="true", updates=updates))
+             for updates in ("full", "compact") for seat in ("white", "black")]
+    for seat, sock in seats:
+        assert ("legal" in await sock.receive()) == (seat == "white")  # the snapshots: White sets up first
+    asked.clear()
+    await api.act(game, "white", {"type": "setup", "backrow": ROW})
+    for seat, sock in seats:
+        update, _ = await sock.receive_until(lambda m: m["type"] in ("update", "delta"))
+        assert ("legal" in update) == (seat == "black"), (seat, update)
+    assert asked == ["black", "black"], asked  # White's sockets asked nothing, and nothing was read
