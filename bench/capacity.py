@@ -585,6 +585,10 @@ def gives(step: dict[str, Any], quiet_p99: float) -> str | None:
     return None
 
 
+def _quoted(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="a smoke run: a few matches, short windows")
@@ -605,6 +609,9 @@ def main(argv: list[str] | None = None) -> int:
                          "message on its socket (answered by an `ack`), to measure what that would spare")
     ap.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
                     help="a setting of the server (e.g. DB_POOL_SIZE=8)")
+    ap.add_argument("--database-setting", action="append", default=[], metavar="NAME=VALUE",
+                    help="a PostgreSQL setting of the run's database (ALTER DATABASE ... SET), e.g. "
+                         "synchronous_commit=off to see what the disk's flush at each commit costs the tail")
     ap.add_argument("--cluster", type=int, metavar="PORT",
                     help="run on a throwaway PostgreSQL cluster of this run on PORT (pg_createcluster, dropped at "
                          "the end): its CPU, WAL and connections are then this run's alone")
@@ -640,6 +647,11 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     asyncio.run(api._pg(f'CREATE DATABASE "{database}"', pg))
+    for pair in args.database_setting:
+        name, value = pair.split("=", 1)
+        if not name.replace("_", "").replace(".", "").isalnum():
+            raise SystemExit(f"--database-setting: {name!r} is no setting's name")
+        asyncio.run(api._pg(f'ALTER DATABASE "{database}" SET {name} = {_quoted(value)}', pg))
     server = None
     load: LoadGenerator | None = None
     rows: list[dict[str, Any]] = []
@@ -652,7 +664,7 @@ def main(argv: list[str] | None = None) -> int:
         load = LoadGenerator(port, args.procs, args.interval, args.legal, args.act)
         print(f"capacity: one server process (pid {server.pid}) on {database}; {args.procs} load processes; "
               f"an action every {args.interval:g} s per player; legal actions by {args.legal}, actions by {args.act}; "
-              f"{os.cpu_count()} CPUs; "
+              f"{os.cpu_count()} CPUs; database settings {args.database_setting or 'as the cluster has them'}; "
               f"load average {os.getloadavg()[0]:.2f}", flush=True)
         window = args.window
         args.window = quiet_window
